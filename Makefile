@@ -1,0 +1,72 @@
+# nstats build.  `make` builds build/nstats; `make run` installs what is
+# missing, builds, and prints the default reports of the bundled example;
+# `make test` runs every test; `make bench` runs the benchmark.
+CC      ?= cc
+OPT     ?= -O2 -g
+CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_XOPEN_SOURCE=700 $(OPT)
+CPPFLAGS += -Iinclude -Isrc
+LDLIBS  += -lsqlite3 -lm
+B       ?= build
+
+LIB_SRC  := $(shell find src -name '*.c' ! -path 'src/cli/*' | sort)
+CLI_SRC  := $(shell find src/cli -name '*.c' | sort)
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(B)/obj/%.o)
+TESTS    := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
+EXAMPLE  := $(B)/example.sqlite
+
+.PHONY: all deps run test unit golden corpus bench clean sanitize
+all: $(B)/nstats $(B)/nsysgen
+
+deps:
+	@tools/install-deps.sh
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/libnstats.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/nstats: $(CLI_OBJ) $(B)/libnstats.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/nsysgen: tools/nsysgen.c
+	@mkdir -p $(B)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
+
+$(B)/tests/%: tests/unit/%.c $(B)/libnstats.a
+	@mkdir -p $(B)/tests
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+$(EXAMPLE): $(B)/nsysgen
+	$(B)/nsysgen --example -o $@
+
+run: deps
+	@$(MAKE) --no-print-directory all $(EXAMPLE)
+	$(B)/nstats stats $(EXAMPLE)
+
+unit: $(TESTS)
+	@tests/run-unit.sh $(TESTS)
+
+test: deps
+	@$(MAKE) --no-print-directory all $(TESTS)
+	@tests/run-all.sh $(B)
+
+sanitize:
+	@$(MAKE) --no-print-directory B=build-san OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" test
+
+$(B)/measure: bench/measure.c
+	@mkdir -p $(B)
+	$(CC) $(CFLAGS) -o $@ $<
+
+bench: all $(B)/measure
+	bench/run.sh $(B)
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

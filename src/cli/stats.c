@@ -1,0 +1,557 @@
+/* `nstats stats`: the command line of `nsys stats`.  Reports, formats and
+ * outputs form tuples; the shorter lists repeat their last element. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/cli.h"
+#include "cli/input.h"
+#include "cli/output.h"
+#include "format/format.h"
+#include "reports/report.h"
+
+enum {
+	O_REPORT, O_FORMAT, O_OUTPUT, O_TIMEUNIT, O_FORCE, O_QUIET, O_STRICT,
+	O_HELP_REPORTS, O_HELP_FORMATS, O_HELP,
+};
+
+static const struct opt options[] = {
+	{ 'r', "report", OPT_REQUIRED, "NAME[:ARG...][,NAME...]",
+	  "Report to run, with its arguments (e.g. cuda_gpu_kern_sum:base).\n"
+	  "Repeatable. Without it, the default set runs.", O_REPORT },
+	{ 'f', "format", OPT_REQUIRED, "FMT[:ARG...][,FMT...]",
+	  "Output format: column, table, csv, tsv, json, hdoc, htable; \".\" is\n"
+	  "the output's default (column on the console, csv elsewhere).", O_FORMAT },
+	{ 'o', "output", OPT_REQUIRED, "OUT[,OUT...]",
+	  "\"-\" the console (default), \"@CMD\" a command's input, \".\" files\n"
+	  "named after the export, anything else a base name for\n"
+	  "<base>_<report>.<ext> files.", O_OUTPUT },
+	{ 0, "timeunit", OPT_REQUIRED, "UNIT",
+	  "Time unit of every format: nsec, usec, msec, seconds (prefixes work).",
+	  O_TIMEUNIT },
+	{ 0, "force-overwrite", OPT_OPTIONAL, "[true|false]",
+	  "Replace output files that exist (refused otherwise).", O_FORCE },
+	{ 'q', "quiet", OPT_NONE, NULL, "Only print errors and report output.", O_QUIET },
+	{ 0, "strict", OPT_NONE, NULL,
+	  "Exit 5 when a report could not run on an export (nsys exits 0).",
+	  O_STRICT },
+	{ 0, "help-reports", OPT_OPTIONAL, "[NAME|ALL]",
+	  "List the reports, or describe one or all of them.", O_HELP_REPORTS },
+	{ 0, "help-formats", OPT_OPTIONAL, "[NAME|ALL]",
+	  "List the formats, or describe one or all of them.", O_HELP_FORMATS },
+	{ 'h', "help", OPT_NONE, NULL, "This help.", O_HELP },
+};
+#define NOPTIONS (sizeof options / sizeof *options)
+
+struct list {
+	char **item;
+	size_t n;
+};
+
+struct stats_cmd {
+	struct list reports, formats, outputs, inputs;
+	const char *timeunit;
+	bool force, quiet, strict;
+	bool help, help_reports, help_formats;
+	const char *help_reports_arg, *help_formats_arg;
+};
+
+static int list_add(struct list *l, const char *s, size_t len)
+{
+	char **p = realloc(l->item, (l->n + 1) * sizeof *p);
+	if (!p)
+		return -1;
+	l->item = p;
+	if (!(l->item[l->n] = strndup(s, len)))
+		return -1;
+	l->n++;
+	return 0;
+}
+
+/* "a,b,c" adds three items. */
+static int list_add_split(struct list *l, const char *s)
+{
+	for (;;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+		if (list_add(l, s, len))
+			return -1;
+		if (!comma)
+			return 0;
+		s = comma + 1;
+	}
+}
+
+static void list_free(struct list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->item[i]);
+	free(l->item);
+}
+
+static int on_option(void *state, const struct opt *o, const char *v)
+{
+	struct stats_cmd *c = state;
+	int bad = 0;
+	if (!o)
+		return list_add(&c->inputs, v, strlen(v)) ? EXIT_FAILED : 0;
+	switch (o->id) {
+	case O_REPORT: bad = list_add_split(&c->reports, v); break;
+	case O_FORMAT: bad = list_add_split(&c->formats, v); break;
+	case O_OUTPUT: bad = list_add_split(&c->outputs, v); break;
+	case O_TIMEUNIT: c->timeunit = v; break;
+	case O_FORCE: return opt_bool("stats", o, v, &c->force);
+	case O_QUIET: c->quiet = true; break;
+	case O_STRICT: c->strict = true; break;
+	case O_HELP_REPORTS: c->help_reports = true; c->help_reports_arg = v; break;
+	case O_HELP_FORMATS: c->help_formats = true; c->help_formats_arg = v; break;
+	case O_HELP: c->help = true; break;
+	}
+	if (bad) {
+		cli_error("out of memory");
+		return EXIT_FAILED;
+	}
+	return 0;
+}
+
+static void usage(FILE *out)
+{
+	fputs("usage: nstats stats [OPTION...] EXPORT...\n\n"
+	      "Prints nsys stats reports of Nsight Systems SQLite exports (or of the\n"
+	      ".sqlite export beside a .nsys-rep).\n\n", out);
+	opt_help(out, options, NOPTIONS);
+	fputs("\nReports, formats and outputs pair up in order; when one list is\n"
+	      "shorter, its last element repeats.\n\n"
+	      "Exit status: 0 done (a report that cannot run on an export prints\n"
+	      "SKIPPED, as nsys does), 1 a report failed, 2 usage error, 3 an export\n"
+	      "cannot be read, 4 output cannot be written, 5 --strict and a report\n"
+	      "was skipped.\n", out);
+}
+
+/* ---- --timeunit: longest-prefix match, as nsys accepts it ---------------- */
+
+static const char *time_unit_of(const char *arg)
+{
+	static const struct { const char *word, *unit; } units[] = {
+		{ "nsec", "ns" }, { "nanoseconds", "ns" }, { "usec", "us" },
+		{ "microseconds", "us" }, { "msec", "ms" }, { "milliseconds", "ms" },
+		{ "seconds", "sec" },
+	};
+	size_t len = strlen(arg);
+	const char *hit = NULL;
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+		if (len == 0 || strncasecmp(units[i].word, arg, len) != 0)
+			continue;
+		if (hit && strcmp(hit, units[i].unit) != 0)
+			return NULL; /* ambiguous */
+		hit = units[i].unit;
+	}
+	return hit;
+}
+
+/* ---- report specs: "name:arg:key=value" ---------------------------------- */
+
+struct report_job {
+	const struct nst_report *report; /* NULL: not implemented yet */
+	const char *spec;                /* as given */
+	char *name;
+	struct nst_arg *args;
+	size_t nargs;
+	char *buf;
+};
+
+static bool accepts(const struct nst_report *r, const char *key)
+{
+	for (const char *const *a = r->args; a && *a; a++)
+		if (strcmp(*a, key) == 0)
+			return true;
+	return false;
+}
+
+static int parse_report(const char *spec, struct report_job *job)
+{
+	memset(job, 0, sizeof *job);
+	job->spec = spec;
+	job->buf = strdup(spec);
+	job->args = calloc(strlen(spec) + 1, sizeof *job->args);
+	if (!job->buf || !job->args) {
+		cli_error("out of memory");
+		return EXIT_FAILED;
+	}
+	char *save, *tok = strtok_r(job->buf, ":", &save);
+	job->name = tok ? tok : job->buf;
+	job->report = nst_report_find(job->name);
+	while ((tok = strtok_r(NULL, ":", &save))) {
+		char *eq = strchr(tok, '=');
+		if (eq)
+			*eq = '\0';
+		job->args[job->nargs++] = (struct nst_arg){ tok, eq ? eq + 1 : NULL };
+		if (job->report && !accepts(job->report, tok)) {
+			cli_error("report '%s': unknown argument '%s' (see nstats stats --help-reports %s)",
+				  job->name, tok, job->name);
+			return EXIT_USAGE;
+		}
+	}
+	if (!job->report) {
+		cli_error("report '%s' could not be found (see nstats stats --help-reports)",
+			  job->name);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void report_job_free(struct report_job *job)
+{
+	free(job->buf);
+	free(job->args);
+}
+
+/* ---- one report on one export --------------------------------------------- */
+
+struct run_state {
+	const struct stats_cmd *cmd;
+	const char *export_path;
+	struct nst_db *db;
+	struct nst_events *ev;
+	struct nst_shared *shared;
+	int rc;
+};
+
+/* Starts the formatter (and the output) only when the report has rows to
+ * give, so that a skipped report leaves no empty file behind. */
+struct lazy_out {
+	struct target *target;
+	const struct nst_fmt_spec *spec;
+	const char *title, *name;
+	bool force;
+	struct nst_fmt *fmt;
+	struct nst_sink sink;
+	struct nst_error *err;
+	enum nst_status status;
+};
+
+static int lazy_begin(void *ctx, const char *const *cols, size_t n)
+{
+	struct lazy_out *l = ctx;
+	l->status = target_open(l->target, l->force, l->err);
+	if (l->status != NST_OK)
+		return -1;
+	l->fmt = nst_fmt_open(l->spec, l->target->fp, l->title, l->name);
+	if (!l->fmt) {
+		l->status = nst_fail(l->err, NST_ERR_NOMEM, "out of memory");
+		return -1;
+	}
+	l->sink = nst_fmt_sink(l->fmt);
+	return l->sink.begin(l->sink.ctx, cols, n);
+}
+
+static int lazy_row(void *ctx, const struct nst_cell *cells)
+{
+	struct lazy_out *l = ctx;
+	return l->sink.row(l->sink.ctx, cells);
+}
+
+static enum nst_status finish_output(struct lazy_out *l, enum nst_status s,
+				     struct nst_error *err)
+{
+	if (!l->fmt)
+		return s;
+	struct nst_error end_err = { 0 };
+	enum nst_status e = nst_fmt_end(l->fmt, &end_err);
+	enum nst_status c = target_close(l->target, &end_err);
+	if (s == NST_OK && (e != NST_OK || c != NST_OK)) {
+		*err = end_err;
+		return err->status;
+	}
+	return s;
+}
+
+static void say_processing(const struct run_state *st, const struct report_job *job,
+			   const struct target *t)
+{
+	if (st->cmd->quiet)
+		return;
+	printf("Processing [%s] with [%s]", st->export_path, job->spec);
+	if (t->kind == TARGET_FILE)
+		printf(" to [%s]", t->name);
+	else if (t->kind == TARGET_PROCESS)
+		printf(" to process [@%s]", t->name);
+	fputs("... ", stdout);
+	if (t->kind == TARGET_PROCESS)
+		fflush(stdout);
+}
+
+static void say_result(const struct run_state *st, const struct target *t,
+		       enum nst_status s, const struct nst_error *err)
+{
+	if (s == NST_ERR_NODATA) {
+		if (t->kind == TARGET_CONSOLE || !st->cmd->quiet)
+			printf("%sSKIPPED: %s\n\n", st->cmd->quiet ? "" : "\n", err->msg);
+		return;
+	}
+	if (s == NST_OK && t->kind == TARGET_FILE && !st->cmd->quiet)
+		puts("PROCESSED");
+	else if (s == NST_OK && t->kind != TARGET_CONSOLE && !st->cmd->quiet)
+		putchar('\n');
+}
+
+static enum nst_status run_report(struct run_state *st, const struct report_job *job,
+				  const struct nst_fmt_spec *spec, struct target *t,
+				  struct nst_error *err)
+{
+	struct nst_arena arena = { 0 };
+	struct nst_ctx ctx = {
+		.ev = st->ev, .db = st->db, .shared = st->shared,
+		.args = job->args, .nargs = job->nargs, .arena = &arena,
+	};
+	struct lazy_out l = {
+		.target = t, .spec = spec, .title = job->report->title,
+		.name = job->name, .force = st->cmd->force, .err = err,
+	};
+	struct nst_sink sink = { lazy_begin, lazy_row, &l };
+	enum nst_status s = job->report->run(&ctx, &sink, err);
+	if (l.status != NST_OK)
+		s = l.status;
+	s = finish_output(&l, s, err);
+	nst_arena_release(&arena);
+	return s;
+}
+
+static const char *pick(const struct list *l, size_t i, const char *dflt)
+{
+	if (l->n == 0)
+		return dflt;
+	return l->item[i < l->n ? i : l->n - 1];
+}
+
+/* The format of tuple i: "." (or none) is the default for its output. */
+static int format_of(const struct stats_cmd *c, size_t i, const struct target *t,
+		     struct nst_fmt_spec *spec)
+{
+	const char *f = pick(&c->formats, i, ".");
+	if (strcmp(f, ".") == 0)
+		f = t->kind == TARGET_CONSOLE ? "column" : "csv";
+	struct nst_error err = { 0 };
+	if (nst_fmt_parse(f, spec, &err) != NST_OK) {
+		cli_error("%s", err.msg);
+		return EXIT_USAGE;
+	}
+	if (c->timeunit && !spec->time_unit)
+		spec->time_unit = time_unit_of(c->timeunit);
+	return 0;
+}
+
+static void note_status(struct run_state *st, enum nst_status s)
+{
+	int code = exit_of(s);
+	if (s == NST_ERR_NODATA && !st->cmd->strict)
+		code = EXIT_OK;
+	if (code > st->rc)
+		st->rc = code;
+}
+
+static void run_job(struct run_state *st, size_t i, const struct report_job *job)
+{
+	const struct stats_cmd *c = st->cmd;
+	struct nst_error err = { 0 };
+	struct target t;
+	struct nst_fmt_spec spec;
+	const char *out = pick(&c->outputs, i, "-");
+	/* The extension depends on the format, the format on the output. */
+	struct target probe;
+	if (target_resolve(&probe, out, st->export_path, job->spec, "x", &err) != NST_OK) {
+		cli_error("%s", err.msg);
+		note_status(st, err.status);
+		return;
+	}
+	int rc = format_of(c, i, &probe, &spec);
+	target_release(&probe);
+	if (rc) {
+		note_status(st, NST_ERR_USAGE);
+		return;
+	}
+	if (target_resolve(&t, out, st->export_path, job->spec, nst_fmt_ext(spec.style), &err)) {
+		cli_error("%s", err.msg);
+		note_status(st, err.status);
+		return;
+	}
+	spec.console = t.kind != TARGET_FILE;
+	say_processing(st, job, &t);
+	enum nst_status s = run_report(st, job, &spec, &t, &err);
+	say_result(st, &t, s, &err);
+	if (s != NST_OK && s != NST_ERR_NODATA)
+		cli_error("%s", err.msg);
+	note_status(st, s);
+	target_release(&t);
+}
+
+static enum nst_status declare_needs(struct nst_events *ev, const struct report_job *jobs,
+				     size_t n)
+{
+	for (size_t j = 0; j < n; j++) {
+		if (!jobs[j].report)
+			continue;
+		for (const struct nst_need *need = jobs[j].report->needs;
+		     need && need->table; need++) {
+			enum nst_status s = nst_ev_want(ev, need->table, need->column, need->text);
+			if (s != NST_OK)
+				return s;
+		}
+	}
+	return NST_OK;
+}
+
+static void run_export(struct run_state *st, const char *input,
+		       const struct report_job *jobs, size_t njobs)
+{
+	struct nst_error err = { 0 };
+	char *path = NULL;
+	enum nst_status s = input_resolve(input, &path, &err);
+	if (s == NST_OK)
+		s = nst_db_open(path, &st->db, &err);
+	if (s != NST_OK) {
+		cli_error("%s", err.msg);
+		note_status(st, s);
+		free(path);
+		return;
+	}
+	st->export_path = path;
+	st->ev = nst_ev_new(st->db);
+	st->shared = nst_shared_new();
+	if (!st->ev || !st->shared || declare_needs(st->ev, jobs, njobs) != NST_OK) {
+		cli_error("out of memory");
+		note_status(st, NST_ERR_NOMEM);
+	} else {
+		for (size_t j = 0; j < njobs; j++) {
+			if (jobs[j].report) {
+				run_job(st, j, &jobs[j]);
+			} else if (!st->cmd->quiet) {
+				printf("\nNOTE: %s is not implemented in nstats yet; skipped.\n",
+				       jobs[j].name);
+			}
+		}
+	}
+	nst_shared_free(st->shared);
+	nst_ev_free(st->ev);
+	nst_db_close(st->db);
+	free(path);
+}
+
+/* The -r list, or the default set (whose members nstats lacks are kept
+ * with report == NULL and noted when run). */
+static int build_jobs(const struct stats_cmd *c, struct report_job **out, size_t *n)
+{
+	size_t ndef;
+	const char *const *def = nst_report_default_set(&ndef);
+	*n = c->reports.n ? c->reports.n : ndef;
+	*out = calloc(*n ? *n : 1, sizeof **out);
+	if (!*out) {
+		cli_error("out of memory");
+		return EXIT_FAILED;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		if (c->reports.n) {
+			int rc = parse_report(c->reports.item[i], &(*out)[i]);
+			if (rc)
+				return rc;
+		} else {
+			(*out)[i] = (struct report_job){ .spec = def[i], .name = (char *)def[i],
+							 .report = nst_report_find(def[i]) };
+		}
+	}
+	return 0;
+}
+
+static int help_reports(const char *name)
+{
+	size_t n;
+	const struct nst_report *const *all = nst_report_all(&n);
+	bool all_of_them = name && strcmp(name, "ALL") == 0;
+	if (name && !all_of_them && !nst_report_find(name)) {
+		cli_error("report '%s' could not be found (see nstats stats --help-reports)", name);
+		return EXIT_USAGE;
+	}
+	if (!name)
+		puts("The reports nstats knows (nstats stats --help-reports NAME tells more):\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct nst_report *r = all[i];
+		if (name && !all_of_them && strcmp(name, r->name) != 0)
+			continue;
+		printf("  %s -- %s%s\n", r->name, r->title,
+		       r->flags & NST_REPORT_ADDITION ? " (nstats addition)" : "");
+		if (!name)
+			continue;
+		printf("\n");
+		for (const char *p = r->help; *p;) {
+			const char *nl = strchr(p, '\n');
+			size_t l = nl ? (size_t)(nl - p) : strlen(p);
+			printf("      %.*s\n", (int)l, p);
+			p += l + (nl ? 1 : 0);
+		}
+		if (r->args && r->args[0]) {
+			printf("\n      Arguments:");
+			for (const char *const *a = r->args; *a; a++)
+				printf(" %s", *a);
+			printf("\n");
+		}
+		printf("\n");
+	}
+	return 0;
+}
+
+static int run_stats(struct stats_cmd *c)
+{
+	struct report_job *jobs = NULL;
+	size_t njobs = 0;
+	int rc = build_jobs(c, &jobs, &njobs);
+	/* Check every format up front: a typo should not cost a long run. */
+	for (size_t i = 0; !rc && i < c->formats.n; i++) {
+		struct nst_fmt_spec spec;
+		struct nst_error err = { 0 };
+		if (strcmp(c->formats.item[i], ".") != 0 &&
+		    nst_fmt_parse(c->formats.item[i], &spec, &err) != NST_OK) {
+			cli_error("%s", err.msg);
+			rc = EXIT_USAGE;
+		}
+	}
+	if (!rc && c->timeunit && !time_unit_of(c->timeunit)) {
+		cli_error("--timeunit: unknown unit '%s' (nsec, usec, msec, seconds)", c->timeunit);
+		rc = EXIT_USAGE;
+	}
+	struct run_state st = { .cmd = c };
+	for (size_t i = 0; !rc && i < c->inputs.n; i++)
+		run_export(&st, c->inputs.item[i], jobs, njobs);
+	for (size_t i = 0; jobs && c->reports.n && i < njobs; i++)
+		report_job_free(&jobs[i]);
+	free(jobs);
+	return rc ? rc : st.rc;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	struct stats_cmd c = { 0 };
+	int rc = opt_parse("stats", options, NOPTIONS, argc, argv, on_option, &c);
+	if (rc == 0) {
+		if (c.help) {
+			usage(stdout);
+		} else if (c.help_reports) {
+			rc = help_reports(c.help_reports_arg);
+		} else if (c.help_formats) {
+			struct nst_error err = { 0 };
+			if (nst_fmt_help(stdout, c.help_formats_arg, &err) != NST_OK) {
+				cli_error("%s", err.msg);
+				rc = EXIT_USAGE;
+			}
+		} else if (c.inputs.n == 0) {
+			usage(stderr);
+			rc = EXIT_USAGE;
+		} else {
+			rc = run_stats(&c);
+		}
+	}
+	list_free(&c.reports);
+	list_free(&c.formats);
+	list_free(&c.outputs);
+	list_free(&c.inputs);
+	return rc;
+}

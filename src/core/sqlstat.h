@@ -1,0 +1,52 @@
+/* The numbers nsys's SQL computes, reproduced bit for bit: SQLite 3.42's
+ * round(), and the aggregates of the extension functions that nsys
+ * registers (median, lower/upper quartile, sample stdev). */
+#ifndef NSTATS_CORE_SQLSTAT_H
+#define NSTATS_CORE_SQLSTAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* SQLite's round(x, digits): printf("%.*f") with its long-double digit
+ * generator, parsed back.  It differs from printf-and-strtod on ties
+ * (round(0.25, 1) is 0.3) and that shows in every Avg column. */
+double nst_sql_round(double x, int digits);
+
+/* A middle value as the extension functions return it: an integer when
+ * the one or two elements it comes from are equal, else their mean. */
+struct nst_mid {
+	bool is_int;
+	int64_t i;
+	double r;
+};
+
+/* The distribution of one group's values. */
+struct nst_dist {
+	size_t n;
+	int64_t sum, min, max;
+	double avg;   /* sum accumulated in double in row order, / n */
+	double stdev; /* Welford in row order; 0.0 below two values */
+	struct nst_mid med, q1, q3;
+};
+
+/* vals in row order; they are sorted in place.  n > 0. */
+void nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out);
+
+/* Welford's running sample variance, as the stdev() aggregate does it. */
+struct nst_welford {
+	int64_t n;
+	double mean, m2;
+};
+void nst_welford_add(struct nst_welford *w, double x);
+double nst_welford_stdev(const struct nst_welford *w);
+
+/* Quantile at position n*num/den of sorted values, the extension
+ * functions' rule: a whole position p means mean(s[p-1], s[p]). */
+struct nst_mid nst_quantile(const int64_t *sorted, size_t n, int num, int den);
+double nst_mid_value(struct nst_mid m);
+
+void nst_sort_i64(int64_t *v, size_t n);
+void nst_sort_u64(uint64_t *v, size_t n);
+
+#endif

@@ -1,0 +1,257 @@
+/* Opening an export and probing its schema. */
+#include "db/db_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A readable regular file that starts with the SQLite header: checked
+ * before SQLite sees it, so that the message says what is wrong. */
+static enum nst_status check_file(const char *path, struct nst_error *err)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return nst_fail(err, NST_ERR_DB, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return nst_fail(err, NST_ERR_DB, "%s: is a directory", path);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return nst_fail(err, NST_ERR_DB, "%s: %s", path, strerror(errno));
+	char head[16];
+	size_t n = fread(head, 1, sizeof head, f);
+	fclose(f);
+	if (n == 0)
+		return nst_fail(err, NST_ERR_DB, "%s: file is empty", path);
+	if (n < sizeof head || memcmp(head, "SQLite format 3", 16) != 0)
+		return nst_fail(err, NST_ERR_DB,
+				"%s: not an SQLite database (nsys export --type=sqlite makes one)",
+				path);
+	return NST_OK;
+}
+
+/* "file:" URI of path with the characters that URIs reserve escaped. */
+static char *uri_of(const char *path)
+{
+	char *abs = realpath(path, NULL);
+	if (!abs)
+		return NULL;
+	size_t n = strlen(abs);
+	char *uri = malloc(n * 3 + 64);
+	if (uri) {
+		char *p = uri + sprintf(uri, "file:");
+		for (const char *s = abs; *s; s++) {
+			unsigned char c = (unsigned char)*s;
+			if (c == '%' || c == '?' || c == '#' || c < 0x20 || c >= 0x7f)
+				p += sprintf(p, "%%%02X", c);
+			else
+				*p++ = (char)c;
+		}
+		strcpy(p, "?mode=ro&immutable=1");
+	}
+	free(abs);
+	return uri;
+}
+
+static enum nst_status load_tables(struct nst_db *db, struct nst_error *err)
+{
+	sqlite3_stmt *st;
+	const char *sql = "SELECT name FROM sqlite_master WHERE type IN ('table','view')";
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return nst_fail(err, NST_ERR_DB, "%s: cannot read the schema: %s",
+				db->path, sqlite3_errmsg(db->h));
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (db->ntables == cap) {
+			cap = cap ? cap * 2 : 128;
+			struct db_table *t = realloc(db->tables, cap * sizeof *t);
+			if (!t) {
+				sqlite3_finalize(st);
+				return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+			}
+			db->tables = t;
+		}
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		char *copy = nst_arena_strndup(&db->arena, name ? name : "",
+					       name ? strlen(name) : 0);
+		if (!copy) {
+			sqlite3_finalize(st);
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		}
+		db->tables[db->ntables++] = (struct db_table){ .name = copy };
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return nst_fail(err, NST_ERR_DB, "%s: cannot read the schema: %s",
+				db->path, sqlite3_errmsg(db->h));
+	return NST_OK;
+}
+
+/* Every export nsys writes has at least one of these. */
+static bool looks_like_export(const struct nst_db *db)
+{
+	static const char *const marks[] = {
+		"StringIds", "META_DATA_EXPORT", "EXPORT_META_DATA",
+		"TARGET_INFO_SESSION_START_TIME",
+	};
+	for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
+		if (nst_db_has_table(db, marks[i]))
+			return true;
+	return false;
+}
+
+static enum nst_status check_schema_version(struct nst_db *db,
+					    struct nst_error *err)
+{
+	const char *v = nst_db_meta(db, "EXPORT_SCHEMA_VERSION");
+	if (!v)
+		return NST_OK;
+	long major = strtol(v, NULL, 10);
+	if (major > 3)
+		return nst_fail(err, NST_ERR_DB,
+				"%s: export schema version %s is newer than nstats reads (major version 3)",
+				db->path, v);
+	return NST_OK;
+}
+
+enum nst_status nst_db_open(const char *path, struct nst_db **out,
+			    struct nst_error *err)
+{
+	*out = NULL;
+	enum nst_status s = check_file(path, err);
+	if (s != NST_OK)
+		return s;
+	struct nst_db *db = calloc(1, sizeof *db);
+	char *uri = uri_of(path);
+	if (!db || !uri) {
+		free(db);
+		free(uri);
+		return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
+	}
+	db->path = nst_arena_strndup(&db->arena, path, strlen(path));
+	const char *slash = db->path ? strrchr(db->path, '/') : NULL;
+	db->base = slash ? slash + 1 : db->path;
+	int rc = sqlite3_open_v2(uri, &db->h,
+				 SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	free(uri);
+	if (rc != SQLITE_OK || !db->path) {
+		s = nst_fail(err, NST_ERR_DB, "%s: cannot open: %s", path,
+			     db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		nst_db_close(db);
+		return s;
+	}
+	/* A big page cache and memory mapping: exports are read in scans. */
+	sqlite3_exec(db->h, "PRAGMA mmap_size=1073741824; PRAGMA cache_size=-65536",
+		     NULL, NULL, NULL);
+	s = load_tables(db, err);
+	if (s == NST_OK && !looks_like_export(db))
+		s = nst_fail(err, NST_ERR_DB,
+			     "%s: not an Nsight Systems export (no StringIds or export metadata table)",
+			     path);
+	if (s == NST_OK)
+		s = check_schema_version(db, err);
+	if (s != NST_OK) {
+		nst_db_close(db);
+		return s;
+	}
+	*out = db;
+	return NST_OK;
+}
+
+void nst_db_close(struct nst_db *db)
+{
+	if (!db)
+		return;
+	sqlite3_close(db->h);
+	for (size_t i = 0; i < db->ntables; i++)
+		free(db->tables[i].cols);
+	free(db->tables);
+	free(db->prefix_hits);
+	free(db->dense);
+	free(db->sparse);
+	for (struct db_enum *e = db->enums, *next; e; e = next) {
+		next = e->next;
+		free(e->labels);
+		free(e);
+	}
+	free(db->meta);
+	nst_arena_release(&db->arena);
+	free(db);
+}
+
+const char *nst_db_basename(const struct nst_db *db) { return db->base; }
+const char *nst_db_path(const struct nst_db *db) { return db->path; }
+sqlite3 *nst_db_handle(const struct nst_db *db) { return db->h; }
+
+static struct db_table *find_table(const struct nst_db *db, const char *name)
+{
+	for (size_t i = 0; i < db->ntables; i++)
+		if (strcmp(db->tables[i].name, name) == 0)
+			return &db->tables[i];
+	return NULL;
+}
+
+bool nst_db_has_table(const struct nst_db *db, const char *table)
+{
+	return find_table(db, table) != NULL;
+}
+
+static void probe_columns(struct nst_db *db, struct db_table *t)
+{
+	t->probed = 1;
+	char sql[512];
+	snprintf(sql, sizeof sql, "SELECT name FROM pragma_table_info('%s')", t->name);
+	sqlite3_stmt *st;
+	if (strchr(t->name, '\'') ||
+	    sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return;
+	size_t cap = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(st, 0);
+		if (!c)
+			continue;
+		if (t->ncols == cap) {
+			cap = cap ? cap * 2 : 32;
+			char **cols = realloc(t->cols, cap * sizeof *cols);
+			if (!cols)
+				break;
+			t->cols = cols;
+		}
+		char *copy = nst_arena_strndup(&db->arena, c, strlen(c));
+		if (!copy)
+			break;
+		t->cols[t->ncols++] = copy;
+	}
+	sqlite3_finalize(st);
+}
+
+bool nst_db_has_column(struct nst_db *db, const char *table,
+		       const char *column)
+{
+	struct db_table *t = find_table(db, table);
+	if (!t)
+		return false;
+	if (!t->probed)
+		probe_columns(db, t);
+	for (size_t i = 0; i < t->ncols; i++)
+		if (strcmp(t->cols[i], column) == 0)
+			return true;
+	return false;
+}
+
+const char *const *nst_db_tables_with_prefix(struct nst_db *db,
+					     const char *prefix, size_t *n)
+{
+	size_t len = strlen(prefix);
+	*n = 0;
+	free(db->prefix_hits);
+	db->prefix_hits = malloc((db->ntables + 1) * sizeof *db->prefix_hits);
+	if (!db->prefix_hits)
+		return NULL;
+	for (size_t i = 0; i < db->ntables; i++)
+		if (strncmp(db->tables[i].name, prefix, len) == 0)
+			db->prefix_hits[(*n)++] = db->tables[i].name;
+	return db->prefix_hits;
+}

@@ -1,0 +1,50 @@
+/* An export opened read-only and immutable, with its schema probed once:
+ * which tables exist, which columns each has, the string table, the ENUM
+ * labels (with built-in labels for exports older than the ENUM tables). */
+#ifndef NSTATS_DB_H
+#define NSTATS_DB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "nstats/nstats.h"
+
+struct nst_db;
+
+/* Opens path read-only (the file is never written, not even a journal).
+ * Fails with NST_ERR_DB and a message naming the file when it is missing,
+ * unreadable, not SQLite, or not an Nsight Systems export. */
+enum nst_status nst_db_open(const char *path, struct nst_db **out,
+			    struct nst_error *err);
+void nst_db_close(struct nst_db *db);
+
+/* The export's file name without directories, as nsys names it in messages. */
+const char *nst_db_basename(const struct nst_db *db);
+const char *nst_db_path(const struct nst_db *db);
+sqlite3 *nst_db_handle(const struct nst_db *db);
+
+bool nst_db_has_table(const struct nst_db *db, const char *table);
+bool nst_db_has_column(struct nst_db *db, const char *table,
+		       const char *column);
+/* The tables whose names start with prefix, in sqlite_master order;
+ * *n is set to their count.  The array is borrowed. */
+const char *const *nst_db_tables_with_prefix(struct nst_db *db,
+					     const char *prefix, size_t *n);
+
+/* StringIds value for id, or NULL when the id points nowhere. */
+const char *nst_db_string(struct nst_db *db, int64_t id);
+/* Loads StringIds; nst_db_string() calls it on first use. */
+enum nst_status nst_db_load_strings(struct nst_db *db, struct nst_error *err);
+
+/* ENUM_<name>.label for id: from the export when it has the table, else
+ * from the labels nsys 2024.2.3 ships.  NULL for an unknown id. */
+const char *nst_db_enum_label(struct nst_db *db, const char *enum_table,
+			      int64_t id);
+
+/* "EXPORT_SCHEMA_VERSION" etc. from META_DATA_EXPORT (or the older
+ * EXPORT_META_DATA); NULL when absent.  Borrowed. */
+const char *nst_db_meta(struct nst_db *db, const char *name);
+
+#endif

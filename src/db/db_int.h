@@ -1,0 +1,54 @@
+/* Private to src/db. */
+#ifndef NSTATS_DB_INT_H
+#define NSTATS_DB_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "db/db.h"
+
+struct db_table {
+	char *name;
+	char **cols; /* NULL until probed */
+	size_t ncols;
+	int probed;
+};
+
+/* A loaded ENUM_* table: labels by id. */
+struct db_enum {
+	char *table;
+	const char **labels;
+	size_t n;
+	struct db_enum *next;
+};
+
+struct db_meta {
+	char *name, *value;
+};
+
+struct nst_db {
+	sqlite3 *h;
+	char *path;
+	const char *base;
+	struct db_table *tables;
+	size_t ntables;
+	const char **prefix_hits; /* scratch for nst_db_tables_with_prefix */
+
+	/* StringIds: ids below ndense index dense[]; the rest are sorted. */
+	int strings_loaded;
+	const char **dense;
+	size_t ndense;
+	struct sparse_string { int64_t id; const char *s; } *sparse;
+	size_t nsparse;
+
+	struct db_enum *enums;
+	struct db_meta *meta;
+	size_t nmeta;
+	int meta_loaded;
+	struct nst_arena arena; /* every string above */
+};
+
+const char *nst_builtin_enum_label(const char *table, int64_t id);
+
+#endif

@@ -1,0 +1,187 @@
+/* StringIds, ENUM labels and export metadata: small lookup tables loaded
+ * once per export. */
+#include "db/db_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_sparse(const void *a, const void *b)
+{
+	int64_t x = ((const struct sparse_string *)a)->id;
+	int64_t y = ((const struct sparse_string *)b)->id;
+	return (x > y) - (x < y);
+}
+
+/* Ids are dense in real exports; a hostile one may use any int64, and
+ * those few go to a sorted side array instead of a huge dense one. */
+static int put_string(struct nst_db *db, int64_t id, const char *s,
+		      size_t *sparse_cap)
+{
+	if (id >= 0 && (uint64_t)id < db->ndense) {
+		db->dense[id] = s;
+		return 0;
+	}
+	if (db->nsparse == *sparse_cap) {
+		*sparse_cap = *sparse_cap ? *sparse_cap * 2 : 64;
+		void *p = realloc(db->sparse, *sparse_cap * sizeof *db->sparse);
+		if (!p)
+			return -1;
+		db->sparse = p;
+	}
+	db->sparse[db->nsparse++] = (struct sparse_string){ id, s };
+	return 0;
+}
+
+static int64_t count_strings(struct nst_db *db)
+{
+	sqlite3_stmt *st;
+	int64_t n = 0;
+	if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM StringIds", -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	return n;
+}
+
+enum nst_status nst_db_load_strings(struct nst_db *db, struct nst_error *err)
+{
+	if (db->strings_loaded)
+		return NST_OK;
+	db->strings_loaded = 1;
+	if (!nst_db_has_table(db, "StringIds"))
+		return NST_OK;
+	db->ndense = (size_t)count_strings(db) * 2 + 1024;
+	db->dense = calloc(db->ndense, sizeof *db->dense);
+	if (!db->dense)
+		return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory loading StringIds", db->path);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db->h, "SELECT id, value FROM StringIds", -1, &st, NULL) != SQLITE_OK)
+		return nst_fail(err, NST_ERR_DB, "%s: cannot read StringIds: %s",
+				db->path, sqlite3_errmsg(db->h));
+	size_t sparse_cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(st, 1);
+		if (!v)
+			continue;
+		size_t len = (size_t)sqlite3_column_bytes(st, 1);
+		char *copy = nst_arena_strndup(&db->arena, v, len);
+		if (!copy || put_string(db, sqlite3_column_int64(st, 0), copy, &sparse_cap)) {
+			sqlite3_finalize(st);
+			return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory loading StringIds", db->path);
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return nst_fail(err, NST_ERR_DB, "%s: cannot read StringIds: %s",
+				db->path, sqlite3_errmsg(db->h));
+	qsort(db->sparse, db->nsparse, sizeof *db->sparse, cmp_sparse);
+	return NST_OK;
+}
+
+const char *nst_db_string(struct nst_db *db, int64_t id)
+{
+	if (!db->strings_loaded && nst_db_load_strings(db, NULL) != NST_OK)
+		return NULL;
+	if (id >= 0 && (uint64_t)id < db->ndense)
+		return db->dense[id];
+	struct sparse_string key = { id, NULL };
+	struct sparse_string *hit = db->nsparse
+		? bsearch(&key, db->sparse, db->nsparse, sizeof key, cmp_sparse)
+		: NULL;
+	return hit ? hit->s : NULL;
+}
+
+static struct db_enum *load_enum(struct nst_db *db, const char *table)
+{
+	struct db_enum *e = calloc(1, sizeof *e);
+	if (!e)
+		return NULL;
+	e->table = nst_arena_strndup(&db->arena, table, strlen(table));
+	e->next = db->enums;
+	db->enums = e;
+	if (!e->table || !nst_db_has_table(db, table) || strchr(table, '"'))
+		return e;
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT id, label FROM \"%s\"", table);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return e;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		const char *label = (const char *)sqlite3_column_text(st, 1);
+		if (id < 0 || id > 4096 || !label)
+			continue;
+		if ((size_t)id >= e->n) {
+			size_t n = (size_t)id + 1;
+			const char **l = realloc(e->labels, n * sizeof *l);
+			if (!l)
+				break;
+			memset(l + e->n, 0, (n - e->n) * sizeof *l);
+			e->labels = l;
+			e->n = n;
+		}
+		e->labels[id] = nst_arena_strndup(&db->arena, label, strlen(label));
+	}
+	sqlite3_finalize(st);
+	return e;
+}
+
+const char *nst_db_enum_label(struct nst_db *db, const char *table, int64_t id)
+{
+	struct db_enum *e = db->enums;
+	while (e && strcmp(e->table, table) != 0)
+		e = e->next;
+	if (!e)
+		e = load_enum(db, table);
+	if (!e)
+		return NULL;
+	if (!nst_db_has_table(db, table))
+		return nst_builtin_enum_label(table, id);
+	return id >= 0 && (uint64_t)id < e->n ? e->labels[id] : NULL;
+}
+
+static void load_meta_from(struct nst_db *db, const char *table, size_t *cap)
+{
+	if (!nst_db_has_table(db, table))
+		return;
+	char sql[128];
+	snprintf(sql, sizeof sql, "SELECT name, value FROM %s", table);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *n = (const char *)sqlite3_column_text(st, 0);
+		const char *v = (const char *)sqlite3_column_text(st, 1);
+		if (!n || !v)
+			continue;
+		if (db->nmeta == *cap) {
+			*cap = *cap ? *cap * 2 : 32;
+			void *p = realloc(db->meta, *cap * sizeof *db->meta);
+			if (!p)
+				break;
+			db->meta = p;
+		}
+		db->meta[db->nmeta++] = (struct db_meta){
+			nst_arena_strndup(&db->arena, n, strlen(n)),
+			nst_arena_strndup(&db->arena, v, strlen(v)),
+		};
+	}
+	sqlite3_finalize(st);
+}
+
+const char *nst_db_meta(struct nst_db *db, const char *name)
+{
+	if (!db->meta_loaded) {
+		size_t cap = 0;
+		db->meta_loaded = 1;
+		load_meta_from(db, "META_DATA_EXPORT", &cap);
+		load_meta_from(db, "EXPORT_META_DATA", &cap);
+	}
+	for (size_t i = 0; i < db->nmeta; i++)
+		if (db->meta[i].name && strcmp(db->meta[i].name, name) == 0)
+			return db->meta[i].value;
+	return NULL;
+}

@@ -1,0 +1,318 @@
+#include "events/events.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arena.h"
+
+struct ev_col {
+	char *name;
+	bool text, wanted, loaded, present;
+	int64_t *i;
+	const char **s;
+};
+
+struct ev_table {
+	char *name;
+	bool loaded, present;
+	size_t nrows;
+	struct ev_col *cols;
+	size_t ncols;
+	struct ev_table *next;
+};
+
+struct nst_events {
+	struct nst_db *db;
+	struct ev_table *tables;
+	struct nst_arena arena; /* names and text values */
+};
+
+struct nst_events *nst_ev_new(struct nst_db *db)
+{
+	struct nst_events *ev = calloc(1, sizeof *ev);
+	if (ev)
+		ev->db = db;
+	return ev;
+}
+
+struct nst_db *nst_ev_db(struct nst_events *ev) { return ev->db; }
+
+void nst_ev_free(struct nst_events *ev)
+{
+	if (!ev)
+		return;
+	for (struct ev_table *t = ev->tables, *next; t; t = next) {
+		next = t->next;
+		for (size_t c = 0; c < t->ncols; c++) {
+			free(t->cols[c].i);
+			free(t->cols[c].s);
+		}
+		free(t->cols);
+		free(t);
+	}
+	nst_arena_release(&ev->arena);
+	free(ev);
+}
+
+static struct ev_table *table_of(struct nst_events *ev, const char *name)
+{
+	for (struct ev_table *t = ev->tables; t; t = t->next)
+		if (strcmp(t->name, name) == 0)
+			return t;
+	struct ev_table *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->name = nst_arena_strndup(&ev->arena, name, strlen(name));
+	if (!t->name) {
+		free(t);
+		return NULL;
+	}
+	t->present = nst_db_has_table(ev->db, name);
+	t->next = ev->tables;
+	ev->tables = t;
+	return t;
+}
+
+static struct ev_col *col_of(struct nst_events *ev, struct ev_table *t,
+			     const char *name, bool text)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		if (strcmp(t->cols[c].name, name) == 0)
+			return &t->cols[c];
+	struct ev_col *cols = realloc(t->cols, (t->ncols + 1) * sizeof *cols);
+	if (!cols)
+		return NULL;
+	t->cols = cols;
+	struct ev_col *c = &cols[t->ncols];
+	*c = (struct ev_col){ .text = text };
+	c->name = nst_arena_strndup(&ev->arena, name, strlen(name));
+	if (!c->name)
+		return NULL;
+	c->present = t->present && nst_db_has_column(ev->db, t->name, name);
+	t->ncols++;
+	return c;
+}
+
+enum nst_status nst_ev_want(struct nst_events *ev, const char *table,
+			    const char *column, bool text)
+{
+	struct ev_table *t = table_of(ev, table);
+	struct ev_col *c = t ? col_of(ev, t, column, text) : NULL;
+	if (!c)
+		return NST_ERR_NOMEM;
+	c->wanted = true;
+	return NST_OK;
+}
+
+/* The value of an integer cell; a cell that is not an integer is an error
+ * rather than a silently converted number. */
+static int int_cell(sqlite3_stmt *st, int i, int64_t *out)
+{
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_INTEGER:
+		*out = sqlite3_column_int64(st, i);
+		return 0;
+	case SQLITE_NULL:
+		*out = NST_NULL_I64;
+		return 0;
+	case SQLITE_FLOAT: {
+		double d = sqlite3_column_double(st, i);
+		if (d >= -9.2e18 && d <= 9.2e18 && d == (double)(int64_t)d) {
+			*out = (int64_t)d;
+			return 0;
+		}
+		return -1;
+	}
+	default:
+		return -1;
+	}
+}
+
+static int grow(struct ev_col **load, size_t nload, size_t cap)
+{
+	for (size_t k = 0; k < nload; k++) {
+		struct ev_col *c = load[k];
+		if (c->text) {
+			const char **s = realloc(c->s, cap * sizeof *s);
+			if (!s)
+				return -1;
+			c->s = s;
+		} else {
+			int64_t *i = realloc(c->i, cap * sizeof *i);
+			if (!i)
+				return -1;
+			c->i = i;
+		}
+	}
+	return 0;
+}
+
+static enum nst_status store_row(struct nst_events *ev, struct ev_table *t,
+				 sqlite3_stmt *st, struct ev_col **load,
+				 size_t nload, size_t row, struct nst_error *err)
+{
+	for (size_t k = 0; k < nload; k++) {
+		struct ev_col *c = load[k];
+		if (!c->text) {
+			if (int_cell(st, (int)k, &c->i[row]))
+				return nst_fail(err, NST_ERR_DB,
+						"%s: %s.%s, row %zu: expected an integer",
+						nst_db_path(ev->db), t->name, c->name, row + 1);
+			continue;
+		}
+		const char *v = (const char *)sqlite3_column_text(st, (int)k);
+		c->s[row] = v ? nst_arena_strndup(&ev->arena, v,
+						  (size_t)sqlite3_column_bytes(st, (int)k))
+			      : NULL;
+		if (v && !c->s[row])
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	return NST_OK;
+}
+
+static char *select_sql(const struct ev_table *t, struct ev_col **load, size_t nload)
+{
+	size_t len = strlen(t->name) + 32;
+	for (size_t k = 0; k < nload; k++)
+		len += strlen(load[k]->name) + 4;
+	char *sql = malloc(len), *p = sql;
+	if (!sql)
+		return NULL;
+	p += sprintf(p, "SELECT ");
+	for (size_t k = 0; k < nload; k++)
+		p += sprintf(p, "%s\"%s\"", k ? "," : "", load[k]->name);
+	if (nload == 0)
+		p += sprintf(p, "1");
+	sprintf(p, " FROM \"%s\"", t->name);
+	return sql;
+}
+
+/* One scan of t reading the columns in load[]. */
+static enum nst_status scan(struct nst_events *ev, struct ev_table *t,
+			    struct ev_col **load, size_t nload,
+			    struct nst_error *err)
+{
+	char *sql = select_sql(t, load, nload);
+	if (!sql)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	sqlite3 *h = nst_db_handle(ev->db);
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return nst_fail(err, NST_ERR_DB, "%s: cannot read %s: %s",
+				nst_db_path(ev->db), t->name, sqlite3_errmsg(h));
+	size_t n = 0, cap = 0;
+	enum nst_status s = NST_OK;
+	while (s == NST_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			if (grow(load, nload, cap)) {
+				s = nst_fail(err, NST_ERR_NOMEM, "%s: out of memory reading %s",
+					     nst_db_path(ev->db), t->name);
+				break;
+			}
+		}
+		s = store_row(ev, t, st, load, nload, n, err);
+		n++;
+	}
+	if (s == NST_OK && rc != SQLITE_DONE)
+		s = nst_fail(err, NST_ERR_DB, "%s: cannot read %s: %s",
+			     nst_db_path(ev->db), t->name, sqlite3_errmsg(h));
+	sqlite3_finalize(st);
+	/* An empty column is still a column: never leave it NULL. */
+	if (s == NST_OK && cap == 0 && grow(load, nload, 1))
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (s != NST_OK)
+		return s;
+	if (t->loaded && n != t->nrows)
+		return nst_fail(err, NST_ERR_DB, "%s: %s changed while it was read",
+				nst_db_path(ev->db), t->name);
+	t->nrows = n;
+	for (size_t k = 0; k < nload; k++)
+		load[k]->loaded = true;
+	return NST_OK;
+}
+
+/* Loads every wanted column of t not loaded yet, plus `extra`. */
+static enum nst_status load(struct nst_events *ev, struct ev_table *t,
+			    struct ev_col *extra, struct nst_error *err)
+{
+	struct ev_col **todo = malloc((t->ncols + 1) * sizeof *todo);
+	if (!todo)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	size_t n = 0;
+	for (size_t c = 0; c < t->ncols; c++) {
+		struct ev_col *col = &t->cols[c];
+		if (!col->loaded && col->present && (col->wanted || col == extra))
+			todo[n++] = col;
+	}
+	enum nst_status s = NST_OK;
+	if (n > 0 || !t->loaded)
+		s = scan(ev, t, todo, n, err);
+	t->loaded = s == NST_OK;
+	free(todo);
+	return s;
+}
+
+enum nst_status nst_ev_rows(struct nst_events *ev, const char *table,
+			    size_t *n, struct nst_error *err)
+{
+	*n = 0;
+	struct ev_table *t = table_of(ev, table);
+	if (!t)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (!t->present)
+		return NST_OK;
+	if (!t->loaded) {
+		enum nst_status s = load(ev, t, NULL, err);
+		if (s != NST_OK)
+			return s;
+	}
+	*n = t->nrows;
+	return NST_OK;
+}
+
+static enum nst_status get_col(struct nst_events *ev, const char *table,
+			       const char *column, bool text,
+			       struct ev_col **out, struct nst_error *err)
+{
+	*out = NULL;
+	struct ev_table *t = table_of(ev, table);
+	struct ev_col *c = t ? col_of(ev, t, column, text) : NULL;
+	if (!c)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (!c->present)
+		return NST_OK;
+	if (c->text != text)
+		return nst_fail(err, NST_ERR_INTERNAL, "%s.%s read both as text and integer",
+				table, column);
+	if (!c->loaded) {
+		enum nst_status s = load(ev, t, c, err);
+		if (s != NST_OK)
+			return s;
+	}
+	*out = c;
+	return NST_OK;
+}
+
+enum nst_status nst_ev_i64(struct nst_events *ev, const char *table,
+			   const char *column, const int64_t **out,
+			   struct nst_error *err)
+{
+	struct ev_col *c;
+	enum nst_status s = get_col(ev, table, column, false, &c, err);
+	*out = c ? c->i : NULL;
+	return s;
+}
+
+enum nst_status nst_ev_text(struct nst_events *ev, const char *table,
+			    const char *column, const char *const **out,
+			    struct nst_error *err)
+{
+	struct ev_col *c;
+	enum nst_status s = get_col(ev, table, column, true, &c, err);
+	*out = c ? c->s : NULL;
+	return s;
+}

@@ -1,0 +1,383 @@
+/* The column and table styles.
+ *
+ * The first `autolines` rows are held back: they decide each column's
+ * width and alignment, then they are printed and later rows stream
+ * through with the same layout.  As in nsys:
+ *   - a column is right-aligned when its sized cells hold more numbers
+ *     than texts (NULLs do not vote), and numbers line up on the decimal
+ *     point: integers get blanks as wide as the widest fraction plus one;
+ *   - a cell wider than its column is cut and ends in U+2026, counting
+ *     characters, not bytes;
+ *   - headers are centred, the left side getting the smaller half.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/format_int.h"
+
+#define ELLIPSIS "\xE2\x80\xA6"
+#define FRAC_NONE (-1)   /* a number without a decimal point */
+#define FRAC_FLUSH (-2)  /* text or exponent form: never padded */
+
+struct bcell {
+	size_t off;          /* in nst_colbuf.text */
+	size_t len;          /* bytes; 0 with null */
+	int frac;
+	bool null;
+};
+
+struct nst_colbuf {
+	char *text;
+	size_t len, cap;
+	struct bcell *cells;
+	size_t ncells, cells_cap;
+	size_t rows;
+	bool laid_out;
+};
+
+/* A cell as printed: text after re-printing, and its fraction width. */
+struct shown {
+	const char *s;
+	size_t len;
+	int frac;
+	bool null;
+	bool number;
+};
+
+int nst_columnar_begin(struct nst_fmt *f)
+{
+	f->buf = calloc(1, sizeof *f->buf);
+	return f->buf ? 0 : -1;
+}
+
+void nst_columnar_free(struct nst_fmt *f)
+{
+	if (!f->buf)
+		return;
+	free(f->buf->text);
+	free(f->buf->cells);
+	free(f->buf);
+	f->buf = NULL;
+}
+
+/* ---- one cell ---- */
+
+static void show_value(const struct nst_fmt *f, const struct nst_val *v,
+		       char *out, struct shown *sh)
+{
+	bool reprint = v->kind != NST_NUM_NONE && !f->spec.nofmt;
+
+	sh->null = !v->s;
+	sh->number = v->s && v->kind != NST_NUM_NONE;
+	sh->s = v->s;
+	sh->len = v->len;
+	if (reprint) {
+		sh->len = nst_num_reformat(v->s, v->len, v->kind, true, out);
+		sh->s = out;
+	}
+	/* nofmt leaves numbers as they are: no decimal-point alignment */
+	if (!reprint || v->kind == NST_NUM_EXP)
+		sh->frac = FRAC_FLUSH;
+	else
+		sh->frac = nst_num_frac(sh->s, sh->len);
+}
+
+static size_t pad_of(const struct nst_fcol *c, int frac)
+{
+	/* numbers are padded in text columns too: it shows in the width */
+	if (frac == FRAC_FLUSH)
+		return 0;
+	if (frac == FRAC_NONE)
+		return c->maxfrac > 0 ? (size_t)c->maxfrac + 1 : 0;
+	return c->maxfrac > frac ? (size_t)(c->maxfrac - frac) : 0;
+}
+
+static void put_clipped(FILE *out, const char *s, size_t len, size_t chars,
+			size_t width)
+{
+	if (width == 0)
+		return;
+	if (chars >= width - 1) {
+		fwrite(s, 1, nst_utf8_prefix(s, len, width - 1), out);
+	} else {
+		fwrite(s, 1, len, out);
+		nst_put_spaces(out, width - 1 - chars);
+	}
+	fputs(ELLIPSIS, out);
+}
+
+static void put_cell(FILE *out, const struct nst_fcol *c, const char *s,
+		     size_t len, int frac)
+{
+	size_t chars = nst_utf8_chars(s, len), pad = pad_of(c, frac);
+
+	if (chars + pad > c->width) {
+		put_clipped(out, s, len, chars, c->width);
+		return;
+	}
+	if (c->right)
+		nst_put_spaces(out, c->width - chars - pad);
+	fwrite(s, 1, len, out);
+	nst_put_spaces(out, c->right ? pad : c->width - chars);
+}
+
+static void put_header_cell(FILE *out, const struct nst_fcol *c)
+{
+	size_t chars = nst_utf8_chars(c->header, c->header_len), left;
+
+	if (chars > c->width) {
+		put_clipped(out, c->header, c->header_len, chars, c->width);
+		return;
+	}
+	left = (c->width - chars) / 2;
+	nst_put_spaces(out, left);
+	fwrite(c->header, 1, c->header_len, out);
+	nst_put_spaces(out, c->width - chars - left);
+}
+
+/* ---- lines ---- */
+
+static bool is_table(const struct nst_fmt *f)
+{
+	return f->spec.style == NST_STYLE_TABLE;
+}
+
+static void line_start(const struct nst_fmt *f)
+{
+	fputs(is_table(f) ? "| " : " ", f->out);
+}
+
+static void cell_gap(const struct nst_fmt *f, size_t k)
+{
+	if (k)
+		fputs(is_table(f) ? " | " : "  ", f->out);
+}
+
+static void line_end(const struct nst_fmt *f)
+{
+	fputs(is_table(f) ? " |\n" : "\n", f->out);
+}
+
+static void table_rule(const struct nst_fmt *f)
+{
+	putc('+', f->out);
+	for (size_t k = 0; k < f->ncols; k++) {
+		nst_put_repeat(f->out, '-', f->cols[k].width + 2);
+		putc('+', f->out);
+	}
+	putc('\n', f->out);
+}
+
+static void dash_rule(const struct nst_fmt *f)
+{
+	putc(' ', f->out);
+	for (size_t k = 0; k < f->ncols; k++) {
+		cell_gap(f, k);
+		nst_put_repeat(f->out, '-', f->cols[k].width);
+	}
+	putc('\n', f->out);
+}
+
+static void title_block(const struct nst_fmt *f)
+{
+	fputs("\n ** ", f->out);
+	if (f->title)
+		fputs(f->title, f->out);
+	if (f->title && f->report)
+		putc(' ', f->out);
+	if (f->report)
+		fprintf(f->out, "(%s)", f->report);
+	fputs(":\n\n", f->out);
+}
+
+static void header_lines(const struct nst_fmt *f)
+{
+	title_block(f);
+	if (is_table(f))
+		table_rule(f);
+	if (f->spec.nohdr)
+		return;
+	line_start(f);
+	for (size_t k = 0; k < f->ncols; k++) {
+		cell_gap(f, k);
+		put_header_cell(f->out, &f->cols[k]);
+	}
+	line_end(f);
+	if (is_table(f))
+		table_rule(f);
+	else
+		dash_rule(f);
+}
+
+/* ---- sizing ---- */
+
+static int keep(struct nst_colbuf *b, const struct shown *sh)
+{
+	struct bcell *c;
+
+	if (b->ncells == b->cells_cap) {
+		size_t cap = b->cells_cap ? 2 * b->cells_cap : 256;
+		struct bcell *n = realloc(b->cells, cap * sizeof *n);
+		if (!n)
+			return -1;
+		b->cells = n;
+		b->cells_cap = cap;
+	}
+	if (b->len + sh->len > b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 4096;
+		while (cap < b->len + sh->len)
+			cap *= 2;
+		char *n = realloc(b->text, cap);
+		if (!n)
+			return -1;
+		b->text = n;
+		b->cap = cap;
+	}
+	c = &b->cells[b->ncells++];
+	c->off = b->len;
+	c->len = sh->null ? 0 : sh->len;
+	c->frac = sh->frac;
+	c->null = sh->null;
+	if (!sh->null)
+		memcpy(b->text + b->len, sh->s, sh->len);
+	b->len += c->len;
+	return 0;
+}
+
+static void vote(struct nst_fcol *c, const struct shown *sh)
+{
+	if (sh->null)
+		return;
+	if (!sh->number) {
+		c->texts++;
+		return;
+	}
+	c->nums++;
+	if (sh->frac > c->maxfrac)
+		c->maxfrac = sh->frac;
+}
+
+static size_t sized_width(const struct nst_fmt *f, const struct nst_fcol *c,
+			  size_t k)
+{
+	const struct nst_colbuf *b = f->buf;
+	size_t w = f->spec.nohdr ? 0 : nst_utf8_chars(c->header, c->header_len);
+
+	if (c->fixed_width > 0)
+		return (size_t)c->fixed_width;
+	for (size_t r = 0; r < b->rows; r++) {
+		const struct bcell *bc = &b->cells[r * f->ncols + k];
+		size_t cw;
+		if (bc->null)
+			continue;
+		cw = nst_utf8_chars(b->text + bc->off, bc->len) +
+		     pad_of(c, bc->frac);
+		if (cw > w)
+			w = cw;
+	}
+	if (f->spec.colmax > 0 && w > (size_t)f->spec.colmax)
+		w = (size_t)f->spec.colmax;
+	return w;
+}
+
+static void put_row_cells(const struct nst_fmt *f, const struct bcell *row,
+			  const char *text)
+{
+	line_start(f);
+	for (size_t k = 0; k < f->ncols; k++) {
+		cell_gap(f, k);
+		if (row[k].null)
+			nst_put_spaces(f->out, f->cols[k].width);
+		else
+			put_cell(f->out, &f->cols[k], text + row[k].off,
+				 row[k].len, row[k].frac);
+	}
+	line_end(f);
+}
+
+/* Fixes the layout from the held rows, prints them and lets later rows
+ * stream. */
+static void lay_out(struct nst_fmt *f)
+{
+	struct nst_colbuf *b = f->buf;
+
+	for (size_t k = 0; k < f->ncols; k++) {
+		struct nst_fcol *c = &f->cols[k];
+		c->right = c->nums > c->texts;
+		c->width = sized_width(f, c, k);
+	}
+	header_lines(f);
+	for (size_t r = 0; r < b->rows; r++)
+		put_row_cells(f, &b->cells[r * f->ncols], b->text);
+	free(b->text);
+	free(b->cells);
+	memset(b, 0, sizeof *b);
+	b->laid_out = true;
+}
+
+static int hold_row(struct nst_fmt *f, const struct nst_cell *cells)
+{
+	char scratch[2 * NST_NUMBUF], shown_buf[NST_NUMBUF];
+	struct nst_val v;
+	struct shown sh;
+
+	for (size_t k = 0; k < f->ncols; k++) {
+		struct nst_fcol *c = &f->cols[k];
+		nst_fmt_value(f, c, &cells[c->src], scratch, &v);
+		show_value(f, &v, shown_buf, &sh);
+		vote(c, &sh);
+		if (keep(f->buf, &sh))
+			return -1;
+	}
+	f->buf->rows++;
+	return 0;
+}
+
+static void stream_row(struct nst_fmt *f, const struct nst_cell *cells)
+{
+	char scratch[2 * NST_NUMBUF], shown_buf[NST_NUMBUF];
+	struct nst_val v;
+	struct shown sh;
+
+	line_start(f);
+	for (size_t k = 0; k < f->ncols; k++) {
+		struct nst_fcol *c = &f->cols[k];
+		cell_gap(f, k);
+		nst_fmt_value(f, c, &cells[c->src], scratch, &v);
+		show_value(f, &v, shown_buf, &sh);
+		if (sh.null)
+			nst_put_spaces(f->out, c->width);
+		else
+			put_cell(f->out, c, sh.s, sh.len, sh.frac);
+	}
+	line_end(f);
+}
+
+int nst_columnar_row(struct nst_fmt *f, const struct nst_cell *cells)
+{
+	struct nst_colbuf *b = f->buf;
+
+	if (b->laid_out) {
+		stream_row(f, cells);
+		return 0;
+	}
+	if (hold_row(f, cells))
+		return -1;
+	if (f->spec.autolines > 0 && b->rows >= (size_t)f->spec.autolines)
+		lay_out(f);
+	return 0;
+}
+
+void nst_columnar_end(struct nst_fmt *f)
+{
+	if (f->rows == 0) {
+		title_block(f);
+		fputs("Report was successfully run, but no data was returned.\n\n",
+		      f->out);
+		return;
+	}
+	if (!f->buf->laid_out)
+		lay_out(f);
+	if (is_table(f))
+		table_rule(f);
+}

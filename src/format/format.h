@@ -1,0 +1,100 @@
+/* Output formats: column, table, csv, tsv, json, hdoc, htable.
+ *
+ * A report's rows arrive through a struct nst_sink (begin, then row per row);
+ * nst_fmt_end() closes the output.  column/table keep the first `autolines`
+ * rows to size the columns and stream the rest; the other formats stream.
+ * Units are converted in every format (csv and json too), as nsys does.
+ */
+#ifndef NSTATS_FORMAT_H
+#define NSTATS_FORMAT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "nstats/nstats.h"
+
+enum nst_style {
+	NST_STYLE_COLUMN,
+	NST_STYLE_TABLE,
+	NST_STYLE_CSV,
+	NST_STYLE_TSV,
+	NST_STYLE_JSON,
+	NST_STYLE_HDOC,
+	NST_STYLE_HTABLE,
+};
+
+#define NST_FMT_MAX_WIDTHS 64   /* explicit column widths, column:W:W... */
+#define NST_FMT_WIDTH_AUTO (-1)  /* "." in the width list */
+
+/* Display units per category; NULL means the category's default.  Unit
+ * names match case-insensitively.  Fill a spec with nst_fmt_spec_init()
+ * or nst_fmt_parse(): a zeroed spec means autolines=0 and colmax=0, which
+ * are "all rows" and "no limit", as in nsys. */
+struct nst_fmt_spec {
+	enum nst_style style;
+	const char *time_unit;  /* time= (ts and dur), and --timeunit */
+	const char *mem_unit;   /* bytes= (mem and thru) */
+	const char *addr_unit;  /* addr=: uint hex */
+	const char *gid_unit;   /* gid=: gidint gidhex gidsubint gidsubhex */
+	/* ts= dur= mem= thru=: win over time=/bytes= unless one of those
+	 * came later (nst_fmt_parse clears them), as nsys applies specs in
+	 * order. */
+	struct {
+		const char *ts, *dur, *mem, *thru;
+	} only;
+	bool nohdr;             /* no header row */
+	bool nofmt;             /* no thousands separators */
+	bool noconv;            /* native values, native unit in the header */
+	bool nohdrunit;         /* no unit in the header */
+	bool esc;               /* tsv: escape TAB and newline as \t, \n */
+	/* Output goes to the console or a pipe: nsys follows every report
+	 * that returned rows with an empty line there, not in files. */
+	bool console;
+	int autolines;          /* column/table: rows used to size columns */
+	int colmax;             /* column/table: widest column */
+	/* column/table: explicit widths by position, hidden columns counted;
+	 * NST_FMT_WIDTH_AUTO sizes the column, 0 drops it. */
+	int widths[NST_FMT_MAX_WIDTHS];
+	size_t nwidths;
+	char doc_title[256];    /* hdoc: <title> */
+	char css_url[512];      /* hdoc: stylesheet link, "" for none */
+};
+
+/* The defaults of `style` (autolines 100, colmax 100, nsys's title). */
+void nst_fmt_spec_init(struct nst_fmt_spec *spec, enum nst_style style);
+
+/* Parses "column:time=us:nofmt" into spec (defaults first).  On error
+ * returns NST_ERR_USAGE with a message naming the bad part. */
+enum nst_status nst_fmt_parse(const char *arg, struct nst_fmt_spec *spec,
+			      struct nst_error *err);
+
+/* The format's canonical name and the default extension of its files. */
+const char *nst_fmt_name(enum nst_style style);
+const char *nst_fmt_ext(enum nst_style style);
+
+/* --help-formats: name == NULL lists the formats; "ALL" describes all. */
+enum nst_status nst_fmt_help(FILE *out, const char *name,
+			     struct nst_error *err);
+
+/* Thousands separator and grouping, from the user's LC_NUMERIC.  Call once
+ * after setlocale(); until then (and with C/POSIX) there is no grouping. */
+void nst_fmt_use_locale(void);
+/* Sets the separators directly (tests, or a caller with its own locale
+ * data).  grouping is a localeconv()-style string such as "\3" or
+ * "\3\2"; NULL or "" turns grouping off. */
+void nst_fmt_set_numeric(const char *thousands_sep, const char *grouping,
+			 const char *decimal_point);
+
+struct nst_fmt;
+
+/* Starts one report's output on `out`.  title/report give the column and
+ * table formats' heading (" ** <title> (<report>):").  The returned
+ * writer's sink() feeds it; nst_fmt_end() finishes and frees it. */
+struct nst_fmt *nst_fmt_open(const struct nst_fmt_spec *spec, FILE *out,
+			     const char *title, const char *report);
+struct nst_sink nst_fmt_sink(struct nst_fmt *f);
+/* Finishes the output (a report with no rows prints what nsys prints for
+ * the style) and frees f.  Returns NST_ERR_IO when a write failed. */
+enum nst_status nst_fmt_end(struct nst_fmt *f, struct nst_error *err);
+
+#endif

@@ -1,0 +1,404 @@
+/* The report writer: columns and values for every style, and the
+ * streaming styles (csv, tsv, json, hdoc, htable).  column and table
+ * live in columnar.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/format_int.h"
+
+static bool is_columnar(enum nst_style s)
+{
+	return s == NST_STYLE_COLUMN || s == NST_STYLE_TABLE;
+}
+
+static bool is_html(enum nst_style s)
+{
+	return s == NST_STYLE_HDOC || s == NST_STYLE_HTABLE;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+struct nst_fmt *nst_fmt_open(const struct nst_fmt_spec *spec, FILE *out,
+			     const char *title, const char *report)
+{
+	struct nst_fmt *f = calloc(1, sizeof *f);
+
+	if (!f)
+		return NULL;
+	f->spec = *spec;
+	f->out = out;
+	f->title = dup_or_null(title);
+	f->report = dup_or_null(report);
+	f->cloc = nst_num_c_locale();
+	if ((title && !f->title) || (report && !f->report)) {
+		free(f->title);
+		free(f->report);
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* ---- values ---- */
+
+static void source_text(const struct nst_cell *cell, char *buf,
+			struct nst_val *val)
+{
+	switch (cell->kind) {
+	case NST_INT:
+		val->len = nst_num_itoa(cell->v.i, buf);
+		val->s = buf;
+		val->kind = NST_NUM_INT;
+		return;
+	case NST_REAL:
+		val->len = nst_num_repr(cell->v.r, buf);
+		val->s = buf;
+		break;
+	case NST_TEXT:
+		val->s = cell->v.s;
+		val->len = cell->v.s ? strlen(cell->v.s) : 0;
+		break;
+	case NST_NULL:
+		val->s = NULL;
+		val->len = 0;
+		break;
+	}
+	val->kind = val->len ? nst_num_kind(val->s, val->len) : NST_NUM_NONE;
+}
+
+void nst_fmt_value(const struct nst_fmt *f, const struct nst_fcol *c,
+		   const struct nst_cell *cell, char *scratch,
+		   struct nst_val *val)
+{
+	const char *conv;
+
+	(void)f;
+	source_text(cell, scratch, val);
+	if (!val->len) {
+		val->s = NULL;
+		return;
+	}
+	if (c->from == c->to)
+		return;
+	/* hex addresses are not numbers to the grammar, yet convert */
+	if (val->kind == NST_NUM_NONE && c->cat != NST_CAT_ADDR)
+		return;
+	conv = nst_unit_convert(c->cat, c->from, c->to, val->s, &val->len,
+				scratch + NST_NUMBUF);
+	if (conv != val->s) {
+		val->s = conv;
+		val->kind = nst_num_kind(conv, val->len);
+	}
+}
+
+/* ---- columns ---- */
+
+static bool column_shown(const struct nst_fmt *f, const char *name,
+			 size_t i)
+{
+	if (name[0] == '_')
+		return false;
+	return !is_columnar(f->spec.style) || i >= f->spec.nwidths ||
+	       f->spec.widths[i] != 0;
+}
+
+static int add_column(struct nst_fmt *f, const char *name, size_t i)
+{
+	struct nst_fcol *c = &f->cols[f->ncols];
+	struct nst_tag tag;
+	enum nst_unit shown;
+
+	nst_tag_parse(name, &tag);
+	shown = f->spec.noconv ? tag.src : nst_unit_display(&f->spec, tag.cat);
+	memset(c, 0, sizeof *c);
+	c->src = i;
+	c->cat = tag.cat;
+	c->from = tag.src;
+	c->to = f->spec.noconv ? tag.src : shown;
+	c->header = nst_tag_header(&tag, shown, !f->spec.nohdrunit);
+	if (!c->header)
+		return -1;
+	c->header_len = strlen(c->header);
+	c->fixed_width = i < f->spec.nwidths ? f->spec.widths[i]
+					     : NST_FMT_WIDTH_AUTO;
+	f->ncols++;
+	return 0;
+}
+
+static int build_columns(struct nst_fmt *f, const char *const *cols,
+			 size_t ncols)
+{
+	f->cols = calloc(ncols ? ncols : 1, sizeof *f->cols);
+	if (!f->cols)
+		return -1;
+	f->nsrc = ncols;
+	for (size_t i = 0; i < ncols; i++)
+		if (column_shown(f, cols[i], i) && add_column(f, cols[i], i))
+			return -1;
+	return 0;
+}
+
+/* ---- html ---- */
+
+static void put_html_str(FILE *out, const char *s)
+{
+	nst_put_html(out, s, strlen(s), false);
+}
+
+static void html_preamble(const struct nst_fmt *f)
+{
+	FILE *out = f->out;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+	      "  <meta charset=\"UTF-8\">\n  <title>", out);
+	put_html_str(out, f->spec.doc_title);
+	fputs("</title>\n", out);
+	if (f->spec.css_url[0]) {
+		fputs("  <link rel=\"stylesheet\" href=\"", out);
+		nst_put_html(out, f->spec.css_url, strlen(f->spec.css_url),
+			     true);
+		fputs("\">\n", out);
+	}
+	fputs("</head>\n<body>\n<h1>", out);
+	if (f->title)
+		put_html_str(out, f->title);
+	if (f->title && f->report)
+		fputs(" (", out);
+	if (f->report)
+		put_html_str(out, f->report);
+	if (f->title && f->report)
+		putc(')', out);
+	fputs("</h1>\n", out);
+}
+
+static void html_begin(const struct nst_fmt *f)
+{
+	if (f->spec.style == NST_STYLE_HDOC)
+		html_preamble(f);
+	fputs("<table>\n  <thead>\n    <tr>\n", f->out);
+	for (size_t k = 0; k < f->ncols; k++) {
+		fputs("      <th>", f->out);
+		put_html_str(f->out, f->cols[k].header);
+		fputs("</th>\n", f->out);
+	}
+	fputs("    </tr>\n  </thead>\n  <tbody>\n", f->out);
+}
+
+static void html_row(struct nst_fmt *f, const struct nst_cell *cells)
+{
+	char scratch[2 * NST_NUMBUF];
+	struct nst_val v;
+
+	fputs("    <tr>\n", f->out);
+	for (size_t k = 0; k < f->ncols; k++) {
+		nst_fmt_value(f, &f->cols[k], &cells[f->cols[k].src], scratch,
+			      &v);
+		fputs("      <td>", f->out);
+		if (v.s)
+			nst_put_html(f->out, v.s, v.len, false);
+		fputs("</td>\n", f->out);
+	}
+	fputs("    </tr>\n", f->out);
+}
+
+static void html_end(const struct nst_fmt *f)
+{
+	fputs("  </tbody>\n</table>\n", f->out);
+	if (f->spec.style == NST_STYLE_HDOC)
+		fputs("</body>\n</html>\n", f->out);
+}
+
+/* ---- csv and tsv ---- */
+
+static void put_delimited(const struct nst_fmt *f, const char *s,
+			  size_t len)
+{
+	if (f->spec.style == NST_STYLE_TSV)
+		nst_put_tsv(f->out, s, len, f->spec.esc);
+	else
+		nst_put_csv(f->out, s, len, ',');
+}
+
+static void delimited_header(const struct nst_fmt *f)
+{
+	char sep = f->spec.style == NST_STYLE_TSV ? '\t' : ',';
+
+	for (size_t k = 0; k < f->ncols; k++) {
+		if (k)
+			putc(sep, f->out);
+		put_delimited(f, f->cols[k].header, f->cols[k].header_len);
+	}
+	putc('\n', f->out);
+}
+
+static void delimited_row(struct nst_fmt *f, const struct nst_cell *cells)
+{
+	char sep = f->spec.style == NST_STYLE_TSV ? '\t' : ',';
+	char scratch[2 * NST_NUMBUF];
+	struct nst_val v;
+
+	/* nsys prints nothing, not even the header, for a report without
+	 * rows, so the header waits for the first row */
+	if (f->rows == 0 && !f->spec.nohdr)
+		delimited_header(f);
+	for (size_t k = 0; k < f->ncols; k++) {
+		if (k)
+			putc(sep, f->out);
+		nst_fmt_value(f, &f->cols[k], &cells[f->cols[k].src], scratch,
+			      &v);
+		if (v.s)
+			put_delimited(f, v.s, v.len);
+	}
+	putc('\n', f->out);
+}
+
+/* ---- json ---- */
+
+static bool json_keyword(const char *s, size_t len)
+{
+	return (len == 4 && (!memcmp(s, "true", 4) || !memcmp(s, "null", 4))) ||
+	       (len == 5 && !memcmp(s, "false", 5));
+}
+
+static void json_value(FILE *out, const struct nst_val *v)
+{
+	if (!v->s)
+		fputs("\"\"", out);
+	else if (nst_num_is_json(v->s, v->len, v->kind) ||
+		 json_keyword(v->s, v->len))
+		fwrite(v->s, 1, v->len, out);
+	else
+		nst_put_json_string(out, v->s, v->len);
+}
+
+static void json_row(struct nst_fmt *f, const struct nst_cell *cells)
+{
+	char scratch[2 * NST_NUMBUF];
+	struct nst_val v;
+
+	fputs(f->rows == 0 ? "[\n  {\n" : ",\n  {\n", f->out);
+	for (size_t k = 0; k < f->ncols; k++) {
+		nst_fmt_value(f, &f->cols[k], &cells[f->cols[k].src], scratch,
+			      &v);
+		fputs("    ", f->out);
+		nst_put_json_string(f->out, f->cols[k].header,
+				    f->cols[k].header_len);
+		fputs(": ", f->out);
+		json_value(f->out, &v);
+		fputs(k + 1 < f->ncols ? ",\n" : "\n", f->out);
+	}
+	fputs("  }", f->out);
+}
+
+static void json_end(const struct nst_fmt *f)
+{
+	fputs(f->rows == 0 ? "[\n]\n" : "\n]\n", f->out);
+}
+
+/* ---- the sink ---- */
+
+static int fmt_begin(void *ctx, const char *const *cols, size_t ncols)
+{
+	struct nst_fmt *f = ctx;
+	locale_t saved;
+	int rc = 0;
+
+	if (f->begun || f->failed)
+		return -1;
+	saved = uselocale(f->cloc);
+	f->begun = true;
+	if (build_columns(f, cols, ncols))
+		rc = -1;
+	else if (is_columnar(f->spec.style))
+		rc = nst_columnar_begin(f);
+	else if (is_html(f->spec.style))
+		html_begin(f);
+	uselocale(saved);
+	f->failed = rc != 0;
+	return rc;
+}
+
+static int fmt_row(void *ctx, const struct nst_cell *cells)
+{
+	struct nst_fmt *f = ctx;
+	locale_t saved;
+	int rc = 0;
+
+	if (!f->begun || f->failed)
+		return -1;
+	saved = uselocale(f->cloc);
+	switch (f->spec.style) {
+	case NST_STYLE_COLUMN:
+	case NST_STYLE_TABLE:
+		rc = nst_columnar_row(f, cells);
+		break;
+	case NST_STYLE_CSV:
+	case NST_STYLE_TSV:
+		delimited_row(f, cells);
+		break;
+	case NST_STYLE_JSON:
+		json_row(f, cells);
+		break;
+	case NST_STYLE_HDOC:
+	case NST_STYLE_HTABLE:
+		html_row(f, cells);
+		break;
+	}
+	uselocale(saved);
+	f->rows++;
+	f->failed = rc != 0;
+	return rc || ferror(f->out) ? -1 : 0;
+}
+
+struct nst_sink nst_fmt_sink(struct nst_fmt *f)
+{
+	struct nst_sink s = { fmt_begin, fmt_row, f };
+	return s;
+}
+
+static void finish(struct nst_fmt *f)
+{
+	if (is_columnar(f->spec.style))
+		nst_columnar_end(f);
+	else if (f->spec.style == NST_STYLE_JSON)
+		json_end(f);
+	else if (is_html(f->spec.style))
+		html_end(f);
+	if (f->spec.console && f->rows)
+		putc('\n', f->out);
+}
+
+static void fmt_free(struct nst_fmt *f)
+{
+	nst_columnar_free(f);
+	for (size_t k = 0; k < f->ncols; k++)
+		free(f->cols[k].header);
+	free(f->cols);
+	free(f->title);
+	free(f->report);
+	free(f);
+}
+
+enum nst_status nst_fmt_end(struct nst_fmt *f, struct nst_error *err)
+{
+	enum nst_status s = NST_OK;
+	locale_t saved;
+
+	if (!f)
+		return NST_OK;
+	saved = uselocale(f->cloc);
+	if (f->begun && !f->failed)
+		finish(f);
+	uselocale(saved);
+	if (f->failed)
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory formatting %s",
+			     f->report ? f->report : "the report");
+	else if (fflush(f->out) != 0 || ferror(f->out))
+		s = nst_fail(err, NST_ERR_IO, "cannot write %s",
+			     f->report ? f->report : "the report");
+	fmt_free(f);
+	return s;
+}

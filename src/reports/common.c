@@ -1,0 +1,480 @@
+#include "reports/common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hashmap.h"
+
+struct nst_shared {
+	bool calls_loaded;
+	struct nst_calls calls;
+	struct nst_map call_index;
+	const char **api_names; /* by nameId, dense ids only */
+	size_t napi_names;
+	int64_t *kname_ids[3];
+	struct nst_arena arena; /* stripped API names */
+	uint32_t *call_next; /* nst_calls_chain() */
+};
+
+struct nst_shared *nst_shared_new(void)
+{
+	return calloc(1, sizeof(struct nst_shared));
+}
+
+void nst_shared_free(struct nst_shared *sh)
+{
+	if (!sh)
+		return;
+	free(sh->calls.rows);
+	nst_map_release(&sh->call_index);
+	free(sh->api_names);
+	for (int i = 0; i < 3; i++)
+		free(sh->kname_ids[i]);
+	nst_arena_release(&sh->arena);
+	free(sh->call_next);
+	free(sh);
+}
+
+/* ---- grouping ---------------------------------------------------------- */
+
+static bool same_keys(const int64_t *const *keys, size_t nkeys, uint32_t a, uint32_t b)
+{
+	for (size_t k = 0; k < nkeys; k++)
+		if (keys[k][a] != keys[k][b])
+			return false;
+	return true;
+}
+
+static uint64_t hash_keys(const int64_t *const *keys, size_t nkeys, uint32_t row)
+{
+	uint64_t h = 0x84222325cbf29ce4ull;
+	for (size_t k = 0; k < nkeys; k++) {
+		h ^= (uint64_t)keys[k][row];
+		h *= 0x100000001b3ull;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+/* Group ids by first appearance: an open-addressing table of group ids,
+ * compared through each group's first row. */
+static enum nst_status assign_groups(const int64_t *const *keys, size_t nkeys,
+				     const uint32_t *rows, size_t nrows,
+				     uint32_t *gid, struct nst_groups *g,
+				     struct nst_error *err)
+{
+	size_t cap = 16;
+	while (cap < nrows * 2)
+		cap <<= 1;
+	uint32_t *slot = malloc(cap * sizeof *slot);
+	g->first = malloc((nrows ? nrows : 1) * sizeof *g->first);
+	if (!slot || !g->first) {
+		free(slot);
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
+	}
+	memset(slot, 0xff, cap * sizeof *slot);
+	for (size_t i = 0; i < nrows; i++) {
+		uint32_t r = rows[i];
+		size_t j = hash_keys(keys, nkeys, r) & (cap - 1);
+		while (slot[j] != UINT32_MAX && !same_keys(keys, nkeys, g->first[slot[j]], r))
+			j = (j + 1) & (cap - 1);
+		if (slot[j] == UINT32_MAX) {
+			slot[j] = (uint32_t)g->n;
+			g->first[g->n++] = r;
+		}
+		gid[i] = slot[j];
+	}
+	free(slot);
+	return NST_OK;
+}
+
+enum nst_status nst_group(const int64_t *const *keys, size_t nkeys,
+			  const uint32_t *rows, size_t nrows,
+			  struct nst_groups *g, struct nst_error *err)
+{
+	memset(g, 0, sizeof *g);
+	uint32_t *gid = malloc((nrows ? nrows : 1) * sizeof *gid);
+	if (!gid)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
+	enum nst_status s = assign_groups(keys, nkeys, rows, nrows, gid, g, err);
+	if (s == NST_OK) {
+		g->start = calloc(g->n + 1, sizeof *g->start);
+		g->order = malloc((nrows ? nrows : 1) * sizeof *g->order);
+		if (!g->start || !g->order)
+			s = nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
+	}
+	if (s == NST_OK) {
+		/* Counting sort by group keeps each group's rows in row order. */
+		for (size_t i = 0; i < nrows; i++)
+			g->start[gid[i] + 1]++;
+		for (size_t k = 0; k < g->n; k++)
+			g->start[k + 1] += g->start[k];
+		size_t *fill = malloc((g->n ? g->n : 1) * sizeof *fill);
+		if (!fill) {
+			s = nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
+		} else {
+			memcpy(fill, g->start, g->n * sizeof *fill);
+			for (size_t i = 0; i < nrows; i++)
+				g->order[fill[gid[i]]++] = rows[i];
+			free(fill);
+		}
+	}
+	free(gid);
+	if (s != NST_OK)
+		nst_groups_release(g);
+	return s;
+}
+
+void nst_groups_release(struct nst_groups *g)
+{
+	free(g->start);
+	free(g->order);
+	free(g->first);
+	memset(g, 0, sizeof *g);
+}
+
+enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
+				struct nst_dist **out, struct nst_error *err)
+{
+	size_t most = 1;
+	for (size_t k = 0; k < g->n; k++)
+		if (g->start[k + 1] - g->start[k] > most)
+			most = g->start[k + 1] - g->start[k];
+	*out = malloc((g->n ? g->n : 1) * sizeof **out);
+	int64_t *vals = malloc(most * sizeof *vals);
+	if (!*out || !vals) {
+		free(*out);
+		free(vals);
+		*out = NULL;
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	for (size_t k = 0; k < g->n; k++) {
+		size_t n = 0;
+		for (size_t i = g->start[k]; i < g->start[k + 1]; i++)
+			vals[n++] = val[g->order[i]];
+		nst_dist_of(vals, n, &(*out)[k]);
+	}
+	free(vals);
+	return NST_OK;
+}
+
+static void merge_pass(uint32_t *idx, uint32_t *tmp, size_t n, size_t width,
+		       int (*cmp)(uint32_t, uint32_t, void *), void *arg)
+{
+	for (size_t lo = 0; lo < n; lo += 2 * width) {
+		size_t mid = lo + width < n ? lo + width : n;
+		size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+		size_t a = lo, b = mid, o = lo;
+		while (a < mid && b < hi)
+			tmp[o++] = cmp(idx[b], idx[a], arg) < 0 ? idx[b++] : idx[a++];
+		while (a < mid)
+			tmp[o++] = idx[a++];
+		while (b < hi)
+			tmp[o++] = idx[b++];
+	}
+}
+
+void nst_stable_sort(uint32_t *idx, size_t n,
+		     int (*cmp)(uint32_t a, uint32_t b, void *arg), void *arg)
+{
+	uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+	if (!tmp) { /* insertion sort: slow, but stable and allocation-free */
+		for (size_t i = 1; i < n; i++)
+			for (size_t j = i; j > 0 && cmp(idx[j], idx[j - 1], arg) < 0; j--) {
+				uint32_t t = idx[j];
+				idx[j] = idx[j - 1];
+				idx[j - 1] = t;
+			}
+		return;
+	}
+	uint32_t *src = idx, *dst = tmp;
+	for (size_t width = 1; width < n; width *= 2) {
+		merge_pass(src, dst, n, width, cmp, arg);
+		uint32_t *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != idx)
+		memcpy(idx, src, n * sizeof *idx);
+	free(tmp);
+}
+
+struct nst_cell nst_mid_cell(struct nst_mid m)
+{
+	return m.is_int ? nst_int(m.i) : nst_real(m.r);
+}
+
+/* ---- names --------------------------------------------------------------- */
+
+static const char *strip_version(struct nst_arena *arena, const char *name)
+{
+	size_t len = strlen(name);
+	if (len >= 6 && name[len - 6] == '_' && name[len - 5] == 'v')
+		return nst_arena_strndup(arena, name, len - 6);
+	return name;
+}
+
+const char *nst_api_name(struct nst_ctx *ctx, int64_t id)
+{
+	struct nst_shared *sh = ctx->shared;
+	const char *raw = nst_db_string(ctx->db, id);
+	if (!raw)
+		return NULL;
+	if (id < 0 || id >= (1 << 24))
+		return strip_version(ctx->arena, raw);
+	if ((size_t)id < sh->napi_names && sh->api_names[id])
+		return sh->api_names[id];
+	if ((size_t)id >= sh->napi_names) {
+		size_t n = (size_t)id * 2 + 64;
+		const char **p = realloc(sh->api_names, n * sizeof *p);
+		if (!p)
+			return strip_version(ctx->arena, raw);
+		memset(p + sh->napi_names, 0, (n - sh->napi_names) * sizeof *p);
+		sh->api_names = p;
+		sh->napi_names = n;
+	}
+	return sh->api_names[id] = strip_version(&sh->arena, raw);
+}
+
+enum nst_kname nst_kname_mode(const struct nst_ctx *ctx)
+{
+	if (nst_ctx_flag(ctx, "base"))
+		return NST_KNAME_SHORT;
+	if (nst_ctx_flag(ctx, "mangled"))
+		return NST_KNAME_MANGLED;
+	return NST_KNAME_DEMANGLED;
+}
+
+enum nst_status nst_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname mode,
+				    const int64_t **ids, struct nst_error *err)
+{
+	static const char *const col[] = { "demangledName", "shortName", "mangledName" };
+	const int64_t *dem, *chosen;
+	enum nst_status s = nst_ev_i64(ctx->ev, KERNEL, "demangledName", &dem, err);
+	if (s == NST_OK)
+		s = nst_ev_i64(ctx->ev, KERNEL, col[mode], &chosen, err);
+	if (s != NST_OK)
+		return s;
+	if (mode == NST_KNAME_DEMANGLED || !chosen || !dem) {
+		*ids = chosen ? chosen : dem;
+		return NST_OK;
+	}
+	if (ctx->shared->kname_ids[mode]) {
+		*ids = ctx->shared->kname_ids[mode];
+		return NST_OK;
+	}
+	size_t n;
+	if ((s = nst_ev_rows(ctx->ev, KERNEL, &n, err)) != NST_OK)
+		return s;
+	int64_t *out = malloc((n ? n : 1) * sizeof *out);
+	if (!out)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		out[i] = chosen[i] != NST_NULL_I64 ? chosen[i] : dem[i];
+	ctx->shared->kname_ids[mode] = out;
+	*ids = out;
+	return NST_OK;
+}
+
+/* ---- runtime rows ---------------------------------------------------------- */
+
+static enum nst_status load_calls(struct nst_ctx *ctx, struct nst_error *err)
+{
+	struct nst_calls *c = &ctx->shared->calls;
+	const int64_t *cls, *chain;
+	enum nst_status s = nst_ev_rows(ctx->ev, RUNTIME, &c->n, err);
+	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "start", &c->start, err);
+	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "end", &c->end, err);
+	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "globalTid", &c->gtid, err);
+	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "correlationId", &c->corr, err);
+	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "nameId", &c->name_id, err);
+	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "returnValue", &c->ret, err);
+	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "eventClass", &cls, err);
+	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "callchainId", &chain, err);
+	if (s != NST_OK)
+		return s;
+	if (!c->start || !c->end || !c->name_id)
+		return nst_fail(err, NST_ERR_DB, "%s: %s lacks start, end or nameId",
+				nst_db_path(ctx->db), RUNTIME);
+	c->rows = malloc((c->n ? c->n : 1) * sizeof *c->rows);
+	if (!c->rows || nst_map_init(&ctx->shared->call_index, c->n) != 0)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
+	for (size_t i = 0; i < c->n; i++) {
+		if (nst_is_backtrace(cls, chain, i))
+			continue;
+		c->rows[c->ncalls++] = (uint32_t)i;
+		if (!c->gtid || !c->corr || c->corr[i] == NST_NULL_I64 || c->gtid[i] == NST_NULL_I64)
+			continue;
+		uint32_t have;
+		bool fresh;
+		if (nst_map_get_or_put(&ctx->shared->call_index, nst_gpid(c->gtid[i]),
+				       c->corr[i], (uint32_t)i, &have, &fresh) != 0)
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
+	}
+	return NST_OK;
+}
+
+enum nst_status nst_calls_get(struct nst_ctx *ctx, const struct nst_calls **out,
+			      struct nst_error *err)
+{
+	struct nst_shared *sh = ctx->shared;
+	if (!sh->calls_loaded) {
+		enum nst_status s = load_calls(ctx, err);
+		if (s != NST_OK)
+			return s;
+		sh->calls_loaded = true;
+	}
+	*out = &sh->calls;
+	return NST_OK;
+}
+
+int64_t nst_calls_find(struct nst_ctx *ctx, int64_t gpid, int64_t corr)
+{
+	uint32_t row;
+	if (gpid == NST_NULL_I64 || corr == NST_NULL_I64)
+		return -1;
+	return nst_map_get(&ctx->shared->call_index, gpid, corr, &row) ? (int64_t)row : -1;
+}
+
+/* ---- the usual duration summary ------------------------------------------ */
+
+enum nst_status nst_emit_summary(const struct nst_sink *out,
+				 const char *count_label,
+				 const char *const *tail_cols, size_t ntail,
+				 const struct nst_summary_row *rows, size_t n,
+				 struct nst_error *err)
+{
+	const char *cols[8 + 4] = {
+		"Time:ratio_%", "Total Time:dur_ns", count_label, "Avg:dur_ns",
+		"Med:dur_ns", "Min:dur_ns", "Max:dur_ns", "StdDev:dur_ns",
+	};
+	for (size_t t = 0; t < ntail; t++)
+		cols[8 + t] = tail_cols[t];
+	if (out->begin(out->ctx, cols, 8 + ntail))
+		return nst_fail(err, NST_ERR_IO, "cannot write the report");
+	double total = 0;
+	for (size_t k = 0; k < n; k++)
+		total += (double)rows[k].d->sum;
+	for (size_t k = 0; k < n; k++) {
+		const struct nst_dist *d = rows[k].d;
+		struct nst_cell c[12] = {
+			/* SQL divides by zero into NULL */
+			total != 0 ? nst_round1((double)d->sum * 100.0 / total) : nst_null(),
+			nst_int(d->sum),
+			nst_int((int64_t)d->n),
+			nst_round1(d->avg),
+			nst_round1(nst_mid_value(d->med)),
+			nst_int(d->min),
+			nst_int(d->max),
+			nst_round1(d->stdev),
+		};
+		for (size_t t = 0; t < ntail; t++)
+			c[8 + t] = rows[k].tail[t];
+		if (out->row(out->ctx, c))
+			return nst_fail(err, NST_ERR_IO, "cannot write the report");
+	}
+	return NST_OK;
+}
+
+enum nst_status nst_nodata(struct nst_ctx *ctx, struct nst_error *err,
+			   const char *what)
+{
+	return nst_fail(err, NST_ERR_NODATA, "%s does not contain %s",
+			nst_db_path(ctx->db), what);
+}
+
+/* ---- ordering rows by a key ------------------------------------------------ */
+
+struct keyed_row {
+	uint64_t key;
+	uint32_t row;
+};
+
+/* One stable counting pass on the byte at `shift`. */
+static void radix_pass(const struct keyed_row *src, struct keyed_row *dst,
+		       size_t n, int shift)
+{
+	size_t count[257] = { 0 };
+	for (size_t i = 0; i < n; i++)
+		count[((src[i].key >> shift) & 0xff) + 1]++;
+	for (int b = 0; b < 256; b++)
+		count[b + 1] += count[b];
+	for (size_t i = 0; i < n; i++)
+		dst[count[(src[i].key >> shift) & 0xff]++] = src[i];
+}
+
+enum nst_status nst_sort_by_key(uint32_t *idx, size_t n, const int64_t *key,
+				struct nst_error *err)
+{
+	struct keyed_row *a = malloc((n ? n : 1) * sizeof *a);
+	struct keyed_row *b = malloc((n ? n : 1) * sizeof *b);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory sorting rows");
+	}
+	uint64_t or_all = 0, and_all = ~(uint64_t)0;
+	for (size_t i = 0; i < n; i++) {
+		/* Flipping the sign bit orders signed keys as unsigned ones. */
+		a[i] = (struct keyed_row){ (uint64_t)key[idx[i]] ^ (1ull << 63), idx[i] };
+		or_all |= a[i].key;
+		and_all &= a[i].key;
+	}
+	struct keyed_row *src = a, *dst = b;
+	for (int shift = 0; shift < 64; shift += 8) {
+		if ((((or_all ^ and_all) >> shift) & 0xff) == 0)
+			continue; /* every key has the same byte here */
+		radix_pass(src, dst, n, shift);
+		struct keyed_row *t = src;
+		src = dst;
+		dst = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		idx[i] = src[i].row;
+	free(a);
+	free(b);
+	return NST_OK;
+}
+
+/* ---- runtime rows sharing a launch key -------------------------------------- */
+
+static enum nst_status build_call_chain(struct nst_ctx *ctx, const struct nst_calls *c,
+					struct nst_error *err)
+{
+	uint32_t *next = malloc((c->n ? c->n : 1) * sizeof *next);
+	uint32_t *last = malloc((c->n ? c->n : 1) * sizeof *last);
+	if (!next || !last) {
+		free(next);
+		free(last);
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
+	}
+	memset(next, 0xff, (c->n ? c->n : 1) * sizeof *next);
+	for (size_t k = 0; k < c->ncalls; k++) {
+		uint32_t r = c->rows[k];
+		if (!c->gtid || !c->corr || c->gtid[r] == NST_NULL_I64)
+			continue;
+		int64_t first = nst_calls_find(ctx, nst_gpid(c->gtid[r]), c->corr[r]);
+		if (first < 0)
+			continue;
+		if ((uint32_t)first == r) {
+			last[r] = r;
+			continue;
+		}
+		next[last[first]] = r;
+		last[first] = r;
+	}
+	free(last);
+	ctx->shared->call_next = next;
+	return NST_OK;
+}
+
+enum nst_status nst_calls_chain(struct nst_ctx *ctx, const uint32_t **next,
+				struct nst_error *err)
+{
+	const struct nst_calls *c;
+	enum nst_status s = nst_calls_get(ctx, &c, err);
+	if (s == NST_OK && !ctx->shared->call_next)
+		s = build_call_chain(ctx, c, err);
+	*next = ctx->shared->call_next;
+	return s;
+}

@@ -1,0 +1,150 @@
+/* Pieces that many reports share: grouping, distributions, the summary
+ * row shape, API and kernel names, and the runtime-to-GPU join. */
+#ifndef NSTATS_REPORTS_COMMON_H
+#define NSTATS_REPORTS_COMMON_H
+
+#include <stdint.h>
+
+#include "core/sqlstat.h"
+#include "reports/report.h"
+
+#define RUNTIME "CUPTI_ACTIVITY_KIND_RUNTIME"
+#define KERNEL "CUPTI_ACTIVITY_KIND_KERNEL"
+#define MEMCPY "CUPTI_ACTIVITY_KIND_MEMCPY"
+#define MEMSET "CUPTI_ACTIVITY_KIND_MEMSET"
+
+/* ---- grouping ---------------------------------------------------------- */
+
+/* Rows grouped by equal key tuples: group g holds rows
+ * order[start[g] .. start[g+1]), in row order.  Groups are numbered in
+ * order of first appearance; first[g] is the group's first row. */
+struct nst_groups {
+	size_t n;
+	size_t *start;
+	uint32_t *order;
+	uint32_t *first;
+};
+
+/* Groups rows[0..nrows) by the values of keys[0..nkeys) at each row. */
+enum nst_status nst_group(const int64_t *const *keys, size_t nkeys,
+			  const uint32_t *rows, size_t nrows,
+			  struct nst_groups *g, struct nst_error *err);
+void nst_groups_release(struct nst_groups *g);
+
+/* The distribution of val over each group; out has g->n entries. */
+enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
+				struct nst_dist **out, struct nst_error *err);
+
+/* Sorts idx[0..n) stably with cmp(a, b, arg). */
+void nst_stable_sort(uint32_t *idx, size_t n,
+		     int (*cmp)(uint32_t a, uint32_t b, void *arg), void *arg);
+
+/* ---- cells --------------------------------------------------------------- */
+
+static inline struct nst_cell nst_int(int64_t v)
+{
+	return (struct nst_cell){ .kind = NST_INT, .v.i = v };
+}
+static inline struct nst_cell nst_real(double v)
+{
+	return (struct nst_cell){ .kind = NST_REAL, .v.r = v };
+}
+static inline struct nst_cell nst_text(const char *s)
+{
+	return (struct nst_cell){ .kind = s ? NST_TEXT : NST_NULL, .v.s = s };
+}
+static inline struct nst_cell nst_null(void)
+{
+	return (struct nst_cell){ .kind = NST_NULL };
+}
+/* round(x, 1) as a REAL cell, the way the summaries print averages. */
+static inline struct nst_cell nst_round1(double v)
+{
+	return nst_real(nst_sql_round(v, 1));
+}
+/* A middle value unrounded: INTEGER or REAL as SQLite returns it. */
+struct nst_cell nst_mid_cell(struct nst_mid m);
+
+/* ---- names --------------------------------------------------------------- */
+
+/* The API name as the CUDA reports print it: a "_vNNNN" suffix dropped
+ * (cudaLaunchKernel_v7000 -> cudaLaunchKernel; cuMemAlloc_v2 stays). */
+const char *nst_api_name(struct nst_ctx *ctx, int64_t name_id);
+
+/* Which kernel name column the report's arguments ask for. */
+enum nst_kname { NST_KNAME_DEMANGLED, NST_KNAME_SHORT, NST_KNAME_MANGLED };
+enum nst_kname nst_kname_mode(const struct nst_ctx *ctx);
+/* StringIds id of each kernel's name under the mode (mangledName falls
+ * back to demangledName when NULL or absent).  *ids is borrowed. */
+enum nst_status nst_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname mode,
+				    const int64_t **ids, struct nst_error *err);
+
+/* ---- runtime rows ---------------------------------------------------------- */
+
+/* A runtime row that is a CUDA backtrace record (callchainId set, or
+ * eventClass 67) is not an API call: nsys counts it as one, nstats never
+ * does (docs/deviations.md). */
+static inline bool nst_is_backtrace(const int64_t *event_class,
+				    const int64_t *callchain, size_t row)
+{
+	return (callchain && callchain[row] != NST_NULL_I64) ||
+	       (event_class && event_class[row] == 67);
+}
+
+/* The runtime rows that are calls, and the index from (globalPid,
+ * correlationId) to them.  Loaded once per run and shared. */
+struct nst_calls {
+	size_t n;       /* rows in the runtime table */
+	uint32_t *rows; /* the call rows, in row order */
+	size_t ncalls;
+	const int64_t *start, *end, *gtid, *corr, *name_id, *ret;
+};
+enum nst_status nst_calls_get(struct nst_ctx *ctx, const struct nst_calls **out,
+			      struct nst_error *err);
+/* The call that launched GPU work (globalPid, correlationId), or -1. */
+int64_t nst_calls_find(struct nst_ctx *ctx, int64_t gpid, int64_t corr);
+
+static inline int64_t nst_pid(int64_t gtid) { return (gtid >> 24) & 0xFFFFFF; }
+static inline int64_t nst_tid(int64_t gtid) { return gtid & 0xFFFFFF; }
+static inline int64_t nst_gpid(int64_t gtid)
+{
+	return (int64_t)((uint64_t)gtid & 0xFFFFFFFFFF000000ull);
+}
+
+/* ---- the usual duration summary ------------------------------------------ */
+
+/* Emits "Time (%), Total Time, <count_label>, Avg, Med, Min, Max, StdDev"
+ * followed by the caller's trailing cells, for groups in the given order.
+ * The percentage is of the sum of all totals. */
+struct nst_summary_row {
+	const struct nst_dist *d;
+	struct nst_cell tail[4];
+};
+enum nst_status nst_emit_summary(const struct nst_sink *out,
+				 const char *count_label,
+				 const char *const *tail_cols, size_t ntail,
+				 const struct nst_summary_row *rows, size_t n,
+				 struct nst_error *err);
+
+/* The "does not contain" messages: "<file> does not contain <what>". */
+enum nst_status nst_nodata(struct nst_ctx *ctx, struct nst_error *err,
+			   const char *what);
+
+/* ---- ordering rows by a key ------------------------------------------------ */
+
+/* Sorts idx[0..n) by key[idx[i]] ascending; equal keys keep their order
+ * in idx (an LSD radix sort: traces of millions of rows sort in O(n)). */
+enum nst_status nst_sort_by_key(uint32_t *idx, size_t n, const int64_t *key,
+				struct nst_error *err);
+
+/* ---- runtime rows sharing a launch key -------------------------------------- */
+
+/* next[row] is the next call row (in row order) with the same (globalPid,
+ * correlationId) as runtime row `row`, or UINT32_MAX: nst_calls_find()
+ * gives the first, so a GPU row that several calls match (a driver call
+ * nested in a runtime call shares its correlationId) joins each of them,
+ * as an SQL join does.  Built on first use; borrowed. */
+enum nst_status nst_calls_chain(struct nst_ctx *ctx, const uint32_t **next,
+				struct nst_error *err);
+
+#endif

@@ -1,0 +1,46 @@
+/* cuda_gpu_kern_sum: time spent in each CUDA kernel, grouped by the
+ * kernel's name (demangled, or base/mangled on request). */
+#include "reports/gpu_ops.h"
+
+static void name_tail(struct nst_ctx *ctx, const struct nst_op_set *set,
+		      uint32_t grp, struct nst_cell *tail)
+{
+	(void)ctx;
+	tail[0] = nst_text(nst_op_group_name(set, grp));
+}
+
+static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
+			   struct nst_error *err)
+{
+	enum nst_status s = nst_gpu_require_strings(ctx, err);
+	if (s != NST_OK)
+		return s;
+	if (!nst_db_has_table(ctx->db, KERNEL))
+		return nst_nodata(ctx, err, "CUDA kernel data.");
+	struct nst_op_set set;
+	s = nst_op_set_build(ctx, NST_SRC_KERNEL, NST_OP_DURATION, NULL, 0,
+			     NST_ORDER_TOTAL_COUNT_NAME, &set, err);
+	if (s != NST_OK)
+		return s;
+	static const char *const tail[] = { "Name" };
+	s = nst_op_emit_summary(ctx, out, "Instances", tail, 1, name_tail, &set, err);
+	nst_op_set_release(&set);
+	return s;
+}
+
+static const struct nst_need needs[] = {
+	NST_GPU_TIMES_NEEDS(KERNEL), NST_KERNEL_NAME_NEEDS,
+	{ NULL, NULL, false },
+};
+
+const struct nst_report nst_report_cuda_gpu_kern_sum = {
+	.name = "cuda_gpu_kern_sum",
+	.title = "CUDA GPU Kernel Summary",
+	.help = "Time spent in each CUDA kernel: the number of launches, their total\n"
+		"time and its share, and the average, median, minimum, maximum and\n"
+		"standard deviation of one execution, grouped by kernel name.\n"
+		"Arguments: base (short names), mangled (mangled names where known).",
+	.args = (const char *const[]){ "base", "mangled", NULL },
+	.needs = needs,
+	.run = run,
+};

@@ -1,0 +1,591 @@
+#include "reports/gpu_ops.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the columns every GPU activity table shares ------------------------- */
+
+enum nst_status nst_gpu_table_load(struct nst_ctx *ctx, const char *table,
+				   enum nst_gpu_columns which,
+				   struct nst_gpu_table *t, struct nst_error *err)
+{
+	memset(t, 0, sizeof *t);
+	struct nst_events *ev = ctx->ev;
+	enum nst_status s = nst_ev_rows(ev, table, &t->n, err);
+	if (!s) s = nst_ev_i64(ev, table, "start", &t->start, err);
+	if (!s) s = nst_ev_i64(ev, table, "end", &t->end, err);
+	if (!s) s = nst_ev_i64(ev, table, "bytes", &t->bytes, err);
+	if (!s && which == NST_GPU_ALL) {
+		if (!s) s = nst_ev_i64(ev, table, "correlationId", &t->corr, err);
+		if (!s) s = nst_ev_i64(ev, table, "deviceId", &t->device, err);
+		if (!s) s = nst_ev_i64(ev, table, "contextId", &t->context, err);
+		if (!s) s = nst_ev_i64(ev, table, "greenContextId", &t->green, err);
+		if (!s) s = nst_ev_i64(ev, table, "streamId", &t->stream, err);
+	}
+	if (s != NST_OK)
+		return s;
+	if (t->n && (!t->start || !t->end))
+		return nst_fail(err, NST_ERR_DB, "%s: %s lacks start or end",
+				nst_db_path(ctx->db), table);
+	return NST_OK;
+}
+
+/* ---- names ----------------------------------------------------------------- */
+
+/* Keys of the by-id cache: which id space an id belongs to. */
+enum { ID_KERNEL, ID_API, ID_MEMCPY, ID_MEMSET };
+
+enum nst_status nst_op_names_init(struct nst_op_names *nm, struct nst_error *err)
+{
+	memset(nm, 0, sizeof *nm);
+	nm->cap = 64;
+	nm->text = malloc(nm->cap * sizeof *nm->text);
+	if (!nm->text || nst_map_init(&nm->by_text, 64) || nst_map_init(&nm->by_id, 64)) {
+		nst_op_names_release(nm);
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	nm->text[0] = NULL;
+	nm->n = 1;
+	return NST_OK;
+}
+
+void nst_op_names_release(struct nst_op_names *nm)
+{
+	nst_map_release(&nm->by_text);
+	nst_map_release(&nm->by_id);
+	free(nm->text);
+	memset(nm, 0, sizeof *nm);
+}
+
+static uint64_t hash_text(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/* The number of text, taken from the next free one when new.  Texts with
+ * the same hash sit at probes 0, 1, 2... of that hash. */
+static int64_t intern(struct nst_op_names *nm, const char *s)
+{
+	if (!s)
+		return 0;
+	if (nm->n == nm->cap) {
+		const char **t = realloc(nm->text, 2 * nm->cap * sizeof *t);
+		if (!t)
+			return -1;
+		nm->text = t;
+		nm->cap *= 2;
+	}
+	int64_t h = (int64_t)hash_text(s);
+	for (int64_t probe = 0;; probe++) {
+		uint32_t num;
+		bool fresh;
+		if (nst_map_get_or_put(&nm->by_text, h, probe, (uint32_t)nm->n, &num, &fresh))
+			return -1;
+		if (fresh) {
+			nm->text[nm->n] = s;
+			return (int64_t)nm->n++;
+		}
+		if (strcmp(nm->text[num], s) == 0)
+			return num;
+	}
+}
+
+/* Looks (space, id) up in the cache, else interns name_of(ctx, id). */
+static int64_t intern_id(struct nst_ctx *ctx, struct nst_op_names *nm, int64_t space,
+			 int64_t id, const char *(*name_of)(struct nst_ctx *, int64_t))
+{
+	uint32_t hit;
+	if (nst_map_get(&nm->by_id, space, id, &hit))
+		return (int64_t)hit - 1;
+	int64_t num = intern(nm, name_of(ctx, id));
+	bool fresh;
+	if (num < 0 || nst_map_get_or_put(&nm->by_id, space, id, (uint32_t)(num + 1), &hit, &fresh))
+		return -1;
+	return num;
+}
+
+static const char *kernel_name(struct nst_ctx *ctx, int64_t sid)
+{
+	return sid == NST_NULL_I64 ? NULL : nst_db_string(ctx->db, sid);
+}
+
+static const char *api_name(struct nst_ctx *ctx, int64_t sid)
+{
+	return sid == NST_NULL_I64 ? NULL : nst_api_name(ctx, sid);
+}
+
+/* '[CUDA memcpy ' || label || ']': NULL when the kind has no label. */
+static const char *memcpy_name(struct nst_ctx *ctx, int64_t kind)
+{
+	if (kind == NST_NULL_I64)
+		return NULL;
+	const char *label = nst_db_enum_label(ctx->db, "ENUM_CUDA_MEMCPY_OPER", kind);
+	return label ? nst_arena_printf(ctx->arena, "[CUDA memcpy %s]", label) : NULL;
+}
+
+static const char *memset_name(struct nst_ctx *ctx, int64_t unused)
+{
+	(void)ctx;
+	(void)unused;
+	return "[CUDA memset]";
+}
+
+int64_t nst_op_name_kernel(struct nst_ctx *ctx, struct nst_op_names *nm, int64_t sid)
+{
+	return intern_id(ctx, nm, ID_KERNEL, sid, kernel_name);
+}
+
+int64_t nst_op_name_api(struct nst_ctx *ctx, struct nst_op_names *nm, int64_t sid)
+{
+	return intern_id(ctx, nm, ID_API, sid, api_name);
+}
+
+int64_t nst_op_name_memcpy(struct nst_ctx *ctx, struct nst_op_names *nm, int64_t kind)
+{
+	return intern_id(ctx, nm, ID_MEMCPY, kind, memcpy_name);
+}
+
+int64_t nst_op_name_memset(struct nst_op_names *nm)
+{
+	return intern_id(NULL, nm, ID_MEMSET, 0, memset_name);
+}
+
+const char *nst_label_cached(struct nst_db *db, struct nst_label_cache *c, int64_t id)
+{
+	if (id == NST_NULL_I64)
+		return NULL;
+	if (id < 0 || id >= 32)
+		return nst_db_enum_label(db, c->table, id);
+	if (!c->known[id]) {
+		c->label[id] = nst_db_enum_label(db, c->table, id);
+		c->known[id] = true;
+	}
+	return c->label[id];
+}
+
+/* ---- rows to summarize --------------------------------------------------- */
+
+const char *nst_op_cat_label(enum nst_op_cat cat)
+{
+	static const char *const label[] = { "CUDA_API", "CUDA_KERNEL", "MEMORY_OPER" };
+	return label[cat];
+}
+
+void nst_op_rows_release(struct nst_op_rows *r)
+{
+	free(r->name);
+	free(r->value);
+	free(r->cat);
+	memset(r, 0, sizeof *r);
+}
+
+static enum nst_status reserve(struct nst_op_rows *r, size_t more, struct nst_error *err)
+{
+	if (r->n + more <= r->cap)
+		return NST_OK;
+	size_t cap = r->n + more;
+	int64_t *name = realloc(r->name, (cap ? cap : 1) * sizeof *name);
+	if (name)
+		r->name = name;
+	int64_t *value = realloc(r->value, (cap ? cap : 1) * sizeof *value);
+	if (value)
+		r->value = value;
+	uint8_t *cat = realloc(r->cat, cap ? cap : 1);
+	if (cat)
+		r->cat = cat;
+	if (!name || !value || !cat)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	r->cap = cap;
+	return NST_OK;
+}
+
+static void push(struct nst_op_rows *r, int64_t name, int64_t value, enum nst_op_cat cat)
+{
+	r->name[r->n] = name;
+	r->value[r->n] = value;
+	r->cat[r->n] = (uint8_t)cat;
+	r->n++;
+}
+
+static enum nst_status no_memory(struct nst_error *err)
+{
+	return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+}
+
+enum nst_status nst_op_rows_add_api(struct nst_ctx *ctx, struct nst_op_rows *r,
+				    struct nst_op_names *nm, struct nst_error *err)
+{
+	if (!nst_db_has_table(ctx->db, RUNTIME))
+		return NST_OK;
+	const struct nst_calls *c;
+	enum nst_status s = nst_calls_get(ctx, &c, err);
+	if (s == NST_OK)
+		s = reserve(r, c->ncalls, err);
+	for (size_t i = 0; s == NST_OK && i < c->ncalls; i++) {
+		uint32_t row = c->rows[i];
+		int64_t name = nst_op_name_api(ctx, nm, c->name_id[row]);
+		if (name < 0)
+			return no_memory(err);
+		push(r, name, c->end[row] - c->start[row], NST_OP_API);
+	}
+	return s;
+}
+
+enum nst_status nst_op_rows_add_kernels(struct nst_ctx *ctx, struct nst_op_rows *r,
+					struct nst_op_names *nm, struct nst_error *err)
+{
+	struct nst_gpu_table t;
+	const int64_t *sid;
+	enum nst_status s = nst_gpu_table_load(ctx, KERNEL, NST_GPU_TIMES, &t, err);
+	if (s != NST_OK || t.n == 0)
+		return s;
+	s = nst_kernel_name_ids(ctx, nst_kname_mode(ctx), &sid, err);
+	if (s == NST_OK)
+		s = reserve(r, t.n, err);
+	for (size_t i = 0; s == NST_OK && i < t.n; i++) {
+		int64_t name = sid ? nst_op_name_kernel(ctx, nm, sid[i]) : 0;
+		if (name < 0)
+			return no_memory(err);
+		push(r, name, t.end[i] - t.start[i], NST_OP_KERNEL);
+	}
+	return s;
+}
+
+static int64_t measure(const struct nst_gpu_table *t, size_t i, enum nst_op_measure m)
+{
+	return m == NST_OP_DURATION ? t->end[i] - t->start[i] : t->bytes[i];
+}
+
+enum nst_status nst_op_rows_add_memcpy(struct nst_ctx *ctx, struct nst_op_rows *r,
+				       struct nst_op_names *nm,
+				       enum nst_op_measure m, struct nst_error *err)
+{
+	struct nst_gpu_table t;
+	const int64_t *kind;
+	enum nst_status s = nst_gpu_table_load(ctx, MEMCPY, NST_GPU_TIMES, &t, err);
+	if (!s) s = nst_ev_i64(ctx->ev, MEMCPY, "copyKind", &kind, err);
+	if (s != NST_OK || t.n == 0 || !kind)
+		return s;
+	if (m == NST_OP_BYTES && !t.bytes)
+		return nst_fail(err, NST_ERR_DB, "%s: %s lacks bytes", nst_db_path(ctx->db), MEMCPY);
+	if ((s = reserve(r, t.n, err)) != NST_OK)
+		return s;
+	for (size_t i = 0; i < t.n; i++) {
+		int64_t name = nst_op_name_memcpy(ctx, nm, kind[i]);
+		if (name < 0)
+			return no_memory(err);
+		if (name > 0) /* nsys joins the ENUM table: no label, no row */
+			push(r, name, measure(&t, i, m), NST_OP_MEMORY);
+	}
+	return NST_OK;
+}
+
+enum nst_status nst_op_rows_add_memset(struct nst_ctx *ctx, struct nst_op_rows *r,
+				       struct nst_op_names *nm,
+				       enum nst_op_measure m, struct nst_error *err)
+{
+	struct nst_gpu_table t;
+	enum nst_status s = nst_gpu_table_load(ctx, MEMSET, NST_GPU_TIMES, &t, err);
+	if (s != NST_OK || t.n == 0)
+		return s;
+	if (m == NST_OP_BYTES && !t.bytes)
+		return nst_fail(err, NST_ERR_DB, "%s: %s lacks bytes", nst_db_path(ctx->db), MEMSET);
+	int64_t name = nst_op_name_memset(nm);
+	if (name < 0)
+		return no_memory(err);
+	if ((s = reserve(r, t.n, err)) != NST_OK)
+		return s;
+	for (size_t i = 0; i < t.n; i++)
+		push(r, name, measure(&t, i, m), NST_OP_MEMORY);
+	return NST_OK;
+}
+
+/* ---- summaries by name ----------------------------------------------------- */
+
+struct summary_order {
+	const struct nst_op_summary *s;
+	const int64_t *group_name; /* by group */
+	const uint32_t *rank;      /* by name number: its place in BINARY order */
+	const int64_t *const *extra;
+	size_t nextra;
+	enum nst_op_order how;
+};
+
+static int cmp_i64(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static int cmp_groups(uint32_t a, uint32_t b, void *arg)
+{
+	const struct summary_order *o = arg;
+	const struct nst_dist *da = &o->s->d[a], *db = &o->s->d[b];
+	if (da->sum != db->sum)
+		return da->sum > db->sum ? -1 : 1;
+	if (o->how == NST_ORDER_TOTAL_COUNT_NAME && da->n != db->n)
+		return da->n < db->n ? -1 : 1;
+	int c = cmp_i64(o->rank[o->group_name[a]], o->rank[o->group_name[b]]);
+	uint32_t ra = o->s->g.first[a], rb = o->s->g.first[b];
+	for (size_t k = 0; !c && k < o->nextra; k++)
+		c = cmp_i64(o->extra[k][ra], o->extra[k][rb]);
+	return c;
+}
+
+/* SQLite's BINARY order of the names; NULL (number 0) sorts first. */
+static int cmp_names(uint32_t a, uint32_t b, void *arg)
+{
+	const struct nst_op_names *nm = arg;
+	if (!a || !b)
+		return (a != 0) - (b != 0);
+	return strcmp(nm->text[a], nm->text[b]);
+}
+
+static uint32_t *name_ranks(const struct nst_op_names *nm)
+{
+	uint32_t *by_rank = malloc(nm->n * sizeof *by_rank);
+	uint32_t *rank = malloc(nm->n * sizeof *rank);
+	if (!by_rank || !rank) {
+		free(by_rank);
+		free(rank);
+		return NULL;
+	}
+	for (size_t i = 0; i < nm->n; i++)
+		by_rank[i] = (uint32_t)i;
+	nst_stable_sort(by_rank, nm->n, cmp_names, (void *)nm);
+	for (size_t i = 0; i < nm->n; i++)
+		rank[by_rank[i]] = (uint32_t)i;
+	free(by_rank);
+	return rank;
+}
+
+/* nsys takes the category as a bare column beside max(): SQLite gives it
+ * from the first row of the group that holds the maximum. */
+static void group_categories(const struct nst_op_rows *r, struct nst_op_summary *s)
+{
+	for (size_t k = 0; k < s->g.n; k++) {
+		uint32_t best = s->g.order[s->g.start[k]];
+		for (size_t i = s->g.start[k] + 1; i < s->g.start[k + 1]; i++)
+			if (r->value[s->g.order[i]] > r->value[best])
+				best = s->g.order[i];
+		s->cat[k] = r->cat[best];
+	}
+}
+
+static enum nst_status order_groups(const struct nst_op_rows *r,
+				    const struct nst_op_names *nm,
+				    const int64_t *const *extra, size_t nextra,
+				    enum nst_op_order how, struct nst_op_summary *s,
+				    struct nst_error *err)
+{
+	int64_t *group_name = malloc((s->n ? s->n : 1) * sizeof *group_name);
+	uint32_t *rank = name_ranks(nm);
+	if (!group_name || !rank) {
+		free(group_name);
+		free(rank);
+		return no_memory(err);
+	}
+	for (size_t k = 0; k < s->n; k++) {
+		group_name[k] = r->name[s->g.first[k]];
+		s->order[k] = (uint32_t)k;
+	}
+	struct summary_order o = { s, group_name, rank, extra, nextra, how };
+	nst_stable_sort(s->order, s->n, cmp_groups, &o);
+	free(group_name);
+	free(rank);
+	return NST_OK;
+}
+
+enum nst_status nst_op_summarize(const struct nst_op_rows *r,
+				 const struct nst_op_names *nm,
+				 const int64_t *const *extra, size_t nextra,
+				 enum nst_op_order how, struct nst_op_summary *s,
+				 struct nst_error *err)
+{
+	memset(s, 0, sizeof *s);
+	const int64_t *keys[8] = { r->name };
+	if (nextra > 7)
+		return nst_fail(err, NST_ERR_INTERNAL, "too many grouping keys");
+	for (size_t k = 0; k < nextra; k++)
+		keys[1 + k] = extra[k];
+	uint32_t *rows = malloc((r->n ? r->n : 1) * sizeof *rows);
+	if (!rows)
+		return no_memory(err);
+	for (size_t i = 0; i < r->n; i++)
+		rows[i] = (uint32_t)i;
+	enum nst_status st = nst_group(keys, 1 + nextra, rows, r->n, &s->g, err);
+	free(rows);
+	if (st == NST_OK)
+		st = nst_group_dists(&s->g, r->value, &s->d, err);
+	if (st != NST_OK) {
+		nst_op_summary_release(s);
+		return st;
+	}
+	s->n = s->g.n;
+	s->cat = malloc(s->n ? s->n : 1);
+	s->order = malloc((s->n ? s->n : 1) * sizeof *s->order);
+	if (!s->cat || !s->order)
+		st = no_memory(err);
+	if (st == NST_OK) {
+		group_categories(r, s);
+		st = order_groups(r, nm, extra, nextra, how, s, err);
+	}
+	if (st != NST_OK)
+		nst_op_summary_release(s);
+	return st;
+}
+
+void nst_op_summary_release(struct nst_op_summary *s)
+{
+	nst_groups_release(&s->g);
+	free(s->d);
+	free(s->cat);
+	free(s->order);
+	memset(s, 0, sizeof *s);
+}
+
+/* ---- one summary from collection to output ------------------------------ */
+
+static enum nst_status collect(struct nst_ctx *ctx, unsigned sources,
+			       enum nst_op_measure m, struct nst_op_set *set,
+			       struct nst_error *err)
+{
+	struct nst_op_names *nm = &set->names;
+	struct nst_op_rows *r = &set->rows;
+	enum nst_status s = NST_OK;
+	if (!s && (sources & NST_SRC_API))
+		s = nst_op_rows_add_api(ctx, r, nm, err);
+	if (!s && (sources & NST_SRC_KERNEL))
+		s = nst_op_rows_add_kernels(ctx, r, nm, err);
+	if (!s && (sources & NST_SRC_MEMCPY))
+		s = nst_op_rows_add_memcpy(ctx, r, nm, m, err);
+	if (!s && (sources & NST_SRC_MEMSET))
+		s = nst_op_rows_add_memset(ctx, r, nm, m, err);
+	return s;
+}
+
+enum nst_status nst_op_set_build(struct nst_ctx *ctx, unsigned sources,
+				 enum nst_op_measure m, const int64_t *const *extra,
+				 size_t nextra, enum nst_op_order how,
+				 struct nst_op_set *set, struct nst_error *err)
+{
+	memset(set, 0, sizeof *set);
+	enum nst_status s = nst_op_names_init(&set->names, err);
+	if (s == NST_OK)
+		s = collect(ctx, sources, m, set, err);
+	if (s == NST_OK)
+		s = nst_op_summarize(&set->rows, &set->names, extra, nextra, how,
+				     &set->sum, err);
+	if (s != NST_OK)
+		nst_op_set_release(set);
+	return s;
+}
+
+void nst_op_set_release(struct nst_op_set *set)
+{
+	nst_op_summary_release(&set->sum);
+	nst_op_rows_release(&set->rows);
+	nst_op_names_release(&set->names);
+}
+
+const char *nst_op_group_name(const struct nst_op_set *set, uint32_t grp)
+{
+	return nst_op_name(&set->names, set->rows.name[set->sum.g.first[grp]]);
+}
+
+enum nst_status nst_op_emit_summary(struct nst_ctx *ctx, const struct nst_sink *out,
+				    const char *count_label,
+				    const char *const *tail_cols, size_t ntail,
+				    nst_op_tail_fn tail, const struct nst_op_set *set,
+				    struct nst_error *err)
+{
+	const struct nst_op_summary *s = &set->sum;
+	struct nst_summary_row *rows = malloc((s->n ? s->n : 1) * sizeof *rows);
+	if (!rows)
+		return no_memory(err);
+	for (size_t k = 0; k < s->n; k++) {
+		uint32_t grp = s->order[k];
+		rows[k].d = &s->d[grp];
+		tail(ctx, set, grp, rows[k].tail);
+	}
+	enum nst_status st = nst_emit_summary(out, count_label, tail_cols, ntail,
+					      rows, s->n, err);
+	free(rows);
+	return st;
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+enum nst_status nst_gpu_no_table(struct nst_ctx *ctx, struct nst_error *err,
+				 const char *table)
+{
+	return nst_fail(err, NST_ERR_NODATA, "%s file does not contain %s table.",
+			nst_db_path(ctx->db), table);
+}
+
+enum nst_status nst_gpu_require_strings(struct nst_ctx *ctx, struct nst_error *err)
+{
+	if (nst_db_has_table(ctx->db, "StringIds"))
+		return NST_OK;
+	return nst_gpu_no_table(ctx, err, "StringIds");
+}
+
+/* ---- sorting ------------------------------------------------------------- */
+
+struct keyed {
+	uint64_t key; /* the int64 with its sign bit flipped: unsigned order */
+	uint32_t idx;
+};
+
+static bool sorted_already(const uint32_t *idx, size_t n, const int64_t *key)
+{
+	for (size_t i = 1; i < n; i++)
+		if (key[idx[i]] < key[idx[i - 1]])
+			return false;
+	return true;
+}
+
+/* One stable counting pass on byte `shift` of the keys; false when every
+ * key has the same byte there and the pass would change nothing. */
+static bool radix_pass(const struct keyed *src, struct keyed *dst, size_t n, int shift)
+{
+	size_t count[257] = { 0 };
+	for (size_t i = 0; i < n; i++)
+		count[((src[i].key >> shift) & 0xff) + 1]++;
+	for (int b = 0; b < 256; b++)
+		if (count[b + 1] == n)
+			return false;
+	for (int b = 0; b < 256; b++)
+		count[b + 1] += count[b];
+	for (size_t i = 0; i < n; i++)
+		dst[count[(src[i].key >> shift) & 0xff]++] = src[i];
+	return true;
+}
+
+enum nst_status nst_sort_idx_by_i64(uint32_t *idx, size_t n, const int64_t *key,
+				    struct nst_error *err)
+{
+	if (sorted_already(idx, n, key))
+		return NST_OK;
+	struct keyed *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return no_memory(err);
+	}
+	for (size_t i = 0; i < n; i++)
+		a[i] = (struct keyed){ (uint64_t)key[idx[i]] ^ (1ull << 63), idx[i] };
+	for (int shift = 0; shift < 64; shift += 8)
+		if (radix_pass(a, b, n, shift)) {
+			struct keyed *t = a;
+			a = b;
+			b = t;
+		}
+	for (size_t i = 0; i < n; i++)
+		idx[i] = a[i].idx;
+	free(a);
+	free(b);
+	return NST_OK;
+}

@@ -1,0 +1,64 @@
+/* NVTX ranges and their names, as the NVTX reports see them.
+ *
+ * A range is an NVTX_EVENTS row of event type 59/70 (push/pop) or 60/71
+ * (start/end).  Its name is the registered string (textId) if any, else
+ * its text.  nvtx_sum and friends prefix the name of its domain: the text
+ * of the DomainCreate row (type 75) with the same domainId in the same
+ * process.  nsys finds domains per (domainId, thread), so a domain
+ * created on two threads of one process names each of its ranges twice;
+ * nstats does the same, to give the same numbers.  A range that never
+ * ended runs to the last NVTX timestamp. */
+#ifndef NSTATS_REPORTS_NVTX_H
+#define NSTATS_REPORTS_NVTX_H
+
+#include "core/hashmap.h"
+#include "reports/common.h"
+
+#define NVTX "NVTX_EVENTS"
+
+enum nst_nvtx_style { NST_NVTX_PUSHPOP, NST_NVTX_STARTEND };
+#define NST_NVTX_STYLE_BIT(s) (1u << (s))
+#define NST_NVTX_ALL_STYLES (NST_NVTX_STYLE_BIT(NST_NVTX_PUSHPOP) | \
+			     NST_NVTX_STYLE_BIT(NST_NVTX_STARTEND))
+
+/* The range style of an event type; false for marks, domains, etc. */
+bool nst_nvtx_range_style(int64_t event_type, enum nst_nvtx_style *style);
+/* nsys's word for a style: "PushPop" or "StartEnd". */
+const char *nst_nvtx_style_name(enum nst_nvtx_style style);
+
+/* The columns the NVTX reports read. */
+extern const struct nst_need nst_nvtx_needs[];
+
+struct nst_nvtx {
+	size_t n;
+	const int64_t *start, *end, *type, *gtid, *text_id, *domain;
+	const char *const *text;
+	int64_t last_ts; /* the end of open ranges */
+};
+
+/* NST_ERR_NODATA with nsys's message when the export lacks a table. */
+enum nst_status nst_nvtx_check(struct nst_ctx *ctx, struct nst_error *err);
+enum nst_status nst_nvtx_load(struct nst_ctx *ctx, struct nst_nvtx *nv,
+			      struct nst_error *err);
+int64_t nst_nvtx_end(const struct nst_nvtx *nv, size_t row);
+/* The range's own name, without domain; NULL when it has none. */
+const char *nst_nvtx_base_name(struct nst_ctx *ctx, const struct nst_nvtx *nv,
+			       size_t row);
+
+/* Ranges of the chosen styles with their "domain:name" names, in row
+ * order; a range appears once per domain row that names it.  Equal names
+ * share one id; NST_NULL_I64 is a range without a name. */
+struct nst_nvtx_named {
+	size_t n;
+	uint32_t *row;
+	int64_t *name;       /* id of the name */
+	uint8_t *style;      /* enum nst_nvtx_style */
+	const char **text;   /* text of each name id */
+	size_t ntext;
+};
+enum nst_status nst_nvtx_name_ranges(struct nst_ctx *ctx, const struct nst_nvtx *nv,
+				     unsigned styles, struct nst_nvtx_named *out,
+				     struct nst_error *err);
+void nst_nvtx_named_release(struct nst_nvtx_named *r);
+
+#endif

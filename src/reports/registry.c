@@ -1,0 +1,83 @@
+/* Every report, by name.  Adding one: see report.h. */
+#include <string.h>
+
+#include "reports/report.h"
+
+extern const struct nst_report nst_report_cuda_api_sum;
+extern const struct nst_report nst_report_cuda_api_trace;
+extern const struct nst_report nst_report_cuda_kern_exec_sum;
+extern const struct nst_report nst_report_cuda_kern_exec_trace;
+extern const struct nst_report nst_report_nvtx_sum;
+extern const struct nst_report nst_report_osrt_sum;
+
+extern const struct nst_report nst_report_cuda_gpu_kern_sum;
+extern const struct nst_report nst_report_cuda_gpu_kern_gb_sum;
+extern const struct nst_report nst_report_cuda_gpu_trace;
+extern const struct nst_report nst_report_cuda_gpu_sum;
+extern const struct nst_report nst_report_cuda_api_gpu_sum;
+extern const struct nst_report nst_report_cuda_gpu_mem_time_sum;
+extern const struct nst_report nst_report_cuda_gpu_mem_size_sum;
+
+static const struct nst_report *const reports[] = {
+	&nst_report_cuda_api_sum,
+	&nst_report_cuda_api_trace,
+	&nst_report_cuda_kern_exec_sum,
+	&nst_report_cuda_kern_exec_trace,
+	&nst_report_nvtx_sum,
+	&nst_report_osrt_sum,
+	&nst_report_cuda_gpu_kern_sum,
+	&nst_report_cuda_gpu_kern_gb_sum,
+	&nst_report_cuda_gpu_trace,
+	&nst_report_cuda_gpu_sum,
+	&nst_report_cuda_api_gpu_sum,
+	&nst_report_cuda_gpu_mem_time_sum,
+	&nst_report_cuda_gpu_mem_size_sum,
+};
+
+/* nsys 2024.2.3's default set, in its order. */
+static const char *const default_set[] = {
+	"nvtx_sum", "osrt_sum", "cuda_api_sum", "cuda_gpu_kern_sum",
+	"cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum", "openmp_sum",
+	"opengl_khr_range_sum", "opengl_khr_gpu_range_sum", "vulkan_marker_sum",
+	"vulkan_gpu_marker_sum", "dx11_pix_sum", "dx12_gpu_marker_sum",
+	"dx12_pix_sum", "wddm_queue_sum", "um_sum", "um_total_sum",
+	"um_cpu_page_faults_sum", "openacc_sum",
+};
+
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+
+const struct nst_report *nst_report_find(const char *name)
+{
+	for (size_t i = 0; i < COUNT(reports); i++)
+		if (strcmp(reports[i]->name, name) == 0)
+			return reports[i];
+	return NULL;
+}
+
+const struct nst_report *const *nst_report_all(size_t *n)
+{
+	*n = COUNT(reports);
+	return reports;
+}
+
+const char *const *nst_report_default_set(size_t *n)
+{
+	*n = COUNT(default_set);
+	return default_set;
+}
+
+bool nst_ctx_flag(const struct nst_ctx *ctx, const char *key)
+{
+	for (size_t i = 0; i < ctx->nargs; i++)
+		if (!ctx->args[i].value && strcmp(ctx->args[i].key, key) == 0)
+			return true;
+	return false;
+}
+
+const char *nst_ctx_value(const struct nst_ctx *ctx, const char *key)
+{
+	for (size_t i = 0; i < ctx->nargs; i++)
+		if (ctx->args[i].value && strcmp(ctx->args[i].key, key) == 0)
+			return ctx->args[i].value;
+	return NULL;
+}

@@ -1,0 +1,76 @@
+/* Reports: one file per report, one row in registry.c.
+ *
+ * To add a report:
+ *   1. write src/reports/<name>.c defining `const struct nst_report
+ *      nst_report_<name>` (name, title, help, args, needs, run);
+ *   2. add `&nst_report_<name>` to the table in src/reports/registry.c;
+ *   3. add a golden test (tests/golden/) and, where nsys differs on
+ *      purpose, a line in docs/deviations.md with its test.
+ *
+ * A report reads columns through ctx->ev, writes rows to the sink, and
+ * returns NST_ERR_NODATA with nsys's message when the export lacks what it
+ * needs.  It never prints. */
+#ifndef NSTATS_REPORT_H
+#define NSTATS_REPORT_H
+
+#include <stdbool.h>
+
+#include "core/arena.h"
+#include "events/events.h"
+#include "nstats/nstats.h"
+
+/* A report argument as given: "base" or "rows=5". */
+struct nst_arg {
+	const char *key;
+	const char *value; /* NULL for a flag */
+};
+
+/* A column the report reads; the run loads each table once for all. */
+struct nst_need {
+	const char *table;
+	const char *column;
+	bool text;
+};
+
+struct nst_shared; /* what reports derive once per export (common.c) */
+
+struct nst_ctx {
+	struct nst_events *ev;
+	struct nst_db *db;
+	struct nst_shared *shared;
+	const struct nst_arg *args;
+	size_t nargs;
+	struct nst_arena *arena; /* text of this report's rows */
+};
+
+struct nst_shared *nst_shared_new(void);
+void nst_shared_free(struct nst_shared *sh);
+
+enum nst_report_flags {
+	NST_REPORT_ADDITION = 1 << 0, /* nstats's own, not in nsys */
+};
+
+struct nst_report {
+	const char *name;
+	const char *title;   /* nsys's display name */
+	const char *help;    /* --help-reports text */
+	const char *const *args; /* accepted arguments, NULL-terminated */
+	const struct nst_need *needs; /* {NULL} terminated */
+	enum nst_status (*run)(struct nst_ctx *ctx, const struct nst_sink *out,
+			       struct nst_error *err);
+	unsigned flags;
+};
+
+/* The registry. */
+const struct nst_report *nst_report_find(const char *name);
+const struct nst_report *const *nst_report_all(size_t *n);
+/* nsys's default report set, in order; names not implemented yet are
+ * listed too, and nst_report_find() returns NULL for them. */
+const char *const *nst_report_default_set(size_t *n);
+
+/* Whether the report was given the flag argument `key`. */
+bool nst_ctx_flag(const struct nst_ctx *ctx, const char *key);
+/* The value of `key=value`, or NULL. */
+const char *nst_ctx_value(const struct nst_ctx *ctx, const char *key);
+
+#endif

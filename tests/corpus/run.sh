@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# tests/corpus/run.sh NSTATS: the corpus suite. Runs every report of tests/corpus/reports, in csv
+# and column, on every export under shared/data/{real,captured}, the way shared/tools/oracle-outputs
+# ran nsys 2024.2.3, and compares the output byte for byte with shared/data/oracle-2024.2.3. A case
+# that differs passes only when tests/corpus/deviations.tsv lists it under an id that
+# docs/deviations.md describes. Where shared/data has ground-truth files (ground-truth.tsv), each
+# of their tables is compared with nstats's csv too, by numbers (groundtruth.awk); a table that the
+# reference itself disagrees with is not compared, and is named.
+# shared/ is ../shared beside the repository, or $NSTATS_SHARED. CORPUS_JOBS (default 2) exports
+# run at a time. Prints `corpus: N matched, M deviated as listed, K failed, S skipped`.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+# shellcheck source=tests/corpus/lib.sh
+source "$HERE/lib.sh"
+
+SHARED=${NSTATS_SHARED:-$ROOT/../shared}
+DATA=$SHARED/data
+ORACLE=$DATA/oracle-2024.2.3
+
+# ---- one export (run by xargs, in a process of its own) ---------------------------------------
+# Writes WORK/res/<export>.tsv: STATUS <TAB> EXPORT <TAB> REPORT <TAB> FORMAT <TAB> NOTE, with
+# STATUS matched, deviated (NOTE = the id), failed (NOTE = why, on the lines after) or skipped.
+
+# oracle_dir EXPORT: the reference's outputs for shared/data/EXPORT
+oracle_dir() {
+	local rel=${1#real/}
+	echo "$ORACLE/${rel%.sqlite}"
+}
+
+record() { # record STATUS EXPORT REPORT FORMAT NOTE [DETAIL]
+	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" >>"$RES"
+	[[ -z ${6:-} ]] || printf '%s\n' "$6" >>"$RES"
+}
+
+# judge EXPORT REPORT FORMAT DETAIL: a difference is a failure unless the listing covers it
+judge() {
+	local id
+	if id=$(deviation_of "$1" "$2" "$3"); then
+		record deviated "$1" "$2" "$3" "$id"
+	else
+		record failed "$1" "$2" "$3" "" "$4"
+	fi
+}
+
+one_export() {
+	local nstats=$1 work=$2 rel=$3 safe dir exp report fmt why
+	safe=${rel//[^A-Za-z0-9._-]/_}
+	RES=$work/res/$safe.tsv
+	: >"$RES"
+	exp=$(oracle_dir "$rel")
+	if [[ ! -d $exp ]]; then
+		record skipped "$rel" '*' '*' "no reference outputs in ${exp#"$DATA/"}"
+		return 0
+	fi
+	dir=$work/x/$safe
+	mkdir -p "$dir"
+	# run from a folder that holds the export under its own name, as the reference's messages show it
+	ln -s "$DATA/$rel" "$dir/${rel##*/}"
+	while read -r report; do
+		for fmt in csv column; do
+			if why=$(compare_case_run "$nstats" "$dir" "${rel##*/}" "$report" "$fmt" "$exp"); then
+				record matched "$rel" "$report" "$fmt" ""
+			else
+				judge "$rel" "$report" "$fmt" "$why"
+			fi
+		done
+	done < <(read_list "$HERE/reports")
+	ground_truth "$rel" "$dir"
+	rm -f "$dir"/*.err "$dir"/*.raw
+}
+
+compare_case_run() { # NSTATS DIR BASE REPORT FORMAT EXPDIR
+	run_case "$1" "$2" "$3" "$4" "$5" "$2/$4.$5"
+	compare_case "$6" "$4" "$5" "$2/$4.$5"
+}
+
+# ground_truth EXPORT DIR: the tables of the export's ground-truth files against nstats's csv
+ground_truth() {
+	local rel=$1 dir=$2 e g reports opts o report wanted exp why
+	local -a args
+	while IFS=$'\t' read -r e g reports opts; do
+		[[ $e == "$rel" ]] || continue
+		args=()
+		[[ $opts == - ]] || for o in $opts; do args+=(-v "$o"); done
+		exp=$(oracle_dir "$rel")
+		while read -r report; do
+			wanted=no
+			[[ $reports == '*' || ,$reports, == *",$report,"* ]] && wanted=yes
+			[[ $wanted == yes ]] || continue
+			if ! awk "${args[@]}" -v report="$report" -f "$HERE/groundtruth.awk" "$DATA/$g" "$DATA/$g" \
+				>"$dir/$report.gt" 2>/dev/null; then
+				[[ $reports == '*' ]] ||
+					record skipped "$rel" "$report" gt "no $report table in ${g#real/}"
+				continue
+			fi
+			# the reference has the table: compare only what the reference agrees with
+			if [[ -f $exp/$report.csv ]] &&
+				! awk -v mode=match "${args[@]}" -f "$HERE/groundtruth.awk" "$dir/$report.gt" "$exp/$report.csv" >/dev/null; then
+				record skipped "$rel" "$report" gt "nsys 2024.2.3 disagrees with ${g#real/} too"
+				continue
+			fi
+			if why=$(awk -v mode=match "${args[@]}" -f "$HERE/groundtruth.awk" "$dir/$report.gt" "$dir/$report.csv.out"); then
+				record matched "$rel" "$report" gt "${g#real/}"
+			else
+				judge "$rel" "$report" gt "    against ${g#real/}: $why"
+			fi
+		done < <(read_list "$HERE/reports")
+	done < <(grep -v '^#' "$HERE/ground-truth.tsv")
+}
+
+# ---- the whole run ------------------------------------------------------------------------------
+
+summary() { # reads the records; prints failures, what was not compared, and the counts
+	local results=$1 status e r f note
+	local -i matched=0 deviated=0 failed=0 skipped=0 gt_ok=0
+	local failing="" notcompared=""
+	while IFS= read -r line; do
+		case $line in
+		matched$'\t'* | deviated$'\t'* | failed$'\t'* | skipped$'\t'*) ;;
+		*) [[ -n $failing ]] && printf '%s\n' "$line"; continue ;;
+		esac
+		IFS=$'\t' read -r status e r f note <<<"$line"
+		failing=""
+		case $status in
+		matched) matched+=1; [[ $f == gt ]] && gt_ok+=1 ;;
+		deviated) deviated+=1 ;;
+		failed) failed+=1; failing=1; echo "FAIL $e $r $f" ;;
+		skipped) skipped+=1; notcompared+="  not compared: $e $r $f: $note"$'\n' ;;
+		esac
+	done <"$results"
+	printf '%s' "$notcompared"
+	echo "corpus: ground truth: $gt_ok tables agree"
+	echo "corpus: $matched matched, $deviated deviated as listed, $failed failed, $skipped skipped"
+	((matched + deviated + failed > 0)) || { echo "corpus: no case ran" >&2; return 1; }
+	((failed == 0))
+}
+
+main() {
+	(($# == 1)) || { echo "usage: tests/corpus/run.sh NSTATS" >&2; exit 2; }
+	if [[ ! -d $DATA ]]; then
+		echo "corpus: skipped (no ../shared/data)"
+		exit 0
+	fi
+	local nstats work
+	nstats=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+	[[ -x $nstats ]] || { echo "corpus: $1: not an executable" >&2; exit 2; }
+	[[ -d $ORACLE ]] || { echo "corpus: no reference outputs in $ORACLE" >&2; exit 1; }
+	[[ -n $(read_list "$HERE/reports") ]] || { echo "corpus: no reports in tests/corpus/reports" >&2; exit 1; }
+	load_deviations "$HERE/deviations.tsv" "$ROOT/docs/deviations.md" || exit 1
+	work=$(mktemp -d "${TMPDIR:-/tmp}/nstats-corpus.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+	mkdir -p "$work/res" "$work/x"
+	(cd "$DATA" && find real captured -name '*.sqlite' -type f -print0 2>/dev/null | sort -z) >"$work/exports"
+	[[ -s $work/exports ]] || { echo "corpus: no *.sqlite under $DATA/{real,captured}" >&2; exit 1; }
+	xargs -0 -n1 -P"${CORPUS_JOBS:-2}" "$0" --one "$nstats" "$work" <"$work/exports" ||
+		{ echo "corpus: the harness itself failed on an export (see above)" >&2; exit 1; }
+	find "$work/res" -name '*.tsv' -print0 | sort -z | xargs -0 cat >"$work/all"
+	summary "$work/all"
+}
+
+if [[ ${1:-} == --one ]]; then
+	load_deviations "$HERE/deviations.tsv" "$ROOT/docs/deviations.md" >/dev/null
+	one_export "$2" "$3" "$4"
+else
+	main "$@"
+fi

@@ -1,0 +1,167 @@
+/* The SQLite-exact statistics: round() against the SQLite library this
+ * test links (same printf algorithm as nsys's embedded 3.42 up to 3.42),
+ * quantiles against values observed from nsys, stdev against a two-pass
+ * formula, sorting against qsort. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "core/sqlstat.h"
+
+static double sqlite_round(sqlite3 *db, double x, int digits)
+{
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT round(?, ?)", -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_double(st, 1, x);
+	sqlite3_bind_int(st, 2, digits);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	double r = sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
+	return r;
+}
+
+/* SQLite 3.43 replaced the printf digit generator; the library then no
+ * longer is the reference for 3.42's rounding. */
+static int linked_sqlite_rounds_like_342(void)
+{
+	return sqlite3_libversion_number() < 3043000;
+}
+
+static void round_matches_sqlite(void **state)
+{
+	(void)state;
+	if (!linked_sqlite_rounds_like_342())
+		skip();
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	/* Ties and near-ties: averages of integers over 2, 4, 8, 20 values. */
+	static const double fixed[] = {
+		0.25, 0.35, 0.45, 1234.25, 1234.75, 2.675, 1.05, 1.15, 8.325,
+		24956259.65, 24956259.75, 1e15 + 0.25, 4503599627370495.5,
+		-0.25, -1234.75, 0.0, 0.05, 9.95, 99.95, 1e-7, 123456789.45,
+	};
+	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+		for (int d = 0; d <= 4; d++)
+			assert_true(nst_sql_round(fixed[i], d) == sqlite_round(db, fixed[i], d));
+	srand(42);
+	for (int i = 0; i < 200000; i++) {
+		int64_t sum = ((int64_t)rand() << 20) ^ rand();
+		int n = 1 + rand() % 40;
+		double x = (double)sum / n;
+		assert_true(nst_sql_round(x, 1) == sqlite_round(db, x, 1));
+	}
+	sqlite3_close(db);
+}
+
+static void round_ties_go_away_from_zero(void **state)
+{
+	(void)state;
+	/* Observed in nsys: an Avg of 1234.25 prints as 1234.3. */
+	assert_true(nst_sql_round(1234.25, 1) == 1234.3);
+	assert_true(nst_sql_round(0.25, 1) == 0.3);
+	assert_true(nst_sql_round(-0.25, 1) == -0.3);
+}
+
+static void quantiles_follow_the_extension_functions(void **state)
+{
+	(void)state;
+	/* Values nsys's median/lower_quartile/upper_quartile return. */
+	int64_t one_to_eight[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	assert_true(nst_mid_value(nst_quantile(one_to_eight, 8, 1, 4)) == 2.5);
+	assert_true(nst_mid_value(nst_quantile(one_to_eight, 8, 3, 4)) == 6.5);
+	assert_true(nst_mid_value(nst_quantile(one_to_eight, 8, 1, 2)) == 4.5);
+	int64_t one_to_five[] = { 1, 2, 3, 4, 5 };
+	struct nst_mid q1 = nst_quantile(one_to_five, 5, 1, 4);
+	assert_true(q1.is_int && q1.i == 2);
+	assert_true(nst_quantile(one_to_five, 5, 3, 4).i == 4);
+	assert_true(nst_quantile(one_to_five, 5, 1, 2).i == 3);
+	int64_t sevens[] = { 1, 7, 7, 7 };
+	struct nst_mid lo = nst_quantile(sevens, 4, 1, 4);
+	assert_false(lo.is_int);
+	assert_true(lo.r == 4.0);
+	struct nst_mid hi = nst_quantile(sevens, 4, 3, 4);
+	assert_true(hi.is_int && hi.i == 7);
+	int64_t single[] = { 42 };
+	assert_true(nst_quantile(single, 1, 1, 2).i == 42);
+}
+
+static void dist_matches_two_pass_formulas(void **state)
+{
+	(void)state;
+	enum { N = 1001 };
+	int64_t v[N], copy[N];
+	srand(7);
+	double sum = 0;
+	for (int i = 0; i < N; i++) {
+		v[i] = copy[i] = 1000 + rand() % 100000;
+		sum += (double)v[i];
+	}
+	double mean = sum / N, ss = 0;
+	for (int i = 0; i < N; i++)
+		ss += ((double)copy[i] - mean) * ((double)copy[i] - mean);
+	struct nst_dist d;
+	nst_dist_of(v, N, &d);
+	assert_int_equal(d.n, N);
+	assert_true(fabs(d.avg - mean) < 1e-9);
+	assert_true(fabs(d.stdev - sqrt(ss / (N - 1))) < 1e-6);
+	for (int i = 1; i < N; i++)
+		assert_true(v[i - 1] <= v[i]);
+	assert_true(d.min == v[0] && d.max == v[N - 1]);
+	assert_true(d.med.is_int && d.med.i == v[N / 2]);
+}
+
+static void stdev_of_one_value_is_zero(void **state)
+{
+	(void)state;
+	int64_t v[] = { 5 };
+	struct nst_dist d;
+	nst_dist_of(v, 1, &d);
+	assert_true(d.stdev == 0.0);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void radix_sort_agrees_with_qsort(void **state)
+{
+	(void)state;
+	enum { N = 50000 };
+	int64_t *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+	assert_non_null(a);
+	assert_non_null(b);
+	srand(3);
+	for (int i = 0; i < N; i++) {
+		int64_t r = ((int64_t)rand() << 33) ^ ((int64_t)rand() << 2) ^ rand();
+		a[i] = b[i] = (i % 3 == 0) ? -r : r;
+	}
+	a[0] = b[0] = INT64_MIN;
+	a[1] = b[1] = INT64_MAX;
+	nst_sort_i64(a, N);
+	qsort(b, N, sizeof *b, cmp_i64);
+	assert_memory_equal(a, b, N * sizeof *a);
+	free(a);
+	free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(round_matches_sqlite),
+		cmocka_unit_test(round_ties_go_away_from_zero),
+		cmocka_unit_test(quantiles_follow_the_extension_functions),
+		cmocka_unit_test(dist_matches_two_pass_formulas),
+		cmocka_unit_test(stdev_of_one_value_is_zero),
+		cmocka_unit_test(radix_sort_agrees_with_qsort),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

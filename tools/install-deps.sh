@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# install-deps.sh: installs what building and testing nstats needs on a Debian machine (a C
+# compiler, make, pkg-config, the SQLite library and shell, cmocka, valgrind), only where
+# missing. Quiet and quick when everything is there; one line per package it installs.
+# Runs apt-get as root, or through sudo when that is available without a password.
+set -euo pipefail
+
+# package  command-or-file that shows it is present ("-" = ask dpkg only)
+needs=(
+	"gcc             cc"
+	"make            make"
+	"pkg-config      pkg-config"
+	"libsqlite3-dev  /usr/include/sqlite3.h"
+	"sqlite3         sqlite3"
+	"libcmocka-dev   /usr/include/cmocka.h"
+	"valgrind        valgrind"
+)
+
+present() { # present PACKAGE PROBE
+	local pkg=$1 probe=$2
+	case $probe in
+	/*) [[ -e $probe ]] && return 0 ;;
+	*) command -v "$probe" >/dev/null 2>&1 && return 0 ;;
+	esac
+	[[ $(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null) == "install ok installed" ]]
+}
+
+die() { echo "install-deps: $*" >&2; exit 1; }
+
+missing=()
+for line in "${needs[@]}"; do
+	read -r pkg probe <<<"$line"
+	present "$pkg" "$probe" || missing+=("$pkg")
+done
+((${#missing[@]} == 0)) && exit 0
+
+command -v apt-get >/dev/null 2>&1 ||
+	die "missing ${missing[*]} and no apt-get here: install them by hand"
+sudo=()
+if ((EUID != 0)); then
+	command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null ||
+		die "missing ${missing[*]}: run as root, or with password-less sudo, or install them by hand"
+	sudo=(sudo -n)
+fi
+
+log=$(mktemp); trap 'rm -f "$log"' EXIT
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq >"$log" 2>&1 || { cat "$log" >&2; die "apt-get update failed"; }
+for pkg in "${missing[@]}"; do
+	echo "install-deps: installing $pkg"
+	"${sudo[@]}" apt-get install -y -qq --no-install-recommends "$pkg" >"$log" 2>&1 ||
+		{ cat "$log" >&2; die "could not install $pkg"; }
+done

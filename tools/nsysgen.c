@@ -1,0 +1,3606 @@
+/*
+ * nsysgen: writes synthetic Nsight Systems SQLite exports for nstats' tests and benchmarks.
+ *
+ *   nsysgen --example -o example.sqlite             small, readable, fixed content
+ *   nsysgen --kernels 1000000 --backtrace -o big.sqlite
+ *   nsysgen --help                                   every option, from the table below
+ *
+ * What comes out imitates `nsys export --type=sqlite` of nsys 2024.2.3 (schema 3.11):
+ *  - every CREATE TABLE is the exact text of shared/docs/schema-2024.2.3-full.sql, so sqlite_master
+ *    looks like a real export's; the ENUM_* tables hold the real contents (shared/docs/enums-2024.2.3.txt);
+ *  - a table is created only when its first row is written, like a lazy export (the default of nsys);
+ *  - ids follow the real layout: globalTid = VM<<48 | PID<<24 | TID with VM 1 (real exports carry VM 1,
+ *    e.g. TARGET_INFO_GPU.vmId = 281474976710656), globalPid = the same with TID 0;
+ *  - the CUDA backtrace pattern is the one of saxpy-mpi-cuda_nsys_perlmutter0.sqlite: an extra runtime row
+ *    (eventClass 67, unversioned name, callchainId from 0) just around the real call, and CUDA_CALLCHAINS
+ *    ids that are callchainId + 1 (the real export has that off-by-one);
+ *  - unified-memory migrations are memcpy rows with no API call: correlationId 0, context 0, stream 0,
+ *    kinds Unknown, a migrationCause and a virtualAddress, as in real exports.
+ *
+ * Output is a pure function of the options: the same options give a byte-identical file (integer
+ * arithmetic only, no clock, no addresses). Big runs are one transaction with journal and sync off,
+ * one prepared INSERT per table, and no allocation per row.
+ *
+ * Adding an option: add a field to struct config, its default in default_config(), and a row in
+ * OPTIONS[]; --help is printed from OPTIONS[], so it cannot drift from what the parser accepts.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ======================================================================================= schema */
+/* Generated from shared/docs/schema-2024.2.3-full.sql: one string per table that nsysgen writes. */
+
+static const char SQL_STRINGIDS[] =
+    "CREATE TABLE StringIds (\n"
+    "    -- Consolidation of repetitive string values.\n"
+    "\n"
+    "    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- ID reference value.\n"
+    "    value                       TEXT      NOT NULL                     -- String value.\n"
+    ")"
+    ;
+
+static const char SQL_THREADNAMES[] =
+    "CREATE TABLE ThreadNames (\n"
+    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Thread name\n"
+    "    priority                    INTEGER,                               -- Priority of the thread.\n"
+    "    globalTid                   INTEGER                                -- Serialized GlobalId.\n"
+    ")"
+    ;
+
+static const char SQL_PROCESSES[] =
+    "CREATE TABLE PROCESSES (\n"
+    "    -- Names and identifiers of processes captured in the report.\n"
+    "\n"
+    "    globalPid                   INTEGER,                               -- Serialized GlobalId.\n"
+    "    pid                         INTEGER,                               -- The process ID.\n"
+    "    name                        TEXT                                   -- The process name.\n"
+    ")"
+    ;
+
+static const char SQL_META_DATA_EXPORT[] =
+    "CREATE TABLE META_DATA_EXPORT (\n"
+    "    -- information about nsys export process\n"
+    "\n"
+    "    name                        TEXT      NOT NULL,                    -- Name of meta-data record\n"
+    "    value                       TEXT                                   -- Value of meta-data record\n"
+    ")"
+    ;
+
+static const char SQL_META_DATA_CAPTURE[] =
+    "CREATE TABLE META_DATA_CAPTURE (\n"
+    "    -- information about nsys capture parameters\n"
+    "\n"
+    "    name                        TEXT      NOT NULL,                    -- Name of meta-data record\n"
+    "    value                       TEXT                                   -- Value of meta-data record\n"
+    ")"
+    ;
+
+static const char SQL_TARGET_INFO_SESSION_START_TIME[] =
+    "CREATE TABLE TARGET_INFO_SESSION_START_TIME (\n"
+    "    utcEpochNs                  INTEGER,                               -- UTC Epoch timestamp at start of the capture (ns).\n"
+    "    utcTime                     TEXT,                                  -- Start of the capture in UTC.\n"
+    "    localTime                   TEXT                                   -- Start of the capture in local time of target.\n"
+    ")"
+    ;
+
+static const char SQL_TARGET_INFO_GPU[] =
+    "CREATE TABLE TARGET_INFO_GPU (\n"
+    "    vmId                        INTEGER   NOT NULL,                    -- Serialized GlobalId.\n"
+    "    id                          INTEGER   NOT NULL,                    -- Device ID.\n"
+    "    name                        TEXT,                                  -- Device name.\n"
+    "    busLocation                 TEXT,                                  -- PCI bus location.\n"
+    "    isDiscrete                  INTEGER,                               -- True if discrete, false if integrated.\n"
+    "    l2CacheSize                 INTEGER,                               -- Size of L2 cache (B).\n"
+    "    totalMemory                 INTEGER,                               -- Total amount of memory on the device (B).\n"
+    "    memoryBandwidth             INTEGER,                               -- Amount of memory transferred (B).\n"
+    "    clockRate                   INTEGER,                               -- Clock frequency (Hz).\n"
+    "    smCount                     INTEGER,                               -- Number of multiprocessors on the device.\n"
+    "    pwGpuId                     INTEGER,                               -- PerfWorks GPU ID.\n"
+    "    uuid                        TEXT,                                  -- Device UUID.\n"
+    "    luid                        INTEGER,                               -- Device LUID.\n"
+    "    chipName                    TEXT,                                  -- Chip name.\n"
+    "    cuDevice                    INTEGER,                               -- CUDA device ID.\n"
+    "    ctxswDevPath                TEXT,                                  -- GPU context switch device node path.\n"
+    "    ctrlDevPath                 TEXT,                                  -- GPU control device node path.\n"
+    "    revision                    INTEGER,                               -- Revision number.\n"
+    "    nodeMask                    INTEGER,                               -- Device node mask.\n"
+    "    constantMemory              INTEGER,                               -- Memory available on device for __constant__ variables (B).\n"
+    "    maxIPC                      INTEGER,                               -- Maximum instructions per count.\n"
+    "    maxRegistersPerBlock        INTEGER,                               -- Maximum number of 32-bit registers available per block.\n"
+    "    maxShmemPerBlock            INTEGER,                               -- Maximum optin shared memory per block.\n"
+    "    maxShmemPerBlockOptin       INTEGER,                               -- Maximum optin shared memory per block.\n"
+    "    maxShmemPerSm               INTEGER,                               -- Maximum shared memory available per multiprocessor (B).\n"
+    "    maxRegistersPerSm           INTEGER,                               -- Maximum number of 32-bit registers available per multiprocessor.\n"
+    "    threadsPerWarp              INTEGER,                               -- Warp size in threads.\n"
+    "    asyncEngines                INTEGER,                               -- Number of asynchronous engines.\n"
+    "    maxWarpsPerSm               INTEGER,                               -- Maximum number of warps per multiprocessor.\n"
+    "    maxBlocksPerSm              INTEGER,                               -- Maximum number of blocks per multiprocessor.\n"
+    "    maxThreadsPerBlock          INTEGER,                               -- Maximum number of threads per block.\n"
+    "    maxBlockDimX                INTEGER,                               -- Maximum X-dimension of a block.\n"
+    "    maxBlockDimY                INTEGER,                               -- Maximum Y-dimension of a block.\n"
+    "    maxBlockDimZ                INTEGER,                               -- Maximum Z-dimension of a block.\n"
+    "    maxGridDimX                 INTEGER,                               -- Maximum X-dimension of a grid.\n"
+    "    maxGridDimY                 INTEGER,                               -- Maximum Y-dimension of a grid.\n"
+    "    maxGridDimZ                 INTEGER,                               -- Maximum Z-dimension of a grid.\n"
+    "    computeMajor                INTEGER,                               -- Major compute capability version number.\n"
+    "    computeMinor                INTEGER,                               -- Minor compute capability version number.\n"
+    "    smMajor                     INTEGER,                               -- Major multiprocessor version number.\n"
+    "    smMinor                     INTEGER                                -- Minor multiprocessor version number.\n"
+    ")"
+    ;
+
+static const char SQL_TARGET_INFO_CUDA_CONTEXT_INFO[] =
+    "CREATE TABLE TARGET_INFO_CUDA_CONTEXT_INFO (\n"
+    "    nullStreamId                INTEGER   NOT NULL,                    -- Stream ID.\n"
+    "    hwId                        INTEGER   NOT NULL,                    -- Hardware ID.\n"
+    "    vmId                        INTEGER   NOT NULL,                    -- VM ID.\n"
+    "    processId                   INTEGER   NOT NULL,                    -- Process ID.\n"
+    "    deviceId                    INTEGER   NOT NULL,                    -- Device ID.\n"
+    "    contextId                   INTEGER   NOT NULL,                    -- Context ID.\n"
+    "    parentContextId             INTEGER,                               -- For green context, this is the parent context id.\n"
+    "    isGreenContext              INTEGER                                -- Is this a Green Context?\n"
+    ")"
+    ;
+
+static const char SQL_TARGET_INFO_CUDA_STREAM[] =
+    "CREATE TABLE TARGET_INFO_CUDA_STREAM (\n"
+    "    streamId                    INTEGER   NOT NULL,                    -- Stream ID.\n"
+    "    hwId                        INTEGER   NOT NULL,                    -- Hardware ID.\n"
+    "    vmId                        INTEGER   NOT NULL,                    -- VM ID.\n"
+    "    processId                   INTEGER   NOT NULL,                    -- Process ID.\n"
+    "    contextId                   INTEGER   NOT NULL,                    -- Context ID.\n"
+    "    priority                    INTEGER   NOT NULL,                    -- Priority of the stream.\n"
+    "    flag                        INTEGER   NOT NULL                     -- REFERENCES ENUM_CUPTI_STREAM_TYPE(id)\n"
+    ")"
+    ;
+
+static const char SQL_ANALYSIS_DETAILS[] =
+    "CREATE TABLE ANALYSIS_DETAILS (\n"
+    "    -- Details about the analysis session.\n"
+    "\n"
+    "    globalVid                   INTEGER   NOT NULL,                    -- Serialized GlobalId.\n"
+    "    duration                    INTEGER   NOT NULL,                    -- The total time span of the entire trace (ns).\n"
+    "    startTime                   INTEGER   NOT NULL,                    -- Trace start timestamp in nanoseconds.\n"
+    "    stopTime                    INTEGER   NOT NULL                     -- Trace stop timestamp in nanoseconds.\n"
+    ")"
+    ;
+
+static const char SQL_CUPTI_ACTIVITY_KIND_RUNTIME[] =
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (\n"
+    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
+    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
+    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
+    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
+    "    correlationId               INTEGER,                               -- ID used to identify events that this function call has triggered.\n"
+    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
+    "    returnValue                 INTEGER   NOT NULL,                    -- Return value of the function call.\n"
+    "    callchainId                 INTEGER                                -- REFERENCES CUDA_CALLCHAINS(id)\n"
+    ")"
+    ;
+
+static const char SQL_CUDA_CALLCHAINS[] =
+    "CREATE TABLE CUDA_CALLCHAINS (\n"
+    "    id                          INTEGER   NOT NULL,                    -- Part of PRIMARY KEY (id, stackDepth).\n"
+    "    symbol                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
+    "    module                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Module name\n"
+    "    unresolved                  INTEGER,                               -- True if the symbol was not resolved.\n"
+    "    originalIP                  INTEGER,                               -- Instruction pointer value.\n"
+    "    stackDepth                  INTEGER   NOT NULL,                    -- Zero-base index of the given function in call stack.\n"
+    "\n"
+    "    PRIMARY KEY (id, stackDepth)\n"
+    ")"
+    ;
+
+static const char SQL_CUPTI_ACTIVITY_KIND_KERNEL[] =
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (\n"
+    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
+    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
+    "    deviceId                    INTEGER   NOT NULL,                    -- Device ID.\n"
+    "    contextId                   INTEGER   NOT NULL,                    -- Context ID.\n"
+    "    greenContextId              INTEGER,                               -- Green context ID.\n"
+    "    streamId                    INTEGER   NOT NULL,                    -- Stream ID.\n"
+    "    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)\n"
+    "    globalPid                   INTEGER,                               -- Serialized GlobalId.\n"
+    "    demangledName               INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Kernel function name w/ templates\n"
+    "    shortName                   INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Base kernel function name\n"
+    "    mangledName                 INTEGER,                               -- REFERENCES StringIds(id) -- Raw C++ mangled kernel function name\n"
+    "    launchType                  INTEGER,                               -- REFERENCES ENUM_CUDA_KERNEL_LAUNCH_TYPE(id)\n"
+    "    cacheConfig                 INTEGER,                               -- REFERENCES ENUM_CUDA_FUNC_CACHE_CONFIG(id)\n"
+    "    registersPerThread          INTEGER   NOT NULL,                    -- Number of registers required for each thread executing the kernel.\n"
+    "    gridX                       INTEGER   NOT NULL,                    -- X-dimension grid size.\n"
+    "    gridY                       INTEGER   NOT NULL,                    -- Y-dimension grid size.\n"
+    "    gridZ                       INTEGER   NOT NULL,                    -- Z-dimension grid size.\n"
+    "    blockX                      INTEGER   NOT NULL,                    -- X-dimension block size.\n"
+    "    blockY                      INTEGER   NOT NULL,                    -- Y-dimension block size.\n"
+    "    blockZ                      INTEGER   NOT NULL,                    -- Z-dimension block size.\n"
+    "    staticSharedMemory          INTEGER   NOT NULL,                    -- Static shared memory allocated for the kernel (B).\n"
+    "    dynamicSharedMemory         INTEGER   NOT NULL,                    -- Dynamic shared memory reserved for the kernel (B).\n"
+    "    localMemoryPerThread        INTEGER   NOT NULL,                    -- Amount of local memory reserved for each thread (B).\n"
+    "    localMemoryTotal            INTEGER   NOT NULL,                    -- Total amount of local memory reserved for the kernel (B).\n"
+    "    gridId                      INTEGER   NOT NULL,                    -- Unique grid ID of the kernel assigned at runtime.\n"
+    "    sharedMemoryExecuted        INTEGER,                               -- Shared memory size set by the driver.\n"
+    "    graphNodeId                 INTEGER,                               -- REFERENCES CUDA_GRAPH_NODE_EVENTS(graphNodeId)\n"
+    "    sharedMemoryLimitConfig     INTEGER                                -- REFERENCES ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG(id)\n"
+    ")"
+    ;
+
+static const char SQL_CUPTI_ACTIVITY_KIND_MEMCPY[] =
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (\n"
+    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
+    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
+    "    deviceId                    INTEGER   NOT NULL,                    -- Device ID.\n"
+    "    contextId                   INTEGER   NOT NULL,                    -- Context ID.\n"
+    "    greenContextId              INTEGER,                               -- Green context ID.\n"
+    "    streamId                    INTEGER   NOT NULL,                    -- Stream ID.\n"
+    "    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)\n"
+    "    globalPid                   INTEGER,                               -- Serialized GlobalId.\n"
+    "    bytes                       INTEGER   NOT NULL,                    -- Number of bytes transferred (B).\n"
+    "    copyKind                    INTEGER   NOT NULL,                    -- REFERENCES ENUM_CUDA_MEMCPY_OPER(id)\n"
+    "    deprecatedSrcId             INTEGER,                               -- Deprecated, use srcDeviceId instead.\n"
+    "    srcKind                     INTEGER,                               -- REFERENCES ENUM_CUDA_MEM_KIND(id)\n"
+    "    dstKind                     INTEGER,                               -- REFERENCES ENUM_CUDA_MEM_KIND(id)\n"
+    "    srcDeviceId                 INTEGER,                               -- Source device ID.\n"
+    "    srcContextId                INTEGER,                               -- Source context ID.\n"
+    "    dstDeviceId                 INTEGER,                               -- Destination device ID.\n"
+    "    dstContextId                INTEGER,                               -- Destination context ID.\n"
+    "    migrationCause              INTEGER,                               -- REFERENCES ENUM_CUDA_UNIF_MEM_MIGRATION(id)\n"
+    "    graphNodeId                 INTEGER,                               -- REFERENCES CUDA_GRAPH_NODE_EVENTS(graphNodeId)\n"
+    "    virtualAddress              INTEGER                                -- Virtual base address of the page/s being transferred.\n"
+    ")"
+    ;
+
+static const char SQL_CUPTI_ACTIVITY_KIND_MEMSET[] =
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (\n"
+    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
+    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
+    "    deviceId                    INTEGER   NOT NULL,                    -- Device ID.\n"
+    "    contextId                   INTEGER   NOT NULL,                    -- Context ID.\n"
+    "    greenContextId              INTEGER,                               -- Green context ID.\n"
+    "    streamId                    INTEGER   NOT NULL,                    -- Stream ID.\n"
+    "    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)\n"
+    "    globalPid                   INTEGER,                               -- Serialized GlobalId.\n"
+    "    value                       INTEGER   NOT NULL,                    -- Value assigned to memory.\n"
+    "    bytes                       INTEGER   NOT NULL,                    -- Number of bytes set (B).\n"
+    "    graphNodeId                 INTEGER,                               -- REFERENCES CUDA_GRAPH_NODE_EVENTS(graphNodeId)\n"
+    "    memKind                     INTEGER                                -- REFERENCES ENUM_CUDA_MEM_KIND(id)\n"
+    ")"
+    ;
+
+static const char SQL_NVTX_EVENTS[] =
+    "CREATE TABLE NVTX_EVENTS (\n"
+    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
+    "    end                         INTEGER,                               -- Event end timestamp (ns).\n"
+    "    eventType                   INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_TYPE(id)\n"
+    "    rangeId                     INTEGER,                               -- Correlation ID returned from a nvtxRangeStart call.\n"
+    "    category                    INTEGER,                               -- User-controlled ID that can be used to group events.\n"
+    "    color                       INTEGER,                               -- Encoded ARGB color value.\n"
+    "    text                        TEXT,                                  -- Optional text message for non registered strings.\n"
+    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
+    "    endGlobalTid                INTEGER,                               -- Serialized GlobalId.\n"
+    "    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- Registered NVTX domain\n"
+    "    domainId                    INTEGER,                               -- User-controlled ID that can be used to group events.\n"
+    "    uint64Value                 INTEGER,                               -- One of possible payload value union members.\n"
+    "    int64Value                  INTEGER,                               -- One of possible payload value union members.\n"
+    "    doubleValue                 REAL,                                  -- One of possible payload value union members.\n"
+    "    uint32Value                 INTEGER,                               -- One of possible payload value union members.\n"
+    "    int32Value                  INTEGER,                               -- One of possible payload value union members.\n"
+    "    floatValue                  REAL,                                  -- One of possible payload value union members.\n"
+    "    jsonTextId                  INTEGER,                               -- One of possible payload value union members.\n"
+    "    jsonText                    TEXT                                   -- One of possible payload value union members.\n"
+    ")"
+    ;
+
+static const char SQL_OSRT_API[] =
+    "CREATE TABLE OSRT_API (\n"
+    "    -- OS runtime libraries traced to gather information about low-level userspace APIs.\n"
+    "\n"
+    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
+    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
+    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
+    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
+    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
+    "    returnValue                 INTEGER   NOT NULL,                    -- Return value of the function call.\n"
+    "    nestingLevel                INTEGER,                               -- Zero-base index of the nesting level.\n"
+    "    callchainId                 INTEGER   NOT NULL                     -- REFERENCES OSRT_CALLCHAINS(id)\n"
+    ")"
+    ;
+
+static const char SQL_OSRT_CALLCHAINS[] =
+    "CREATE TABLE OSRT_CALLCHAINS (\n"
+    "    -- Callchains attached to OSRT events, depending on selected profiling settings.\n"
+    "\n"
+    "    id                          INTEGER   NOT NULL,                    -- Part of PRIMARY KEY (id, stackDepth).\n"
+    "    symbol                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
+    "    module                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Module name\n"
+    "    kernelMode                  INTEGER,                               -- True if kernel mode.\n"
+    "    thumbCode                   INTEGER,                               -- True if thumb code.\n"
+    "    unresolved                  INTEGER,                               -- True if the symbol was not resolved.\n"
+    "    specialEntry                INTEGER,                               -- True if artifical entry added during processing callchain.\n"
+    "    originalIP                  INTEGER,                               -- Instruction pointer value.\n"
+    "    unwindMethod                INTEGER,                               -- REFERENCES ENUM_STACK_UNWIND_METHOD(id)\n"
+    "    stackDepth                  INTEGER   NOT NULL,                    -- Zero-base index of the given function in call stack.\n"
+    "\n"
+    "    PRIMARY KEY (id, stackDepth)\n"
+    ")"
+    ;
+
+
+/* Every ENUM_* table has the same columns; only the comment line differs. */
+static const char SQL_ENUM_FORMAT[] =
+    "CREATE TABLE %s (\n"
+    "    -- %s\n"
+    "\n"
+    "    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- Enum numerical value.\n"
+    "    name                        TEXT,                                  -- Enum symbol name.\n"
+    "    label                       TEXT                                   -- Enum human name.\n"
+    ")";
+
+struct enum_row {
+    int64_t id;
+    const char *name;
+    const char *label;
+};
+
+struct enum_table {
+    const char *table;
+    const char *comment;
+    const struct enum_row *rows;
+    size_t nrows;
+};
+
+/* Generated from shared/docs/enums-2024.2.3.txt. */
+static const struct enum_row ROWS_CUDA_DEV_MEM_EVENT_OPER[] = {
+    {0, "CUDA_DEV_MEM_EVENT_OPR_ALLOCATION", "Allocation"},
+    {1, "CUDA_DEV_MEM_EVENT_OPR_DEALLOCATION", "Deallocation"},
+};
+
+static const struct enum_row ROWS_CUDA_FUNC_CACHE_CONFIG[] = {
+    {0, "CU_FUNC_CACHE_PREFER_NONE", "None"},
+    {1, "CU_FUNC_CACHE_PREFER_SHARED", "Shared"},
+    {2, "CU_FUNC_CACHE_PREFER_L1", "L1"},
+    {3, "CU_FUNC_CACHE_PREFER_EQUAL", "Equal"},
+};
+
+static const struct enum_row ROWS_CUDA_KERNEL_LAUNCH_TYPE[] = {
+    {0, "CUDA_KERNEL_LAUNCH_TYPE_UNKNOWN", "Unknown"},
+    {1, "CUDA_KERNEL_LAUNCH_TYPE_REGULAR", "Regular"},
+    {2, "CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE", "Coop Single Device"},
+    {3, "CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE", "Coop Multi Device"},
+};
+
+static const struct enum_row ROWS_CUDA_MEMCPY_OPER[] = {
+    {0, "CUDA_MEMCPY_KIND_UNKNOWN", "Unknown"},
+    {1, "CUDA_MEMCPY_KIND_HTOD", "Host-to-Device"},
+    {2, "CUDA_MEMCPY_KIND_DTOH", "Device-to-Host"},
+    {3, "CUDA_MEMCPY_KIND_HTOA", "Host-to-Array"},
+    {4, "CUDA_MEMCPY_KIND_ATOH", "Array-to-Host"},
+    {5, "CUDA_MEMCPY_KIND_ATOA", "Array-to-Array"},
+    {6, "CUDA_MEMCPY_KIND_ATOD", "Array-to-Device"},
+    {7, "CUDA_MEMCPY_KIND_DTOA", "Device-to-Array"},
+    {8, "CUDA_MEMCPY_KIND_DTOD", "Device-to-Device"},
+    {9, "CUDA_MEMCPY_KIND_HTOH", "Host-to-Host"},
+    {10, "CUDA_MEMCPY_KIND_PTOP", "Peer-to-Peer"},
+    {11, "CUDA_MEMCPY_KIND_UVM_HTOD", "Unified Host-to-Device"},
+    {12, "CUDA_MEMCPY_KIND_UVM_DTOH", "Unified Device-to-Host"},
+    {13, "CUDA_MEMCPY_KIND_UVM_DTOD", "Unified Device-to-Device"},
+};
+
+static const struct enum_row ROWS_CUDA_MEMPOOL_OPER[] = {
+    {0, "CUDA_MEMPOOL_OPERATION_TYPE_INVALID", "Invalid"},
+    {1, "CUDA_MEMPOOL_OPERATION_TYPE_CREATED", "Created"},
+    {2, "CUDA_MEMPOOL_OPERATION_TYPE_DESTROYED", "Destroyed"},
+    {3, "CUDA_MEMPOOL_OPERATION_TYPE_TRIMMED", "Trimmed"},
+};
+
+static const struct enum_row ROWS_CUDA_MEMPOOL_TYPE[] = {
+    {0, "CUDA_MEMPOOL_TYPE_INVALID", "Invalid"},
+    {1, "CUDA_MEMPOOL_TYPE_LOCAL", "Local"},
+    {2, "CUDA_MEMPOOL_TYPE_IMPORTED", "Imported"},
+};
+
+static const struct enum_row ROWS_CUDA_MEM_KIND[] = {
+    {0, "CUDA_MEMOPR_MEMORY_KIND_PAGEABLE", "Pageable"},
+    {1, "CUDA_MEMOPR_MEMORY_KIND_PINNED", "Pinned"},
+    {2, "CUDA_MEMOPR_MEMORY_KIND_DEVICE", "Device"},
+    {3, "CUDA_MEMOPR_MEMORY_KIND_ARRAY", "Array"},
+    {4, "CUDA_MEMOPR_MEMORY_KIND_MANAGED", "Managed"},
+    {5, "CUDA_MEMOPR_MEMORY_KIND_DEVICE_STATIC", "Device Static"},
+    {6, "CUDA_MEMOPR_MEMORY_KIND_MANAGED_STATIC", "Managed Static"},
+    {7, "CUDA_MEMOPR_MEMORY_KIND_UNKNOWN", "Unknown"},
+};
+
+static const struct enum_row ROWS_CUDA_SHARED_MEM_LIMIT_CONFIG[] = {
+    {0, "CUDA_SHARED_MEM_LIMIT_DEFAULT", "Default"},
+    {1, "CUDA_SHARED_MEM_LIMIT_OPTIN", "Opt in"},
+};
+
+static const struct enum_row ROWS_CUDA_UNIF_MEM_ACCESS_TYPE[] = {
+    {0, "CUDA_UNIFIED_MEMORY_ACCESS_TYPE_UNKNOWN", "Unknown"},
+    {1, "CUDA_UNIFIED_MEMORY_ACCESS_TYPE_READ", "Read"},
+    {2, "CUDA_UNIFIED_MEMORY_ACCESS_TYPE_WRITE", "Write"},
+    {3, "CUDA_UNIFIED_MEMORY_ACCESS_TYPE_ATOMIC", "Atomic"},
+    {4, "CUDA_UNIFIED_MEMORY_ACCESS_TYPE_PREFETCH", "Prefetch"},
+};
+
+static const struct enum_row ROWS_CUDA_UNIF_MEM_MIGRATION[] = {
+    {0, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_UNKNOWN", "Unknown"},
+    {1, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_USER", "User prefetch"},
+    {2, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE", "Page fault"},
+    {3, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH", "Speculative prefecth"},
+    {4, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION", "Eviction"},
+    {5, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_ACCESS_COUNTERS", "Access counters"},
+};
+
+static const struct enum_row ROWS_CUPTI_STREAM_TYPE[] = {
+    {0, "CUPTI_ACTIVITY_STREAM_CREATE_FLAG_UNKNOWN", "Unknown stream type"},
+    {1, "CUPTI_ACTIVITY_STREAM_CREATE_FLAG_DEFAULT", "Default stream"},
+    {2, "CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NON_BLOCKING", "Non-blocking stream"},
+    {3, "CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL", "Null stream"},
+};
+
+static const struct enum_row ROWS_CUPTI_SYNC_TYPE[] = {
+    {0, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_UNKNOWN", "Unknown"},
+    {1, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE", "Event sync"},
+    {2, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT", "Stream wait sync"},
+    {3, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE", "Stream sync"},
+    {4, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE", "Context sync"},
+};
+
+static const struct enum_row ROWS_D3D12_CMD_LIST_TYPE[] = {
+    {0, "D3D12_COMMAND_LIST_TYPE_DIRECT", "Direct"},
+    {1, "D3D12_COMMAND_LIST_TYPE_BUNDLE", "Bundle"},
+    {2, "D3D12_COMMAND_LIST_TYPE_COMPUTE", "Compute"},
+    {3, "D3D12_COMMAND_LIST_TYPE_COPY", "Copy"},
+    {4, "D3D12_COMMAND_LIST_TYPE_VIDEO_DECODE", "Video decode"},
+    {5, "D3D12_COMMAND_LIST_TYPE_VIDEO_PROCESS", "Video process"},
+    {6, "D3D12_COMMAND_LIST_TYPE_VIDEO_ENCODE", "Video encode"},
+};
+
+static const struct enum_row ROWS_D3D12_HEAP_FLAGS[] = {
+    {0, "D3D12_HEAP_FLAG_NONE", "None"},
+    {1, "D3D12_HEAP_FLAG_SHARED", "Shared"},
+    {4, "D3D12_HEAP_FLAG_DENY_BUFFERS", "Deny Buffers"},
+    {8, "D3D12_HEAP_FLAG_ALLOW_DISPLAY", "Allow Display"},
+    {32, "D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER", "Shared Cross Adapter"},
+    {64, "D3D12_HEAP_FLAG_DENY_RT_DS_TEXTURES", "Deny RT DS Textures"},
+    {128, "D3D12_HEAP_FLAG_DENY_NON_RT_DS_TEXTURES", "Deny non-RT Textures"},
+};
+
+static const struct enum_row ROWS_D3D12_HEAP_TYPE[] = {
+    {1, "D3D12_HEAP_TYPE_DEFAULT", "Default"},
+    {2, "D3D12_HEAP_TYPE_UPLOAD", "Upload"},
+    {3, "D3D12_HEAP_TYPE_READBACK", "Readback"},
+    {4, "D3D12_HEAP_TYPE_CUSTOM", "Custom"},
+};
+
+static const struct enum_row ROWS_D3D12_PAGE_PROPERTY[] = {
+    {0, "D3D12_CPU_PAGE_PROPERTY_UNKNOWN", "Unknown"},
+    {1, "D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE", "Not available"},
+    {2, "D3D12_CPU_PAGE_PROPERTY_WRITE_COMBINE", "Write combine"},
+    {3, "D3D12_CPU_PAGE_PROPERTY_WRITE_BACK", "Write back"},
+};
+
+static const struct enum_row ROWS_DIAGNOSTIC_SEVERITY_LEVEL[] = {
+    {0, "UnknownLevel", "Unknown"},
+    {1, "Info", "Info"},
+    {2, "Warning", "Warning"},
+    {3, "Error", "Error"},
+    {4, "Verbose", "Verbose"},
+};
+
+static const struct enum_row ROWS_DIAGNOSTIC_SOURCE_TYPE[] = {
+    {0, "UnknownSource", "Unknown source"},
+    {1, "Injection", "Injection"},
+    {2, "Daemon", "Daemon"},
+    {3, "Analysis", "Analysis"},
+};
+
+static const struct enum_row ROWS_DIAGNOSTIC_TIMESTAMP_SOURCE[] = {
+    {0, "UnknownTimestamp", "Unknown timestamp"},
+    {1, "TargetTimestamp", "Target timestamp"},
+    {2, "HostTimestamp", "Host timestamp"},
+};
+
+static const struct enum_row ROWS_DXGI_FORMAT[] = {
+    {0, "DXGI_FORMAT_UNKNOWN", "Unknown"},
+    {1, "DXGI_FORMAT_R32G32B32A32_TYPELESS", "R32G32B32A32 typeless"},
+    {2, "DXGI_FORMAT_R32G32B32A32_FLOAT", "R32G32B32A32 float"},
+    {3, "DXGI_FORMAT_R32G32B32A32_UINT", "R32G32B32A32 uint"},
+    {4, "DXGI_FORMAT_R32G32B32A32_SINT", "R32G32B32A32 int"},
+    {5, "DXGI_FORMAT_R32G32B32_TYPELESS", "R32G32B32 typeless"},
+    {6, "DXGI_FORMAT_R32G32B32_FLOAT", "R32G32B32 float"},
+    {7, "DXGI_FORMAT_R32G32B32_UINT", "R32G32B32 uint"},
+    {8, "DXGI_FORMAT_R32G32B32_SINT", "R32G32B32 int"},
+    {9, "DXGI_FORMAT_R16G16B16A16_TYPELESS", "R16G16B16A16 typeless"},
+    {10, "DXGI_FORMAT_R16G16B16A16_FLOAT", "R16G16B16A16 float"},
+    {11, "DXGI_FORMAT_R16G16B16A16_UNORM", "R16G16B16A16 norm-uint"},
+    {12, "DXGI_FORMAT_R16G16B16A16_UINT", "R16G16B16A16 uint"},
+    {13, "DXGI_FORMAT_R16G16B16A16_SNORM", "R16G16B16A16 norm-int"},
+    {14, "DXGI_FORMAT_R16G16B16A16_SINT", "R16G16B16A16 int"},
+    {15, "DXGI_FORMAT_R32G32_TYPELESS", "R32G32 typeless"},
+    {16, "DXGI_FORMAT_R32G32_FLOAT", "R32G32 float"},
+    {17, "DXGI_FORMAT_R32G32_UINT", "R32G32 uint"},
+    {18, "DXGI_FORMAT_R32G32_SINT", "R32G32 int"},
+    {19, "DXGI_FORMAT_R32G8X24_TYPELESS", "R32G8X24 typeless"},
+    {20, "DXGI_FORMAT_D32_FLOAT_S8X24_UINT", "D32 float, S8X24 uint"},
+    {21, "DXGI_FORMAT_R32_FLOAT_X8X24_TYPELESS", "R32 float, X8X24 typeless"},
+    {22, "DXGI_FORMAT_X32_TYPELESS_G8X24_UINT", "X32 typeless, G8X24 uint"},
+    {23, "DXGI_FORMAT_R10G10B10A2_TYPELESS", "R10G10B10A2 typeless"},
+    {24, "DXGI_FORMAT_R10G10B10A2_UNORM", "R10G10B10A2 norm-uint"},
+    {25, "DXGI_FORMAT_R10G10B10A2_UINT", "R10G10B10A2 uint"},
+    {26, "DXGI_FORMAT_R11G11B10_FLOAT", "R11G11B10 float"},
+    {27, "DXGI_FORMAT_R8G8B8A8_TYPELESS", "R8G8B8A8 typeless"},
+    {28, "DXGI_FORMAT_R8G8B8A8_UNORM", "R8G8B8A8 norm-uint"},
+    {29, "DXGI_FORMAT_R8G8B8A8_UNORM_SRGB", "R8G8B8A8 norm-uint sRGB"},
+    {30, "DXGI_FORMAT_R8G8B8A8_UINT", "R8G8B8A8 uint"},
+    {31, "DXGI_FORMAT_R8G8B8A8_SNORM", "R8G8B8A8 ????"},
+    {32, "DXGI_FORMAT_R8G8B8A8_SINT", "R8G8B8A8 int"},
+    {33, "DXGI_FORMAT_R16G16_TYPELESS", "R16G16 typeless"},
+    {34, "DXGI_FORMAT_R16G16_FLOAT", "R16G16 float"},
+    {35, "DXGI_FORMAT_R16G16_UNORM", "R16G16 norm-uint"},
+    {36, "DXGI_FORMAT_R16G16_UINT", "R16G16 uint"},
+    {37, "DXGI_FORMAT_R16G16_SNORM", "R16G16 norm-int"},
+    {38, "DXGI_FORMAT_R16G16_SINT", "R16G16 int"},
+    {39, "DXGI_FORMAT_R32_TYPELESS", "R32 typeless"},
+    {40, "DXGI_FORMAT_D32_FLOAT", "D32 float"},
+    {41, "DXGI_FORMAT_R32_FLOAT", "R32 float"},
+    {42, "DXGI_FORMAT_R32_UINT", "R32 uint"},
+    {43, "DXGI_FORMAT_R32_SINT", "R32 int"},
+    {44, "DXGI_FORMAT_R24G8_TYPELESS", "R24G8 typeless"},
+    {45, "DXGI_FORMAT_D24_UNORM_S8_UINT", "D24 norm-uint, S8 uint"},
+    {46, "DXGI_FORMAT_R24_UNORM_X8_TYPELESS", "R24 norm-uint, X8 typeless"},
+    {47, "DXGI_FORMAT_X24_TYPELESS_G8_UINT", "X24 typeless, G8 uint"},
+    {48, "DXGI_FORMAT_R8G8_TYPELESS", "R8G8 typeless"},
+    {49, "DXGI_FORMAT_R8G8_UNORM", "R8G8 norm-uint"},
+    {50, "DXGI_FORMAT_R8G8_UINT", "R8G8 uint"},
+    {51, "DXGI_FORMAT_R8G8_SNORM", "R8G8 norm-int"},
+    {52, "DXGI_FORMAT_R8G8_SINT", "R8G8 int"},
+    {53, "DXGI_FORMAT_R16_TYPELESS", "R16 typeless"},
+    {54, "DXGI_FORMAT_R16_FLOAT", "R16 float"},
+    {55, "DXGI_FORMAT_D16_UNORM", "D16 norm-uint"},
+    {56, "DXGI_FORMAT_R16_UNORM", "R16 norm-uint"},
+    {57, "DXGI_FORMAT_R16_UINT", "R16 uint"},
+    {58, "DXGI_FORMAT_R16_SNORM", "R16 norm-int"},
+    {59, "DXGI_FORMAT_R16_SINT", "R16 int"},
+    {60, "DXGI_FORMAT_R8_TYPELESS", "R8 typeless"},
+    {61, "DXGI_FORMAT_R8_UNORM", "R8 norm-uint"},
+    {62, "DXGI_FORMAT_R8_UINT", "R8 uint"},
+    {63, "DXGI_FORMAT_R8_SNORM", "R8 norm-int"},
+    {64, "DXGI_FORMAT_R8_SINT", "R8 int"},
+    {65, "DXGI_FORMAT_A8_UNORM", "A8 norm-uint"},
+    {66, "DXGI_FORMAT_R1_UNORM", "R1 norm-uint"},
+    {67, "DXGI_FORMAT_R9G9B9E5_SHAREDEXP", "R9G9B9E5 shared float"},
+    {68, "DXGI_FORMAT_R8G8_B8G8_UNORM", "R8G8_B8G8 norm-uint"},
+    {69, "DXGI_FORMAT_G8R8_G8B8_UNORM", "G8R8_G8B8 norm-uint"},
+    {70, "DXGI_FORMAT_BC1_TYPELESS", "BC-1 typeless"},
+    {71, "DXGI_FORMAT_BC1_UNORM", "BC-1 norm-uint"},
+    {72, "DXGI_FORMAT_BC1_UNORM_SRGB", "BC-1 norm-uint sRGB"},
+    {73, "DXGI_FORMAT_BC2_TYPELESS", "BC-2 typeless"},
+    {74, "DXGI_FORMAT_BC2_UNORM", "BC-2 norm-uint"},
+    {75, "DXGI_FORMAT_BC2_UNORM_SRGB", "BC-2 norm-uint sRGB"},
+    {76, "DXGI_FORMAT_BC3_TYPELESS", "BC-3 typeless"},
+    {77, "DXGI_FORMAT_BC3_UNORM", "BC-3 norm-uint"},
+    {78, "DXGI_FORMAT_BC3_UNORM_SRGB", "BC-3 norm-uint sRGB"},
+    {79, "DXGI_FORMAT_BC4_TYPELESS", "BC-4 typeless"},
+    {80, "DXGI_FORMAT_BC4_UNORM", "BC-4 norm-uint"},
+    {81, "DXGI_FORMAT_BC4_SNORM", "BC-4 norm-int"},
+    {82, "DXGI_FORMAT_BC5_TYPELESS", "BC-5 typeless"},
+    {83, "DXGI_FORMAT_BC5_UNORM", "BC-5 norm-uint"},
+    {84, "DXGI_FORMAT_BC5_SNORM", "BC-5 norm-int"},
+    {85, "DXGI_FORMAT_B5G6R5_UNORM", "B5G6R5 norm-uint"},
+    {86, "DXGI_FORMAT_B5G5R5A1_UNORM", "B5G5R5A1 norm-uint"},
+    {87, "DXGI_FORMAT_B8G8R8A8_UNORM", "B8G8R8A8 norm-uint"},
+    {88, "DXGI_FORMAT_B8G8R8X8_UNORM", "B8G8R8X8 norm-uint"},
+    {89, "DXGI_FORMAT_R10G10B10_XR_BIAS_A2_UNORM", "R10G10B10 fixed-pt, A2 norm-uint"},
+    {90, "DXGI_FORMAT_B8G8R8A8_TYPELESS", "B8G8R8A8 typeless"},
+    {91, "DXGI_FORMAT_B8G8R8A8_UNORM_SRGB", "B8G8R8A8 norm-uint sRGB"},
+    {92, "DXGI_FORMAT_B8G8R8X8_TYPELESS", "B8G8R8X8 typeless"},
+    {93, "DXGI_FORMAT_B8G8R8X8_UNORM_SRGB", "B8G8R8X8 norm-uint sRGB"},
+    {94, "DXGI_FORMAT_BC6H_TYPELESS", "BC-6H typeless"},
+    {95, "DXGI_FORMAT_BC6H_UF16", "BC-6H ufloat"},
+    {96, "DXGI_FORMAT_BC6H_SF16", "BC-6H float"},
+    {97, "DXGI_FORMAT_BC7_TYPELESS", "BC-7 typeless"},
+    {98, "DXGI_FORMAT_BC7_UNORM", "BC-7 norm-uint"},
+    {99, "DXGI_FORMAT_BC7_UNORM_SRGB", "BC-7 norm-uint sRGB"},
+    {100, "DXGI_FORMAT_AYUV", "AYUV444-8"},
+    {101, "DXGI_FORMAT_Y410", "Y444-10"},
+    {102, "DXGI_FORMAT_Y416", "Y444-16"},
+    {103, "DXGI_FORMAT_NV12", "NV420-8"},
+    {104, "DXGI_FORMAT_P010", "P420-10"},
+    {105, "DXGI_FORMAT_P016", "P420-16"},
+    {106, "DXGI_FORMAT_420_OPAQUE", "YUV420-8 opaque"},
+    {107, "DXGI_FORMAT_YUY2", "YUY422"},
+    {108, "DXGI_FORMAT_Y210", "Y422-10"},
+    {109, "DXGI_FORMAT_Y216", "Y422-16"},
+    {110, "DXGI_FORMAT_NV11", "NV411-8"},
+    {111, "DXGI_FORMAT_AI44", "AI44"},
+    {112, "DXGI_FORMAT_IA44", "IA44"},
+    {113, "DXGI_FORMAT_P8", "P8"},
+    {114, "DXGI_FORMAT_A8P8", "A8P8"},
+    {115, "DXGI_FORMAT_B4G4R4A4_UNORM", "B4G4R4A4 norm-uint"},
+    {130, "DXGI_FORMAT_P208", "YCbCrA 422 8"},
+    {131, "DXGI_FORMAT_V208", "YCbCrA 440 8"},
+    {132, "DXGI_FORMAT_V408", "YCbCrA 444 8"},
+    {189, "DXGI_FORMAT_SAMPLER_FEEDBACK_MIN_MIP_OPAQUE", "Sampler mip-map opaque"},
+    {190, "DXGI_FORMAT_SAMPLER_FEEDBACK_MIP_REGION_USED_OPAQUE", "Sampler mip-region opaque"},
+};
+
+static const struct enum_row ROWS_ETW_MEMORY_TRANSFER_TYPE[] = {
+    {0, "UnknownTransfer", "Unknown Transfer"},
+    {1, "DeviceToSystem", "Device To System Transfer"},
+    {2, "SystemToDevice", "System To Device Transfer"},
+    {3, "AgpToDevice", "AGP To Device Transfer"},
+    {4, "DeviceToAgp", "Device To AGP Transfer"},
+    {5, "EvictToAlternateva", "Evict To Alternate VA Transfer"},
+    {6, "RestoreFromAlternateva", "Restore From Alternate VA Transfer"},
+    {7, "Discard", "Discard"},
+};
+
+static const struct enum_row ROWS_GPU_CTX_SWITCH[] = {
+    {-1, "UnknownGpuCtxswTag", "Unknown"},
+    {0, "SOF", "SO"},
+    {1, "REQ_BY_HOST", "Request by host"},
+    {2, "FE_ACK", "Front-end ACK"},
+    {3, "FE_ACK_WFI", "Front-end ACK WFI"},
+    {4, "FE_ACK_GFXP", "Front-end ACK GFXP"},
+    {5, "FE_ACK_CTAP", "Front-end ACK CTAP"},
+    {6, "FE_ACK_CILP", "Front-end ACK CILP"},
+    {7, "SAVE_END", "Save end"},
+    {8, "RESTORE_START", "Restore start"},
+    {9, "CONTEXT_START", "Context start"},
+    {10, "INVALID_TIMESTAMP", "Invalid timestamp"},
+    {11, "ENGINE_RESET", "Engine reset"},
+};
+
+static const struct enum_row ROWS_NET_DEVICE_ID[] = {
+    {4099, "CntX3", "ConnectX-3"},
+    {4103, "CntX3Pro", "ConnectX-3 Pro"},
+    {4113, "CntIB", "Connect-IB"},
+    {4115, "CntX4", "ConnectX-4"},
+    {4117, "CntX4Lx", "ConnectX-4 Lx"},
+    {4119, "CntX5", "ConnectX-5"},
+    {4121, "CntX5Ex", "ConnectX-5 Ex"},
+    {4123, "CntX6", "ConnectX-6"},
+    {4125, "CntX6Dx", "ConnectX-6 Dx"},
+    {4127, "CntX6Lx", "ConnectX-6 Lx"},
+    {4129, "CntX7", "ConnectX-7"},
+    {4131, "CntX8", "ConnectX-8"},
+    {21108, "InfiniBridge", "InfiniBridge"},
+    {23108, "InfiniHost", "InfiniHost"},
+    {24204, "InfiniHost3LxHca1", "InfiniHost III Lx HCA 1"},
+    {25204, "InfiniHost3LxHca2", "InfiniHost III Lx HCA 2"},
+    {25208, "InfiniHost3ExTavor", "InfiniHost III Ex (Tavor compatibility mode)"},
+    {25218, "InfiniHost3Ex", "InfiniHost III Ex"},
+    {25408, "CntXDual10Gb", "ConnectX Dual Port 10Gb/s"},
+    {25418, "CntXDual20Gb", "ConnectX Dual Port 20Gb/s"},
+    {25448, "CntXEn10Gb25Gt1", "ConnectX EN 10GigE PCIe 2.0 2.5GT/s"},
+    {25458, "CntXEn10Gb25Gt2", "ConnectX EN 10GBASE-T PCIe 2.5 GT/s"},
+    {26428, "CntXDual40Gb", "ConnectX Dual Port 40Gb/s"},
+    {26438, "CntXVpi", "ConnectX VPI PCIe 2.0 5GT/s"},
+    {26448, "CntXEn10Gb50Gt1", "ConnectX EN 10GigE PCIe 2.0 5GT/s"},
+    {26458, "CntXEn10Gb50Gt2", "ConnectX EN 10GBASE-T PCIe Gen2 5.0 GT/s"},
+    {26468, "CntXEn10Gb50GtVirt", "ConnectX EN 10GigE PCIe 2.0 5GT/s Virtualization+"},
+    {26478, "CntXEn40Gb50Gt", "ConnectX EN 40GigE PCIe 2.0 5GT/s"},
+    {26488, "CntXVpiVirt", "ConnectX VPI PCIe 2.0 5GT/s - IB DDR / 10GigE Virtualization+"},
+    {41680, "BF1Crypto", "BlueField SoC Crypto enabled"},
+    {41681, "BF1NoCrypto", "BlueField SoC Crypto disabled"},
+    {41682, "BF1CntX5", "BlueField integrated ConnectX-5 network controller"},
+    {41683, "BF1MultiVF", "BlueField multicore SoC family VF"},
+    {41684, "BF2Crypto", "BlueField-2 SoC Crypto enabled"},
+    {41685, "BF2NoCrypto", "BlueField-2 SoC Crypto disabled"},
+    {41686, "BF2CntX6Dx", "BlueField-2 integrated ConnectX-6 Dx network controller"},
+    {41687, "BF3LxCrypto", "BlueField-3 Lx SoC Crypto enabled"},
+    {41688, "BF3LxNoCrypto", "BlueField-3 Lx SoC Crypto disabled"},
+    {41689, "BF3LxCntX7Lx", "BlueField-3 Lx integrated ConnectX-7 network controller"},
+    {41690, "BF3Crypto", "BlueField-3 SoC Crypto enabled"},
+    {41691, "BF3NoCrypto", "BlueField-3 SoC Crypto disabled"},
+    {41692, "BF3CntX7", "BlueField-3 integrated ConnectX-7 network controller"},
+    {41693, "BF4Crypto", "BlueField-4 SoC Crypto enabled"},
+    {41694, "BF4NoCrypto", "BlueField-4 SoC Crypto disabled"},
+    {41695, "BF4Int", "BlueField-4 integrated network controller"},
+};
+
+static const struct enum_row ROWS_NET_IB_DEVICE_TYPE[] = {
+    {1, "Endpoint", "End Point"},
+    {2, "IBSwitch", "IB Switch"},
+};
+
+static const struct enum_row ROWS_NET_LINK_TYPE[] = {
+    {0, "Unknown", "Unknown NIC"},
+    {1, "Ethernet", "Ethernet NIC"},
+    {2, "InfiniBand", "InfiniBand NIC"},
+};
+
+static const struct enum_row ROWS_NET_VENDOR_ID[] = {
+    {5555, "NVIDIA", "NVIDIA / Mellanox"},
+};
+
+static const struct enum_row ROWS_NSYS_EVENT_CLASS[] = {
+    {0, "TRACE_PROCESS_EVENT_CUDA_RUNTIME", "CUDA runtime"},
+    {1, "TRACE_PROCESS_EVENT_CUDA_DRIVER", "CUDA driver"},
+    {2, "TRACE_PROCESS_EVENT_GL", "GL"},
+    {3, "TRACE_PROCESS_EVENT_TSP_OVERHEAD", "TSP overhead"},
+    {4, "TRACE_PROCESS_EVENT_GL_DEBUG", "GL debug"},
+    {5, "TRACE_PROCESS_EVENT_GL_WORKLOAD", "GL workload"},
+    {6, "TRACE_PROCESS_EVENT_NVTX_START", "NVTX start"},
+    {7, "TRACE_PROCESS_EVENT_NVTX_FINISH", "NVTX finish"},
+    {8, "TRACE_PROCESS_EVENT_GL_START", "GL start"},
+    {9, "TRACE_PROCESS_EVENT_GL_FINISH", "GL finish"},
+    {10, "TRACE_PROCESS_EVENT_CUDA_START", "CUDA start"},
+    {11, "TRACE_PROCESS_EVENT_CUDA_FINISH", "CUDA finish"},
+    {12, "TRACE_PROCESS_EVENT_CUDA_INIT_ERROR", "CUDA init error"},
+    {13, "TRACE_PROCESS_EVENT_CUDA_EGL_DRIVER", "CUDA EGL driver"},
+    {18, "TRACE_PROCESS_EVENT_VSYNC", "Vsync"},
+    {26, "TRACE_PROCESS_EVENT_CUDA_API", "CUDA API"},
+    {27, "TRACE_PROCESS_EVENT_OS_RUNTIME", "OSRT runtime"},
+    {28, "TRACE_PROCESS_EVENT_CUDNN", "cuDNN"},
+    {29, "TRACE_PROCESS_EVENT_CUBLAS", "cuBLAS"},
+    {31, "TRACE_PROCESS_EVENT_OS_RUNTIME_START", "OSRT start"},
+    {32, "TRACE_PROCESS_EVENT_OS_RUNTIME_FINISH", "OSRT finish"},
+    {33, "TRACE_PROCESS_EVENT_CUDNN_START", "cuDNN start"},
+    {34, "TRACE_PROCESS_EVENT_CUDNN_FINISH", "cuDNN finish"},
+    {35, "TRACE_PROCESS_EVENT_CUBLAS_START", "cuBLAS start"},
+    {36, "TRACE_PROCESS_EVENT_CUBLAS_FINISH", "cuBLAS finish"},
+    {37, "TRACE_PROCESS_EVENT_THREAD_BLOCK", "Thread block"},
+    {38, "TRACE_PROCESS_EVENT_NVMEDIA", "NVmedia"},
+    {39, "TRACE_PROCESS_EVENT_NVMEDIA_START", "NVmedia start"},
+    {40, "TRACE_PROCESS_EVENT_NVMEDIA_FINISH", "NVmedia finish"},
+    {41, "TRACE_PROCESS_EVENT_DX12_API", "DX12 API"},
+    {42, "TRACE_PROCESS_EVENT_DX12_WORKLOAD", "DX12 workload"},
+    {43, "TRACE_PROCESS_EVENT_DX12_START", "DX12 start"},
+    {44, "TRACE_PROCESS_EVENT_DX12_FINISH", "DX12 finish"},
+    {45, "TRACE_PROCESS_EVENT_OPENACC_START", "OpenACC start"},
+    {46, "TRACE_PROCESS_EVENT_OPENACC_FINISH", "OpenACC finish"},
+    {47, "TRACE_PROCESS_EVENT_OPENACC_INIT_ERROR", "OpenACC init error"},
+    {48, "TRACE_PROCESS_EVENT_OPENACC", "OpenACC"},
+    {49, "TRACE_PROCESS_EVENT_CPU_FPS", "CPU FPS"},
+    {50, "TRACE_PROCESS_EVENT_GPU_FPS", "GPU FPS"},
+    {51, "TRACE_PROCESS_EVENT_GL_MULTI_ERROR", "GL multi-error"},
+    {52, "TRACE_PROCESS_EVENT_DX12_DISPLAY", "DX12 display"},
+    {53, "TRACE_PROCESS_EVENT_VULKAN_API", "Vulkan API"},
+    {54, "TRACE_PROCESS_EVENT_VULKAN_WORKLOAD", "Vulkan workload"},
+    {55, "TRACE_PROCESS_EVENT_VULKAN_START", "Vulkan start"},
+    {56, "TRACE_PROCESS_EVENT_VULKAN_FINISH", "Vulkan finish"},
+    {57, "TRACE_PROCESS_EVENT_SYSTEM_EVENT", "System event"},
+    {58, "TRACE_PROCESS_EVENT_GPU_MEMORY", "GPU memory"},
+    {59, "TRACE_PROCESS_EVENT_DX12_CREATE_OBJECT", "DX12 create object"},
+    {60, "TRACE_PROCESS_EVENT_VULKAN_CREATE_OBJECT", "Vulkan create object"},
+    {61, "TRACE_PROCESS_EVENT_CUSTOM_ETW_TRACE", "Custom ETW trace"},
+    {62, "TRACE_PROCESS_EVENT_SLI", "SLI"},
+    {63, "TRACE_PROCESS_EVENT_SLI_START", "SLI start"},
+    {64, "TRACE_PROCESS_EVENT_SLI_FINISH", "SLI finish"},
+    {65, "TRACE_PROCESS_EVENT_DX12_DEBUG_API", "DX12 debug API"},
+    {66, "TRACE_PROCESS_EVENT_VULKAN_DEBUG_API", "Vulkan debug API"},
+    {67, "TRACE_PROCESS_EVENT_CUDABACKTRACE", "CUDA backtrace"},
+    {68, "TRACE_PROCESS_EVENT_CUDABACKTRACE_START", "CUDA backtrace start"},
+    {69, "TRACE_PROCESS_EVENT_CUDABACKTRACE_FINISH", "CUDA backtrace finish"},
+    {70, "TRACE_PROCESS_EVENT_WDDM", "WDDM"},
+    {71, "TRACE_PROCESS_EVENT_DX11_API", "DX11 API"},
+    {72, "TRACE_PROCESS_EVENT_DX11_START", "DX11 start"},
+    {73, "TRACE_PROCESS_EVENT_DX11_FINISH", "DX11 finish"},
+    {74, "TRACE_PROCESS_EVENT_DX11_CREATE_OBJECT", "DX11 create object"},
+    {75, "TRACE_PROCESS_EVENT_DX11_DEBUG_API", "DX11 debug API"},
+    {76, "TRACE_PROCESS_EVENT_DXCOMMON_API", "DX common API"},
+    {77, "TRACE_PROCESS_EVENT_CUDA_GRAPH_NODE_CREATION", "CUDA graph node creation"},
+    {78, "TRACE_PROCESS_EVENT_OPENMP", "OpenMP"},
+    {79, "TRACE_PROCESS_EVENT_OPENMP_START", "OpenMP start"},
+    {80, "TRACE_PROCESS_EVENT_OPENMP_FINISH", "OpenMP finish"},
+    {81, "TRACE_PROCESS_EVENT_NVAPI", "NV API"},
+    {82, "TRACE_PROCESS_EVENT_ETWDXGKRNL", "ETW DXG KRNL"},
+    {83, "TRACE_PROCESS_EVENT_NVENC", "NVENC"},
+    {84, "TRACE_PROCESS_EVENT_NVENC_START", "NVENC start"},
+    {85, "TRACE_PROCESS_EVENT_NVENC_FINISH", "NVENC finish"},
+    {86, "TRACE_PROCESS_EVENT_NVDEC", "NVDEC"},
+    {87, "TRACE_PROCESS_EVENT_NVDEC_START", "NVDEC start"},
+    {88, "TRACE_PROCESS_EVENT_NVDEC_FINISH", "NVDEC finish"},
+    {89, "TRACE_PROCESS_EVENT_NVJPEG", "nvJPEG"},
+    {90, "TRACE_PROCESS_EVENT_NVJPEG_START", "nvJPEG start"},
+    {91, "TRACE_PROCESS_EVENT_NVJPEG_FINISH", "nvJPEG finish"},
+    {92, "TRACE_PROCESS_EVENT_DX12_BATCH_WORKLOAD", "DX12 batch workload"},
+    {93, "TRACE_PROCESS_EVENT_VULKAN_BATCH_WORKLOAD", "Vulkan batch workload"},
+    {94, "TRACE_PROCESS_EVENT_CUDA_GRAPHEXEC_CREATION", "CUDA graph exec creation"},
+    {95, "TRACE_PROCESS_EVENT_CUDA_GRAPH_CREATION", "CUDA graph creation"},
+    {96, "TRACE_PROCESS_EVENT_CUDA_GRAPH_CLONE", "CUDA graph clone"},
+};
+
+static const struct enum_row ROWS_NSYS_EVENT_TYPE[] = {
+    {0, "Unknown", "Unknown"},
+    {1, "CpuCycles", "CpuCycles"},
+    {2, "Instructions", "Instructions"},
+    {3, "CacheReferences", "CacheReferences"},
+    {4, "L1CacheDataWriteMisses", "L1CacheDataWriteMisses"},
+    {5, "L1CacheDataReadMisses", "L1CacheDataReadMisses"},
+    {6, "L1CacheInstructionMisses", "L1CacheInstructionMisses"},
+    {7, "L2CacheDataWriteMisses", "L2CacheDataWriteMisses"},
+    {8, "L2CacheDataReadMisses", "L2CacheDataReadMisses"},
+    {9, "L2CacheInstructionMisses", "L2CacheInstructionMisses"},
+    {10, "BranchInstructions", "BranchInstructions"},
+    {11, "BranchMisses", "BranchMisses"},
+    {12, "BusCycles", "BusCycles"},
+    {13, "CpuClock", "CpuClock"},
+    {14, "TaskClock", "TaskClock"},
+    {15, "PageFault", "PageFault"},
+    {16, "ContextSwitches", "ContextSwitches"},
+    {17, "CpuMigrations", "CpuMigrations"},
+    {18, "PageFaultsMin", "PageFaultsMin"},
+    {19, "PageFaultsMax", "PageFaultsMax"},
+    {20, "AlignmentFaults", "AlignmentFaults"},
+    {21, "EmulationFaults", "EmulationFaults"},
+    {22, "ThreadState", "ThreadState"},
+    {23, "Frames", "Frames"},
+    {24, "Annotations", "Annotations"},
+    {25, "SchedSwitch", "SchedSwitch"},
+    {26, "SchedWakeup", "SchedWakeup"},
+    {27, "Command", "Command"},
+    {28, "Mmap", "Mmap"},
+    {29, "MemUsage", "MemUsage"},
+    {30, "Emc", "Emc"},
+    {31, "Composite", "Composite"},
+    {32, "NvtxEvents", "NvtxEvents"},
+    {33, "NvtxCategory", "NvtxCategory"},
+    {34, "NvtxMark", "NvtxMark"},
+    {35, "NvtxPushRange", "NvtxPushRange"},
+    {36, "NvtxPopRange", "NvtxPopRange"},
+    {37, "NvtxStartRange", "NvtxStartRange"},
+    {38, "NvtxEndRange", "NvtxEndRange"},
+    {39, "NvtxThread", "NvtxThread"},
+    {40, "PowerRate", "PowerRate"},
+    {41, "Sched", "Sched"},
+    {42, "CpuCyclesSelf", "CpuCyclesSelf"},
+    {43, "CpuCyclesTotal", "CpuCyclesTotal"},
+    {44, "CpuCyclesSelfPlus", "CpuCyclesSelfPlus"},
+    {45, "Cuda", "Cuda"},
+    {46, "CudaDevice", "CudaDevice"},
+    {47, "TraceProcess", "TraceProcess"},
+    {48, "TraceFunctions", "TraceFunctions"},
+    {49, "Diagnostic", "Diagnostic"},
+    {50, "GlWorkload", "GlWorkload"},
+    {51, "BandwidthUsage", "BandwidthUsage"},
+    {52, "KhrDebugMark", "KhrDebugMark"},
+    {53, "KhrDebugPushRange", "KhrDebugPushRange"},
+    {54, "KhrDebugPopRange", "KhrDebugPopRange"},
+    {55, "KhrDebugGpuMark", "KhrDebugGpuMark"},
+    {56, "KhrDebugGpuPushRange", "KhrDebugGpuPushRange"},
+    {57, "KhrDebugGpuPopRange", "KhrDebugGpuPopRange"},
+    {58, "GpuCtxsw", "GpuCtxsw"},
+    {59, "NvtxPushPopRange", "NvtxPushPopRange"},
+    {60, "NvtxStartEndRange", "NvtxStartEndRange"},
+    {61, "ProfTime", "ProfTime"},
+    {62, "KhrDebugPushPopRange", "KhrDebugPushPopRange"},
+    {63, "KhrDebugGpuPushPopRange", "KhrDebugGpuPushPopRange"},
+    {64, "NvtxtCategory", "NvtxtCategory"},
+    {65, "NvtxtMark", "NvtxtMark"},
+    {66, "NvtxtPushRange", "NvtxtPushRange"},
+    {67, "NvtxtPopRange", "NvtxtPopRange"},
+    {68, "NvtxtStartRange", "NvtxtStartRange"},
+    {69, "NvtxtEndRange", "NvtxtEndRange"},
+    {70, "NvtxtPushPopRange", "NvtxtPushPopRange"},
+    {71, "NvtxtStartEndRange", "NvtxtStartEndRange"},
+    {72, "NvtxtMetaThread", "NvtxtMetaThread"},
+    {73, "NvtxtMetaProcess", "NvtxtMetaProcess"},
+    {74, "NvtxtMetaFileDisplay", "NvtxtMetaFileDisplay"},
+    {75, "NvtxDomainCreate", "NvtxDomainCreate"},
+    {76, "NvtxDomainDestroy", "NvtxDomainDestroy"},
+    {77, "NvnGpuCmdBuf", "NvnGpuCmdBuf"},
+    {78, "TraceVSync", "TraceVSync"},
+    {79, "CudaDeviceKernel", "CudaDeviceKernel"},
+    {80, "CudaDeviceMemory", "CudaDeviceMemory"},
+    {81, "Pmu", "Pmu"},
+    {82, "NvnGpuDraw", "NvnGpuDraw"},
+    {83, "NvnGpuCompute", "NvnGpuCompute"},
+    {84, "NvnGpuDebug", "NvnGpuDebug"},
+    {85, "OS runtime libraries", "OS runtime libraries"},
+    {86, "CuDNN", "CuDNN"},
+    {87, "CuBLAS", "CuBLAS"},
+    {88, "NvMedia", "NvMedia"},
+    {89, "OpenACC", "OpenACC"},
+    {90, "Correlation", "Correlation"},
+    {91, "DX12", "DX12"},
+    {92, "DX12Workload", "DX12Workload"},
+    {93, "PmuRawEvent", "PmuRawEvent"},
+    {94, "GraphicsFrame", "GraphicsFrame"},
+    {95, "Vulkan", "Vulkan"},
+    {96, "VulkanWorkload", "VulkanWorkload"},
+    {97, "NvtxNameCudaDevice", "NvtxNameCudaDevice"},
+    {98, "NvtxNameCudaContext", "NvtxNameCudaContext"},
+    {99, "NvtxNameCudaStream", "NvtxNameCudaStream"},
+    {100, "SystemEvent", "SystemEvent"},
+    {101, "GpuMemoryEvent", "GpuMemoryEvent"},
+    {102, "DX12CreateObject", "DX12CreateObject"},
+    {103, "VulkanCreateObject", "VulkanCreateObject"},
+    {104, "UnitTraceEvent", "UnitTraceEvent"},
+    {105, "CustomETWEvent", "CustomETWEvent"},
+    {106, "CudaSyncEvent", "CudaSyncEvent"},
+    {107, "SLIEvent", "SLIEvent"},
+    {108, "CudaBacktrace", "CudaBacktrace"},
+    {109, "WddmEvent", "WddmEvent"},
+    {110, "DX11", "DX11"},
+    {111, "DX11CreateObject", "DX11CreateObject"},
+    {112, "DXGI", "DXGI"},
+    {113, "CudaGraphNodeCreation", "CudaGraphNodeCreation"},
+    {114, "OpenMP", "OpenMP"},
+    {115, "UncorePmuEvent", "UncorePmuEvent"},
+    {116, "UncorePmuCarmel", "UncorePmuCarmel"},
+    {117, "CudaDeviceMemoryUsage", "CudaDeviceMemoryUsage"},
+    {118, "ETWDxgKrnlEvent", "ETWDxgKrnlEvent"},
+    {119, "CudaUvmCpuPageFaultEvent", "CudaUvmCpuPageFaultEvent"},
+    {120, "CudaUvmGpuPageFaultEvent", "CudaUvmGpuPageFaultEvent"},
+    {121, "NICMetricsValuesEvent", "NICMetricsValuesEvent"},
+    {122, "NICMetricsListEvent", "NICMetricsListEvent"},
+    {123, "InterruptHandler", "InterruptHandler"},
+    {124, "NVENC", "NVENC"},
+    {125, "NVDEC", "NVDEC"},
+    {126, "nvJPEG", "nvJPEG"},
+    {127, "CudaEventRecord", "CudaEventRecord"},
+    {128, "PerfEventCountEvent", "PerfEventCountEvent"},
+    {129, "CudaDeviceMemoryPool", "CudaDeviceMemoryPool"},
+    {130, "CudaDeviceGraph", "CudaDeviceGraph"},
+    {131, "CudaGraphExecCreation", "CudaGraphExecCreation"},
+    {132, "CudaGraphCreation", "CudaGraphCreation"},
+    {133, "CudaGraphClone", "CudaGraphClone"},
+    {134, "GpuMemoryTransferEvent", "GpuMemoryTransferEvent"},
+    {135, "GlTrace", "GlTrace"},
+    {136, "GpuVideoEngineWorkload", "GpuVideoEngineWorkload"},
+    {137, "IBSwitchMetricsValuesEvent", "IBSwitchMetricsValuesEvent"},
+    {138, "GenericEvent", "GenericEvent"},
+    {139, "UncorePmuT23xScf", "UncorePmuT23xScf"},
+    {140, "UncorePmuT23xDsu", "UncorePmuT23xDsu"},
+    {141, "IBSwitchCongestionEvent", "IBSwitchCongestionEvent"},
+    {142, "CudaDeviceMemcpy", "CudaDeviceMemcpy"},
+    {143, "PerfMetricValueEvent", "PerfMetricValueEvent"},
+    {144, "OpenXREvent", "OpenXREvent"},
+};
+
+static const struct enum_row ROWS_NVDRIVER_EVENT_ID[] = {
+    {1, "NV_WGF2UM_EVENT_LOAD_BALANCE_GPU", "GPU load balance"},
+    {8, "NV_WGF2UM_EVENT_LOAD_BALANCE_CPU", "CPU load balance"},
+    {21, "NV_WGF2UM_EVENT_LOAD_BALANCE_MASTER_GPU", "GPU load balance master"},
+    {22, "NV_WGF2UM_EVENT_LOAD_BALANCE_MASTER_CPU", "CPU load balance master"},
+};
+
+static const struct enum_row ROWS_OPENACC_DEVICE[] = {
+    {0, "acc_device_none", "None"},
+    {1, "acc_device_default", "Default"},
+    {2, "acc_device_host", "Host"},
+    {3, "acc_device_not_host", "Not host"},
+    {4, "acc_device_nvidia", "NVIDIA"},
+    {5, "acc_device_radeon", "Radeon"},
+    {6, "acc_device_xeonphi", "Xeon Phi"},
+    {7, "acc_device_pgi_opencl", "PGI OpenCL"},
+    {8, "acc_device_nvidia_opencl", "NVIDIA OpenCL"},
+    {9, "acc_device_opencl", "OpenCL"},
+};
+
+static const struct enum_row ROWS_OPENACC_EVENT_KIND[] = {
+    {0, "CUPTI_OPENACC_EVENT_KIND_INVALID", "Invalid"},
+    {1, "CUPTI_OPENACC_EVENT_KIND_DEVICE_INIT", "Device init"},
+    {2, "CUPTI_OPENACC_EVENT_KIND_DEVICE_SHUTDOWN", "Device shutdown"},
+    {3, "CUPTI_OPENACC_EVENT_KIND_RUNTIME_SHUTDOWN", "Runtime shutdown"},
+    {4, "CUPTI_OPENACC_EVENT_KIND_ENQUEUE_LAUNCH", "Enqueue launch"},
+    {5, "CUPTI_OPENACC_EVENT_KIND_ENQUEUE_UPLOAD", "Enqueue upload"},
+    {6, "CUPTI_OPENACC_EVENT_KIND_ENQUEUE_DOWNLOAD", "Enqueue download"},
+    {7, "CUPTI_OPENACC_EVENT_KIND_WAIT", "Wait"},
+    {8, "CUPTI_OPENACC_EVENT_KIND_IMPLICIT_WAIT", "Implicit wait"},
+    {9, "CUPTI_OPENACC_EVENT_KIND_COMPUTE_CONSTRUCT", "Compute construct"},
+    {10, "CUPTI_OPENACC_EVENT_KIND_UPDATE", "UPDATE"},
+    {11, "CUPTI_OPENACC_EVENT_KIND_ENTER_DATA", "Enter data"},
+    {12, "CUPTI_OPENACC_EVENT_KIND_EXIT_DATA", "Exit data"},
+    {13, "CUPTI_OPENACC_EVENT_KIND_CREATE", "Create"},
+    {14, "CUPTI_OPENACC_EVENT_KIND_DELETE", "Delete"},
+    {15, "CUPTI_OPENACC_EVENT_KIND_ALLOC", "Alloc"},
+    {16, "CUPTI_OPENACC_EVENT_KIND_FREE", "Free"},
+};
+
+static const struct enum_row ROWS_OPENGL_DEBUG_SEVERITY[] = {
+    {33387, "GL_DEBUG_SEVERITY_NOTIFICATION", "Notification"},
+    {37190, "GL_DEBUG_SEVERITY_HIGH", "High"},
+    {37191, "GL_DEBUG_SEVERITY_MEDIUM", "Medium"},
+    {37192, "GL_DEBUG_SEVERITY_LOW", "Low"},
+};
+
+static const struct enum_row ROWS_OPENGL_DEBUG_SOURCE[] = {
+    {33350, "GL_DEBUG_SOURCE_API", "API"},
+    {33351, "GL_DEBUG_SOURCE_WINDOW_SYSTEM", "Window system"},
+    {33352, "GL_DEBUG_SOURCE_SHADER_COMPILER", "Shader compiler"},
+    {33353, "GL_DEBUG_SOURCE_THIRD_PARTY", "Third party"},
+    {33354, "GL_DEBUG_SOURCE_APPLICATION", "Application"},
+    {33355, "GL_DEBUG_SOURCE_OTHER", "Other"},
+};
+
+static const struct enum_row ROWS_OPENGL_DEBUG_TYPE[] = {
+    {33356, "GL_DEBUG_TYPE_ERROR", "Error"},
+    {33357, "GL_DEBUG_TYPE_DEPRECATED_BEHAVIOR", "Deprecated behavior"},
+    {33358, "GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR", "Undefined behavior"},
+    {33359, "GL_DEBUG_TYPE_PORTABILITY", "Portability"},
+    {33360, "GL_DEBUG_TYPE_PERFORMANCE", "Performance"},
+    {33361, "GL_DEBUG_TYPE_OTHER", "Other"},
+    {33384, "GL_DEBUG_TYPE_MARKER", "Marker"},
+    {33385, "GL_DEBUG_TYPE_PUSH_GROUP", "Push group"},
+    {33386, "GL_DEBUG_TYPE_POP_GROUP", "Pop group"},
+};
+
+static const struct enum_row ROWS_OPENMP_DISPATCH[] = {
+    {1, "ompt_dispatch_iteration", "Iteration"},
+    {2, "ompt_dispatch_section", "Section"},
+};
+
+static const struct enum_row ROWS_OPENMP_EVENT_KIND[] = {
+    {0, "OPENMP_EVENT_KIND_INVALID", "Invalid"},
+    {1, "OPENMP_EVENT_KIND_THREAD_BEGIN", "Thread begin"},
+    {2, "OPENMP_EVENT_KIND_THREAD_END", "Thread end"},
+    {3, "OPENMP_EVENT_KIND_PARALLEL_BEGIN", "Parallel begin"},
+    {4, "OPENMP_EVENT_KIND_PARALLEL_END", "Parallel End"},
+    {5, "OPENMP_EVENT_KIND_SYNC_REGION_WAIT_BEGIN", "Sync region wait begin"},
+    {6, "OPENMP_EVENT_KIND_SYNC_REGION_WAIT_END", "Sync region wait end"},
+    {7, "OPENMP_EVENT_KIND_SYNC_REGION_BEGIN", "Sync region begin"},
+    {8, "OPENMP_EVENT_KIND_SYNC_REGION_END", "Sync region end"},
+    {9, "OPENMP_EVENT_KIND_TASK_BEGIN", "Task begin"},
+    {10, "OPENMP_EVENT_KIND_TASK_END", "Task end"},
+    {11, "OPENMP_EVENT_KIND_MASTER_BEGIN", "Master begin"},
+    {12, "OPENMP_EVENT_KIND_MASTER_END", "Master end"},
+    {13, "OPENMP_EVENT_KIND_REDUCTION_BEGIN", "Reduction begin"},
+    {14, "OPENMP_EVENT_KIND_REDUCTION_END", "Reduction end"},
+    {15, "OPENMP_EVENT_KIND_TASK_CREATE", "Task create"},
+    {16, "OPENMP_EVENT_KIND_TASK_SCHEDULE", "Task schedule"},
+    {17, "OPENMP_EVENT_KIND_CANCEL", "Cancel"},
+    {18, "OPENMP_EVENT_KIND_MUTEX_ACQUIRE", "Mutex acquire"},
+    {19, "OPENMP_EVENT_KIND_MUTEX_ACQUIRED", "Mutex acquired"},
+    {20, "OPENMP_EVENT_KIND_MUTEX_RELEASED", "Mutex released"},
+    {21, "OPENMP_EVENT_KIND_LOCK_INIT", "Lock init"},
+    {22, "OPENMP_EVENT_KIND_LOCK_DESTROY", "Lock destroy"},
+    {23, "OPENMP_EVENT_KIND_WORKSHARE_BEGIN", "Workshare begin"},
+    {24, "OPENMP_EVENT_KIND_WORKSHARE_END", "Workshare end"},
+    {25, "OPENMP_EVENT_KIND_DISPATCH", "Dispatch"},
+    {26, "OPENMP_EVENT_KIND_FLUSH", "Flush"},
+    {27, "OPENMP_EVENT_KIND_THREAD", "Thread"},
+    {28, "OPENMP_EVENT_KIND_PARALLEL", "Parallel"},
+    {29, "OPENMP_EVENT_KIND_SYNC_REGION_WAIT", "Sync region wait"},
+    {30, "OPENMP_EVENT_KIND_SYNC_REGION", "Sync region"},
+    {31, "OPENMP_EVENT_KIND_TASK", "Task"},
+    {32, "OPENMP_EVENT_KIND_MASTER", "Master"},
+    {33, "OPENMP_EVENT_KIND_REDUCTION", "Reduction"},
+    {34, "OPENMP_EVENT_KIND_MUTEX_WAIT", "Mutex wait"},
+    {35, "OPENMP_EVENT_KIND_CRITICAL_SECTION", "Critical section"},
+    {36, "OPENMP_EVENT_KIND_WORKSHARE", "Workshare"},
+};
+
+static const struct enum_row ROWS_OPENMP_MUTEX[] = {
+    {1, "ompt_mutex_lock", "Wait for lock"},
+    {2, "ompt_mutex_test_lock", "Testing lock"},
+    {3, "ompt_mutex_nest_lock", "Wait for nested lock"},
+    {4, "ompt_mutex_test_nest_lock", "Testing nested lock"},
+    {5, "ompt_mutex_critical", "Wait for critical section entry"},
+    {6, "ompt_mutex_atomic", "Wait for atomic region entry"},
+    {7, "ompt_mutex_ordered", "Wait for ordered region entry"},
+};
+
+static const struct enum_row ROWS_OPENMP_SYNC_REGION[] = {
+    {1, "ompt_sync_region_barrier", "Barrier"},
+    {2, "ompt_sync_region_barrier_implicit", "Implicit barrier"},
+    {3, "ompt_sync_region_barrier_explicit", "Explicit barrier"},
+    {4, "ompt_sync_region_barrier_implementation", "Implementation barrier"},
+    {5, "ompt_sync_region_taskwait", "Task wait"},
+    {6, "ompt_sync_region_taskgroup", "Task group"},
+    {7, "ompt_sync_region_reduction", "Reduction"},
+};
+
+static const struct enum_row ROWS_OPENMP_TASK_FLAG[] = {
+    {1, "ompt_task_initial", "Initial"},
+    {2, "ompt_task_implicit", "Implitic"},
+    {4, "ompt_task_explicit", "Explicit"},
+    {8, "ompt_task_target", "Target"},
+    {134217728, "ompt_task_undeferred", "Undeferred"},
+    {268435456, "ompt_task_untied", "United"},
+    {536870912, "ompt_task_final", "Final"},
+    {1073741824, "ompt_task_mergeable", "Mergeable"},
+    {2147483648, "ompt_task_merged", "Merged"},
+};
+
+static const struct enum_row ROWS_OPENMP_TASK_STATUS[] = {
+    {1, "ompt_task_complete", "Completed"},
+    {2, "ompt_task_yield", "Yielded"},
+    {3, "ompt_task_cancel", "Cancelled"},
+    {4, "ompt_task_detach", "Detached"},
+    {5, "ompt_task_early_fulfill", "Early fulfilled"},
+    {6, "ompt_task_late_fulfill", "Late fulfilled"},
+    {7, "ompt_task_switch", "Switched Out"},
+};
+
+static const struct enum_row ROWS_OPENMP_THREAD[] = {
+    {1, "ompt_thread_initial", "Initial"},
+    {2, "ompt_thread_worker", "Worker"},
+    {3, "ompt_thread_other", "Internal"},
+    {4, "ompt_thread_unknown", "Unknown"},
+};
+
+static const struct enum_row ROWS_OPENMP_WORK[] = {
+    {1, "ompt_work_loop", "Loop region"},
+    {2, "ompt_work_sections", "Sections region"},
+    {3, "ompt_work_single_executor", "Single region executor"},
+    {4, "ompt_work_single_other", "Single region waiting"},
+    {5, "ompt_work_workshare", "Workshare retion"},
+    {6, "ompt_work_distribute", "Distribute region"},
+    {7, "ompt_work_taskloop", "Task loop region"},
+};
+
+static const struct enum_row ROWS_PMU_EVENT_SOURCE[] = {
+    {1, "ArmPmu", "Arm PMU"},
+    {2, "CarmelPmu", "Carmel PMU"},
+    {3, "T23XPmuScf", "T23X PMU Scf"},
+    {4, "T23XPmuDsu", "T23X PMU Dsu"},
+};
+
+static const struct enum_row ROWS_PMU_UNIT_TYPE[] = {
+    {1, "PmuUnitCore", "Pmu Unit Core"},
+    {2, "PmuUnitCpuCluster", "Pmu Unit Cpu Cluster"},
+    {3, "PmuUnitScf", "Pmu Unit Scf"},
+};
+
+static const struct enum_row ROWS_SAMPLING_THREAD_STATE[] = {
+    {0, "Unknown", "Unknown"},
+    {1, "Running", "Running"},
+    {2, "Interruptible", "Interruptible"},
+    {3, "Uninterruptible", "Uninterruptible"},
+    {4, "Stopped", "Stopped"},
+    {5, "Terminated", "Terminated"},
+    {6, "Unscheduled", "Unscheduled"},
+    {7, "Waiting", "Waiting"},
+    {8, "OSRuntime", "OS runtime"},
+    {9, "Initialized", "Initialized"},
+    {10, "Transition", "Transition"},
+};
+
+static const struct enum_row ROWS_SLI_TRANSER[] = {
+    {0, "P2P_SKIPPED", "Skipped"},
+    {1, "P2P_EARLY_PUSH", "Early push"},
+    {2, "P2P_PUSH_FAILED", "Push failed"},
+    {3, "P2P_2WAY_OR_PULL", "2way or pull"},
+    {4, "P2P_PRESENT", "Present"},
+    {5, "P2P_DX12_INIT_PUSH_ON_WRITE", "DX12 push on write"},
+};
+
+static const struct enum_row ROWS_STACK_UNWIND_METHOD[] = {
+    {0, "Unknown", "Unknown"},
+    {1, "FramePointer", "Frame pointer"},
+    {2, "UnwindTable", "Unwind table"},
+    {3, "LR_FramePointer", "LR frame pointer"},
+    {4, "LR_UnwindTable", "LR unwind table"},
+    {5, "KernelContext", "Kernel context"},
+    {6, "DWARF_EH", "DWARF EH"},
+    {7, "DWARF_DF", "DWARF DF"},
+    {8, "LBR", "LBR"},
+    {1000, "Undefined", "Undefined"},
+};
+
+static const struct enum_row ROWS_VIDEO_ENGINE_CODEC[] = {
+    {0, "MPEG2", "MPEG-2"},
+    {1, "VC1", "VC-1"},
+    {2, "H264", "H.264"},
+    {3, "MPEG4", "MPEG-4"},
+    {4, "VP8", "VP8"},
+    {5, "VP9", "VP9"},
+    {6, "HEVC", "HEVC"},
+    {7, "AV1", "AV1"},
+};
+
+static const struct enum_row ROWS_VIDEO_ENGINE_TYPE[] = {
+    {0, "NVDEC", "NV Decode"},
+    {1, "NVENC", "NV Encode"},
+    {2, "NVJPEG", "NV JPEG"},
+    {3, "OFA", "OFA"},
+};
+
+static const struct enum_row ROWS_VULKAN_PIPELINE_CREATION_FLAGS[] = {
+    {1, "VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT", "Valid flag"},
+    {2, "VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT", "Cache hit flag"},
+    {4, "VK_PIPELINE_CREATION_FEEDBACK_BASE_PIPELINE_ACCELERATION_BIT", "Pipeline acceleration flag"},
+};
+
+static const struct enum_row ROWS_WDDM_ENGINE_TYPE[] = {
+    {0, "DXGK_ENGINE_TYPE_OTHER", "Other"},
+    {1, "DXGK_ENGINE_TYPE_3D", "3D"},
+    {2, "DXGK_ENGINE_TYPE_VIDEO_DECODE", "Video decode"},
+    {3, "DXGK_ENGINE_TYPE_VIDEO_ENCODE", "Video encode"},
+    {4, "DXGK_ENGINE_TYPE_VIDEO_PROCESSING", "Video processing"},
+    {5, "DXGK_ENGINE_TYPE_SCENE_ASSEMBLY", "Scene assembly"},
+    {6, "DXGK_ENGINE_TYPE_COPY", "Copy"},
+    {7, "DXGK_ENGINE_TYPE_OVERLAY", "Overlay"},
+    {8, "DXGK_ENGINE_TYPE_CRYPTO", "Crypto"},
+};
+
+static const struct enum_row ROWS_WDDM_INTERRUPT_TYPE[] = {
+    {1, "DXGK_INTERRUPT_DMA_COMPLETED", "DMA complete"},
+    {2, "DXGK_INTERRUPT_DMA_PREEMPTED", "DMA preempted"},
+    {3, "DXGK_INTERRUPT_CRTC_VSYNC", "Critical VSYNC"},
+    {4, "DXGK_INTERRUPT_DMA_FAULTED", "CMA faulted"},
+    {5, "DXGK_INTERRUPT_DISPLAYONLY_VSYNC", "Display-only VSYNC"},
+    {6, "DXGK_INTERRUPT_DISPLAYONLY_PRESENT_PROGRESS", "Display-only progress"},
+    {7, "DXGK_INTERRUPT_CRTC_VSYNC_WITH_MULTIPLANE_OVERLAY", "Critical VSYNC w/ overlay"},
+    {8, "DXGK_INTERRUPT_MICACAST_CHUNK_PROCESSING_COMPLETE", "Miracast chunk complete"},
+    {9, "DXGK_INTERRUPT_DMA_PAGE_FAULTED", "DMA page faulted"},
+    {10, "DXGK_INTERRUPT_CRTC_VSYNC_WITH_MULTIPLANE_OVERLAY2", "Critical VSYNC w/ overlay 2"},
+    {11, "DXGK_INTERRUPT_MONITORED_FENCE_SIGNALED", "Monitored fence"},
+    {12, "DXGK_INTERRUPT_HWQUEUE_PAGE_FAULTED", "HW queue page fault"},
+    {13, "DXGK_INTERRUPT_HWCONTEXTLIST_SWITCH_COMPLETED", "HW context switch"},
+    {14, "DXGK_INTERRUPT_PERIODIC_MONITORED_FENCE_SIGNALED", "Periodic fence"},
+    {15, "DXGK_INTERRUPT_SCHEDULING_LOG_INTERRUPT", "Scheduling log"},
+    {16, "DXGK_INTERRUPT_GPU_ENGINE_TIMEOUT", "GPU timeout"},
+    {17, "DXGK_INTERRUPT_SUSPEND_CONTEXT_COMPLETED", "Suspend ctx complete"},
+};
+
+static const struct enum_row ROWS_WDDM_PACKET_TYPE[] = {
+    {0, "DXGKETW_RENDER_COMMAND_BUFFER", "Render"},
+    {1, "DXGKETW_DEFERRED_COMMAND_BUFFER", "Deferred"},
+    {2, "DXGKETW_SYSTEM_COMMAND_BUFFER", "System"},
+    {3, "DXGKETW_MMIOFLIP_COMMAND_BUFFER", "MemMap IO Flip"},
+    {4, "DXGKETW_WAIT_COMMAND_BUFFER", "Wait"},
+    {5, "DXGKETW_SIGNAL_COMMAND_BUFFER", "Signal"},
+    {6, "DXGKETW_DEVICE_COMMAND_BUFFER", "Device"},
+    {7, "DXGKETW_SOFTWARE_COMMAND_BUFFER", "Software"},
+};
+
+static const struct enum_row ROWS_WDDM_PAGING_QUEUE_TYPE[] = {
+    {0, "VIDMM_PAGING_QUEUE_TYPE_UMD", "UMD"},
+    {1, "VIDMM_PAGING_QUEUE_TYPE_DEFAULT", "Default"},
+    {2, "VIDMM_PAGING_QUEUE_TYPE_EVICT", "Evict"},
+    {3, "VIDMM_PAGING_QUEUE_TYPE_RECLAIM", "Reclaim"},
+};
+
+static const struct enum_row ROWS_WDDM_VIDMM_OP_TYPE[] = {
+    {0, "None", "None"},
+    {101, "RestoreSegments", "Restore segments"},
+    {102, "PurgeSegments", "Purge segements"},
+    {103, "CleanupPrimary", "Cleanup primary"},
+    {104, "AllocatePagingBufferResources", "Allocate paging buffer resources"},
+    {105, "FreePagingBufferResources", "Free paging buffer resources"},
+    {106, "ReportVidMmState", "Report VIDMM State"},
+    {107, "RunApertureCoherencyTest", "Run aperture coherency test"},
+    {108, "RunUnmapToDummyPageTest", "Run unmap to dummy page test"},
+    {109, "DeferredCommand", "Deferred command"},
+    {110, "SuspendMemorySegmentAccess", "Suspend mem seg access"},
+    {111, "ResumeMemorySegmentAccess", "Resume mem seg access"},
+    {112, "EvictAndFlush", "Evict and flush"},
+    {113, "CommitVirtualAddressRange", "Commit virt-addr range"},
+    {114, "UncommitVirtualAddressRange", "Uncommit virt-addrrange"},
+    {115, "DestroyVirtualAddressAllocator", "Destroy virt-addr allocator"},
+    {116, "PageInDevice", "Page in device"},
+    {117, "MapContextAllocation", "Map context allocation"},
+    {118, "InitPagingProcessVaSpace", "Init praging process VA space"},
+    {200, "CloseAllocation", "Close allocation"},
+    {202, "ComplexLock", "Complex lock"},
+    {203, "PinAllocation", "Pin allocation"},
+    {204, "FlushPendingGpuAccess", "Flish pending GPU access"},
+    {205, "UnpinAllocation", "Unpin allocation"},
+    {206, "MakeResident", "Make resident"},
+    {207, "Evict", "Evict"},
+    {208, "LockInAperture", "Lock in aperture"},
+    {209, "InitContextAllocation", "Init context allocation"},
+    {210, "ReclaimAllocation", "Reclaim allocation"},
+    {211, "DiscardAllocation", "Discard allocation"},
+    {212, "SetAllocationPriority", "Set allocation priority"},
+    {1000, "EvictSystemMemoryOfferList", "Evict sys-mem offer list"},
+};
+
+static const struct enum_table ENUM_TABLES[] = {
+    {"ENUM_CUDA_DEV_MEM_EVENT_OPER", "CUDA device mem event operation labels", ROWS_CUDA_DEV_MEM_EVENT_OPER, COUNT_OF(ROWS_CUDA_DEV_MEM_EVENT_OPER)},
+    {"ENUM_CUDA_FUNC_CACHE_CONFIG", "CUDA function cache config labels", ROWS_CUDA_FUNC_CACHE_CONFIG, COUNT_OF(ROWS_CUDA_FUNC_CACHE_CONFIG)},
+    {"ENUM_CUDA_KERNEL_LAUNCH_TYPE", "CUDA kernel launch type labels", ROWS_CUDA_KERNEL_LAUNCH_TYPE, COUNT_OF(ROWS_CUDA_KERNEL_LAUNCH_TYPE)},
+    {"ENUM_CUDA_MEMCPY_OPER", "CUDA memcpy operation labels", ROWS_CUDA_MEMCPY_OPER, COUNT_OF(ROWS_CUDA_MEMCPY_OPER)},
+    {"ENUM_CUDA_MEMPOOL_OPER", "CUDA mempool operation labels", ROWS_CUDA_MEMPOOL_OPER, COUNT_OF(ROWS_CUDA_MEMPOOL_OPER)},
+    {"ENUM_CUDA_MEMPOOL_TYPE", "CUDA mempool type labels", ROWS_CUDA_MEMPOOL_TYPE, COUNT_OF(ROWS_CUDA_MEMPOOL_TYPE)},
+    {"ENUM_CUDA_MEM_KIND", "CUDA memory kind labels", ROWS_CUDA_MEM_KIND, COUNT_OF(ROWS_CUDA_MEM_KIND)},
+    {"ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG", "CUDA shared memory limit config labels", ROWS_CUDA_SHARED_MEM_LIMIT_CONFIG, COUNT_OF(ROWS_CUDA_SHARED_MEM_LIMIT_CONFIG)},
+    {"ENUM_CUDA_UNIF_MEM_ACCESS_TYPE", "CUDA unified memory access type labels", ROWS_CUDA_UNIF_MEM_ACCESS_TYPE, COUNT_OF(ROWS_CUDA_UNIF_MEM_ACCESS_TYPE)},
+    {"ENUM_CUDA_UNIF_MEM_MIGRATION", "CUDA unified memory migration cause labels", ROWS_CUDA_UNIF_MEM_MIGRATION, COUNT_OF(ROWS_CUDA_UNIF_MEM_MIGRATION)},
+    {"ENUM_CUPTI_STREAM_TYPE", "CUPTI stream type labels", ROWS_CUPTI_STREAM_TYPE, COUNT_OF(ROWS_CUPTI_STREAM_TYPE)},
+    {"ENUM_CUPTI_SYNC_TYPE", "CUPTI synchronization type labels", ROWS_CUPTI_SYNC_TYPE, COUNT_OF(ROWS_CUPTI_SYNC_TYPE)},
+    {"ENUM_D3D12_CMD_LIST_TYPE", "D3D12 command list type labels", ROWS_D3D12_CMD_LIST_TYPE, COUNT_OF(ROWS_D3D12_CMD_LIST_TYPE)},
+    {"ENUM_D3D12_HEAP_FLAGS", "D3D12 heap flag labels", ROWS_D3D12_HEAP_FLAGS, COUNT_OF(ROWS_D3D12_HEAP_FLAGS)},
+    {"ENUM_D3D12_HEAP_TYPE", "D3D12 heap type labels", ROWS_D3D12_HEAP_TYPE, COUNT_OF(ROWS_D3D12_HEAP_TYPE)},
+    {"ENUM_D3D12_PAGE_PROPERTY", "D3D12 CPU page property labels", ROWS_D3D12_PAGE_PROPERTY, COUNT_OF(ROWS_D3D12_PAGE_PROPERTY)},
+    {"ENUM_DIAGNOSTIC_SEVERITY_LEVEL", "Diagnostic message severity level labels", ROWS_DIAGNOSTIC_SEVERITY_LEVEL, COUNT_OF(ROWS_DIAGNOSTIC_SEVERITY_LEVEL)},
+    {"ENUM_DIAGNOSTIC_SOURCE_TYPE", "Diagnostic message source type labels", ROWS_DIAGNOSTIC_SOURCE_TYPE, COUNT_OF(ROWS_DIAGNOSTIC_SOURCE_TYPE)},
+    {"ENUM_DIAGNOSTIC_TIMESTAMP_SOURCE", "Diagnostic message timestamp source lables", ROWS_DIAGNOSTIC_TIMESTAMP_SOURCE, COUNT_OF(ROWS_DIAGNOSTIC_TIMESTAMP_SOURCE)},
+    {"ENUM_DXGI_FORMAT", "DXGI image format labels", ROWS_DXGI_FORMAT, COUNT_OF(ROWS_DXGI_FORMAT)},
+    {"ENUM_ETW_MEMORY_TRANSFER_TYPE", "memory transfer type labels", ROWS_ETW_MEMORY_TRANSFER_TYPE, COUNT_OF(ROWS_ETW_MEMORY_TRANSFER_TYPE)},
+    {"ENUM_GPU_CTX_SWITCH", "GPU context switch labels", ROWS_GPU_CTX_SWITCH, COUNT_OF(ROWS_GPU_CTX_SWITCH)},
+    {"ENUM_NET_DEVICE_ID", "NIC PCIe device id labels", ROWS_NET_DEVICE_ID, COUNT_OF(ROWS_NET_DEVICE_ID)},
+    {"ENUM_NET_IB_DEVICE_TYPE", "network device types", ROWS_NET_IB_DEVICE_TYPE, COUNT_OF(ROWS_NET_IB_DEVICE_TYPE)},
+    {"ENUM_NET_LINK_TYPE", "NIC link layer labels", ROWS_NET_LINK_TYPE, COUNT_OF(ROWS_NET_LINK_TYPE)},
+    {"ENUM_NET_VENDOR_ID", "NIC PCIe vendor id labels", ROWS_NET_VENDOR_ID, COUNT_OF(ROWS_NET_VENDOR_ID)},
+    {"ENUM_NSYS_EVENT_CLASS", "Nsys event class labels", ROWS_NSYS_EVENT_CLASS, COUNT_OF(ROWS_NSYS_EVENT_CLASS)},
+    {"ENUM_NSYS_EVENT_TYPE", "Nsys event type labels", ROWS_NSYS_EVENT_TYPE, COUNT_OF(ROWS_NSYS_EVENT_TYPE)},
+    {"ENUM_NVDRIVER_EVENT_ID", "NV-Driver event it labels", ROWS_NVDRIVER_EVENT_ID, COUNT_OF(ROWS_NVDRIVER_EVENT_ID)},
+    {"ENUM_OPENACC_DEVICE", "OpenACC device type labels", ROWS_OPENACC_DEVICE, COUNT_OF(ROWS_OPENACC_DEVICE)},
+    {"ENUM_OPENACC_EVENT_KIND", "OpenACC event type labels", ROWS_OPENACC_EVENT_KIND, COUNT_OF(ROWS_OPENACC_EVENT_KIND)},
+    {"ENUM_OPENGL_DEBUG_SEVERITY", "OpenGL debug severity labels", ROWS_OPENGL_DEBUG_SEVERITY, COUNT_OF(ROWS_OPENGL_DEBUG_SEVERITY)},
+    {"ENUM_OPENGL_DEBUG_SOURCE", "OpenGL debug source labels", ROWS_OPENGL_DEBUG_SOURCE, COUNT_OF(ROWS_OPENGL_DEBUG_SOURCE)},
+    {"ENUM_OPENGL_DEBUG_TYPE", "OpenGL debug type labels", ROWS_OPENGL_DEBUG_TYPE, COUNT_OF(ROWS_OPENGL_DEBUG_TYPE)},
+    {"ENUM_OPENMP_DISPATCH", "OpenMP dispatch labels", ROWS_OPENMP_DISPATCH, COUNT_OF(ROWS_OPENMP_DISPATCH)},
+    {"ENUM_OPENMP_EVENT_KIND", "OpenMP event kind labels", ROWS_OPENMP_EVENT_KIND, COUNT_OF(ROWS_OPENMP_EVENT_KIND)},
+    {"ENUM_OPENMP_MUTEX", "OpenMP mutex labels", ROWS_OPENMP_MUTEX, COUNT_OF(ROWS_OPENMP_MUTEX)},
+    {"ENUM_OPENMP_SYNC_REGION", "OpenMP sync region labels", ROWS_OPENMP_SYNC_REGION, COUNT_OF(ROWS_OPENMP_SYNC_REGION)},
+    {"ENUM_OPENMP_TASK_FLAG", "OpenMP task flags labels", ROWS_OPENMP_TASK_FLAG, COUNT_OF(ROWS_OPENMP_TASK_FLAG)},
+    {"ENUM_OPENMP_TASK_STATUS", "OpenMP task status labels", ROWS_OPENMP_TASK_STATUS, COUNT_OF(ROWS_OPENMP_TASK_STATUS)},
+    {"ENUM_OPENMP_THREAD", "OpenMP thread labels", ROWS_OPENMP_THREAD, COUNT_OF(ROWS_OPENMP_THREAD)},
+    {"ENUM_OPENMP_WORK", "OpenMP work labels", ROWS_OPENMP_WORK, COUNT_OF(ROWS_OPENMP_WORK)},
+    {"ENUM_PMU_EVENT_SOURCE", "PMU event source labels", ROWS_PMU_EVENT_SOURCE, COUNT_OF(ROWS_PMU_EVENT_SOURCE)},
+    {"ENUM_PMU_UNIT_TYPE", "PMU unit type labels", ROWS_PMU_UNIT_TYPE, COUNT_OF(ROWS_PMU_UNIT_TYPE)},
+    {"ENUM_SAMPLING_THREAD_STATE", "Sampling thread state labels", ROWS_SAMPLING_THREAD_STATE, COUNT_OF(ROWS_SAMPLING_THREAD_STATE)},
+    {"ENUM_SLI_TRANSER", "OpenMP task status labels", ROWS_SLI_TRANSER, COUNT_OF(ROWS_SLI_TRANSER)},
+    {"ENUM_STACK_UNWIND_METHOD", "Stack unwind method labels", ROWS_STACK_UNWIND_METHOD, COUNT_OF(ROWS_STACK_UNWIND_METHOD)},
+    {"ENUM_VIDEO_ENGINE_CODEC", "Video engine codec labels", ROWS_VIDEO_ENGINE_CODEC, COUNT_OF(ROWS_VIDEO_ENGINE_CODEC)},
+    {"ENUM_VIDEO_ENGINE_TYPE", "Video engine type id labels", ROWS_VIDEO_ENGINE_TYPE, COUNT_OF(ROWS_VIDEO_ENGINE_TYPE)},
+    {"ENUM_VULKAN_PIPELINE_CREATION_FLAGS", "Vulkan pipeline creation feedback flag labels", ROWS_VULKAN_PIPELINE_CREATION_FLAGS, COUNT_OF(ROWS_VULKAN_PIPELINE_CREATION_FLAGS)},
+    {"ENUM_WDDM_ENGINE_TYPE", "WDDM engine type labels", ROWS_WDDM_ENGINE_TYPE, COUNT_OF(ROWS_WDDM_ENGINE_TYPE)},
+    {"ENUM_WDDM_INTERRUPT_TYPE", "WDDM DMA interrupt type labels", ROWS_WDDM_INTERRUPT_TYPE, COUNT_OF(ROWS_WDDM_INTERRUPT_TYPE)},
+    {"ENUM_WDDM_PACKET_TYPE", "WDDM packet type labels", ROWS_WDDM_PACKET_TYPE, COUNT_OF(ROWS_WDDM_PACKET_TYPE)},
+    {"ENUM_WDDM_PAGING_QUEUE_TYPE", "WDDM paging queue type labels", ROWS_WDDM_PAGING_QUEUE_TYPE, COUNT_OF(ROWS_WDDM_PAGING_QUEUE_TYPE)},
+    {"ENUM_WDDM_VIDMM_OP_TYPE", "WDDM VidMm operation type labels", ROWS_WDDM_VIDMM_OP_TYPE, COUNT_OF(ROWS_WDDM_VIDMM_OP_TYPE)},
+};
+
+/* ======================================================================================= options */
+
+struct config {
+    const char *out_path;
+    uint64_t seed;
+    int64_t kernels;
+    int64_t memcpys;
+    int64_t memsets;
+    int64_t other_api;
+    int64_t processes;
+    int64_t threads;
+    int64_t devices;
+    int64_t streams;
+    int64_t kernel_names;
+    int64_t nvtx_ranges;
+    int64_t osrt_calls;
+    int64_t zero_durations;
+    bool backtrace;
+    bool overlap;
+    bool collide;
+    bool enums;
+    bool green_context;
+    bool example;
+    bool force;
+    bool quiet;
+    bool help;
+    int64_t backtrace_processes; /* derived: the first this many processes get backtrace rows */
+};
+
+enum option_kind {
+    OPT_COUNT, /* --name N: an integer in [min, max] */
+    OPT_SEED,  /* --name N: any unsigned 64-bit integer */
+    OPT_PATH,  /* --name FILE */
+    OPT_SET,   /* a flag that sets a bool */
+    OPT_CLEAR, /* a flag that clears a bool */
+};
+
+struct option_spec {
+    const char *name;
+    const char *alias; /* a one-letter form, or NULL */
+    enum option_kind kind;
+    size_t field;      /* offsetof(struct config, ...) */
+    int64_t min, max;  /* OPT_COUNT only */
+    bool content;      /* chooses content, so it cannot be combined with --example */
+    const char *help;
+};
+
+#define FIELD(f) offsetof(struct config, f)
+#define MAX_OPS INT64_C(1000000000)
+
+static const struct option_spec OPTIONS[] = {
+    {"--output", "-o", OPT_PATH, FIELD(out_path), 0, 0, false,
+     "write the export to FILE (required; an existing FILE is refused)"},
+    {"--force", NULL, OPT_SET, FIELD(force), 0, 0, false, "overwrite FILE if it exists"},
+    {"--quiet", "-q", OPT_SET, FIELD(quiet), 0, 0, false, "no progress report on stderr for big runs"},
+    {"--example", NULL, OPT_SET, FIELD(example), 0, 0, false,
+     "the bundled example: 2 processes on 2 devices, every kind of row, backtraces on the first process, "
+     "a few hundred rows, fixed content"},
+    {"--seed", NULL, OPT_SEED, FIELD(seed), 0, 0, true, "seed of the pseudo-random content"},
+    {"--kernels", NULL, OPT_COUNT, FIELD(kernels), 0, MAX_OPS, true,
+     "kernel launches: one cudaLaunchKernel_v7000 runtime row and one kernel row each"},
+    {"--memcpy", NULL, OPT_COUNT, FIELD(memcpys), 0, MAX_OPS, true,
+     "memory copies, each with its cudaMemcpy* call; unified-memory migrations have none. "
+     "From 20 on, every copyKind and every source and destination memory kind appears"},
+    {"--memset", NULL, OPT_COUNT, FIELD(memsets), 0, MAX_OPS, true, "memsets, each with its cudaMemset* call"},
+    {"--other-api", NULL, OPT_COUNT, FIELD(other_api), 0, MAX_OPS, true,
+     "CUDA runtime and driver calls with no GPU work (cudaMalloc, cudaStreamSynchronize, cuMemAlloc_v2, ...)"},
+    {"--processes", NULL, OPT_COUNT, FIELD(processes), 1, 1000, true, "processes"},
+    {"--threads", NULL, OPT_COUNT, FIELD(threads), 1, 1000, true, "threads per process that make calls"},
+    {"--devices", NULL, OPT_COUNT, FIELD(devices), 1, 64, true,
+     "GPUs; with at least as many processes as GPUs each process uses one, otherwise they are shared out"},
+    {"--streams", NULL, OPT_COUNT, FIELD(streams), 1, 64, true,
+     "streams per device and process; the first one is the null stream"},
+    {"--kernel-names", NULL, OPT_COUNT, FIELD(kernel_names), 1, 1000000, true,
+     "distinct kernels (templated C++ names with commas and spaces, extern \"C\" names)"},
+    {"--nvtx", NULL, OPT_COUNT, FIELD(nvtx_ranges), 0, MAX_OPS, true,
+     "NVTX ranges: push/pop nested up to 4 deep and start/end, in the default domain and 2 named ones; "
+     "also about one mark per 8 ranges"},
+    {"--osrt", NULL, OPT_COUNT, FIELD(osrt_calls), 0, MAX_OPS, true, "OS runtime calls (OSRT_API)"},
+    {"--zero-durations", NULL, OPT_COUNT, FIELD(zero_durations), 0, MAX_OPS, true,
+     "GPU operations (kernel, memcpy, memset) that get a zero duration"},
+    {"--backtrace", NULL, OPT_SET, FIELD(backtrace), 0, 0, true,
+     "every CUDA API call also gets a CUDA backtrace row (eventClass 67) and a callchain"},
+    {"--overlap", NULL, OPT_SET, FIELD(overlap), 0, 0, true,
+     "kernels on different streams of a device overlap in time (default: a device runs one operation at a time)"},
+    {"--collide", NULL, OPT_SET, FIELD(collide), 0, 0, true,
+     "correlationIds start at the same value in every process, as in real captures (the default)"},
+    {"--no-collide", NULL, OPT_CLEAR, FIELD(collide), 0, 0, true, "give each process its own correlationId range"},
+    {"--no-enums", NULL, OPT_CLEAR, FIELD(enums), 0, 0, true, "omit the ENUM_* tables, like exports before schema 3.0"},
+    {"--no-green-context", NULL, OPT_CLEAR, FIELD(green_context), 0, 0, true,
+     "omit the greenContextId columns, like exports before 2024.2"},
+    {"--help", "-h", OPT_SET, FIELD(help), 0, 0, false, "print this help and exit"},
+};
+
+static struct config default_config(void)
+{
+    return (struct config){
+        .seed = 1,
+        .kernels = 1000,
+        .memcpys = 40,
+        .memsets = 10,
+        .other_api = 40,
+        .processes = 2,
+        .threads = 2,
+        .devices = 2,
+        .streams = 2,
+        .kernel_names = 12,
+        .nvtx_ranges = 60,
+        .osrt_calls = 40,
+        .collide = true,
+        .enums = true,
+        .green_context = true,
+    };
+}
+
+/* The bundled example (`make run` prints its reports): small enough to read, every kind of row present. */
+static void apply_example(struct config *c)
+{
+    c->seed = 20240611;
+    c->kernels = 32;
+    c->memcpys = 20;
+    c->memsets = 4;
+    c->other_api = 12;
+    c->processes = 2;
+    c->threads = 2;
+    c->devices = 2;
+    c->streams = 2;
+    c->kernel_names = 8;
+    c->nvtx_ranges = 24;
+    c->osrt_calls = 20;
+    c->backtrace_processes = 1;
+}
+
+/* Prints `text` from column `indent` on, breaking lines at spaces before column `width`. */
+static void print_wrapped(FILE *out, const char *text, int indent, int width)
+{
+    int col = indent;
+    while (*text) {
+        int word = (int)strcspn(text, " ");
+        if (col > indent && col + 1 + word > width) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+        }
+        fprintf(out, " %.*s", word, text);
+        col += 1 + word;
+        text += word;
+        text += strspn(text, " ");
+    }
+    fputc('\n', out);
+}
+
+static void print_help(FILE *out)
+{
+    const struct config defaults = default_config();
+    fputs("usage: nsysgen [options] -o FILE\n"
+          "Writes a synthetic Nsight Systems 2024.2.3 SQLite export (schema 3.11) with chosen content.\n"
+          "The same options always give the same bytes.\n\noptions:\n",
+          out);
+    for (size_t i = 0; i < COUNT_OF(OPTIONS); i++) {
+        const struct option_spec *o = &OPTIONS[i];
+        char left[64];
+        const char *arg = o->kind == OPT_PATH ? " FILE" : o->kind == OPT_COUNT || o->kind == OPT_SEED ? " N" : "";
+        snprintf(left, sizeof left, "%s%s%s%s", o->alias ? o->alias : "", o->alias ? ", " : "    ", o->name, arg);
+        char help[512];
+        const char *field = (const char *)&defaults + o->field;
+        if (o->kind == OPT_COUNT)
+            snprintf(help, sizeof help, "%s (default %" PRId64 ")", o->help, *(const int64_t *)(const void *)field);
+        else if (o->kind == OPT_SEED)
+            snprintf(help, sizeof help, "%s (default %" PRIu64 ")", o->help, *(const uint64_t *)(const void *)field);
+        else
+            snprintf(help, sizeof help, "%s", o->help);
+        fprintf(out, "  %-24s", left);
+        print_wrapped(out, help, 26, 100);
+    }
+}
+
+static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("nsysgen: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nTry 'nsysgen --help'.\n", stderr);
+    exit(2);
+}
+
+static const struct option_spec *find_option(const char *arg, size_t len)
+{
+    for (size_t i = 0; i < COUNT_OF(OPTIONS); i++) {
+        const struct option_spec *o = &OPTIONS[i];
+        if ((strlen(o->name) == len && strncmp(o->name, arg, len) == 0) ||
+            (o->alias && strlen(o->alias) == len && strncmp(o->alias, arg, len) == 0))
+            return o;
+    }
+    return NULL;
+}
+
+static int64_t parse_count(const struct option_spec *o, const char *text)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno || end == text || *end || v < o->min || v > o->max)
+        usage_error("%s: expected a whole number from %" PRId64 " to %" PRId64 ", got '%s'", o->name, o->min,
+                    o->max, text);
+    return v;
+}
+
+static uint64_t parse_seed(const struct option_spec *o, const char *text)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || end == text || *end || text[0] == '-')
+        usage_error("%s: expected a whole number from 0 to %" PRIu64 ", got '%s'", o->name, UINT64_MAX, text);
+    return v;
+}
+
+/* Stores one option's value into the config. */
+static void apply_option(struct config *c, const struct option_spec *o, const char *value)
+{
+    void *field = (char *)c + o->field;
+    switch (o->kind) {
+    case OPT_COUNT: *(int64_t *)field = parse_count(o, value); break;
+    case OPT_SEED: *(uint64_t *)field = parse_seed(o, value); break;
+    case OPT_PATH: *(const char **)field = value; break;
+    case OPT_SET: *(bool *)field = true; break;
+    case OPT_CLEAR: *(bool *)field = false; break;
+    }
+}
+
+static struct config parse_args(int argc, char **argv)
+{
+    struct config c = default_config();
+    const char *content_option = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        const struct option_spec *o = find_option(arg, len);
+        if (!o)
+            usage_error("unknown option '%s'", arg);
+        bool takes_value = o->kind == OPT_COUNT || o->kind == OPT_SEED || o->kind == OPT_PATH;
+        const char *value = NULL;
+        if (takes_value) {
+            if (eq)
+                value = eq + 1;
+            else if (i + 1 < argc)
+                value = argv[++i];
+            else
+                usage_error("%s needs a value", o->name);
+        } else if (eq) {
+            usage_error("%s takes no value", o->name);
+        }
+        if (o->content)
+            content_option = o->name;
+        apply_option(&c, o, value);
+    }
+    if (c.help)
+        return c;
+    if (c.example) {
+        if (content_option)
+            usage_error("--example has fixed content; it cannot be combined with %s", content_option);
+        apply_example(&c);
+    } else {
+        c.backtrace_processes = c.backtrace ? c.processes : 0;
+    }
+    if (!c.out_path)
+        usage_error("no output file: give -o FILE");
+    if (c.processes * c.threads > 100000)
+        usage_error("--processes times --threads must be at most 100000");
+    return c;
+}
+
+/* ======================================================================================= errors */
+
+/* What fail() reports about and cleans up: the file being written. */
+static struct {
+    const char *shown; /* the output path as given: the <file> of every message */
+    char *tmp_path;    /* the half-written temporary file, removed on failure */
+    sqlite3 *db;
+} g_out = {"nsysgen", NULL, NULL};
+
+static void discard_output(void)
+{
+    if (g_out.db) {
+        sqlite3_close_v2(g_out.db);
+        g_out.db = NULL;
+    }
+    if (g_out.tmp_path) {
+        unlink(g_out.tmp_path);
+        free(g_out.tmp_path);
+        g_out.tmp_path = NULL;
+    }
+}
+
+/* Prints `nsysgen: <file>: <what>`, removes the temporary file and exits with status 1. */
+static _Noreturn void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "nsysgen: %s: ", g_out.shown);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    discard_output();
+    exit(1);
+}
+
+static _Noreturn void fail_sqlite(const char *what)
+{
+    fail("%s: %s", what, g_out.db ? sqlite3_errmsg(g_out.db) : "no database");
+}
+
+static void exec_sql(const char *sql, const char *what)
+{
+    char *err = NULL;
+    if (sqlite3_exec(g_out.db, sql, NULL, NULL, &err) != SQLITE_OK)
+        fail("%s: %s", what, err ? err : sqlite3_errmsg(g_out.db));
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        fail("out of memory");
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = xcalloc(n, 1);
+    memcpy(p, s, n);
+    return p;
+}
+
+/* ======================================================================================= random numbers */
+
+/* xoshiro256** seeded through splitmix64: fast, and the same sequence on every platform. */
+struct rng {
+    uint64_t s[4];
+};
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static void rng_seed(struct rng *r, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static uint64_t rng_next(struct rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+/* A number in [0, n); the modulo bias is irrelevant for test data. */
+static int64_t rng_below(struct rng *r, int64_t n) { return n <= 1 ? 0 : (int64_t)(rng_next(r) % (uint64_t)n); }
+
+static int64_t rng_range(struct rng *r, int64_t lo, int64_t hi) { return lo + rng_below(r, hi - lo + 1); }
+
+static bool rng_one_in(struct rng *r, int64_t n) { return rng_below(r, n) == 0; }
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* ======================================================================================= table writers */
+
+/* One table of the export: created on its first row, like a lazy export, then filled through one
+ * prepared INSERT. A row is built with row_begin(), one put_*() per column in the table's column order,
+ * and row_end(), which checks that the count matches the CREATE TABLE text. */
+struct table_writer {
+    const char *table;
+    const char *create_sql;
+    sqlite3_stmt *insert; /* NULL until the first row */
+    int ncols;            /* columns of the full 2024.2.3 table = parameters ?1..?ncols */
+    int next;             /* the parameter the next put_*() binds */
+    int bind_rc;          /* the first bind error of the row being built */
+    int64_t rows;
+};
+
+#define WRITER(table, sql) {table, sql, NULL, 0, 0, SQLITE_OK, 0}
+
+static bool is_identifier_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* --no-green-context leaves this column out of the tables that have it. */
+static bool column_left_out(const struct config *cfg, const char *name, size_t len)
+{
+    return !cfg->green_context && len == strlen("greenContextId") && strncmp(name, "greenContextId", len) == 0;
+}
+
+static char *finish_str(sqlite3_str *s, const char *what)
+{
+    if (sqlite3_str_errcode(s) != SQLITE_OK)
+        fail("%s: out of memory", what);
+    return sqlite3_str_finish(s);
+}
+
+/* Creates the table from its 2024.2.3 text (less any column left out) and prepares its INSERT.
+ * Parameters are numbered by the column's place in the full table, so the row code binds the same
+ * numbers whether or not a column was left out: SQLite accepts binds to numbers a statement skips. */
+static void writer_open(const struct config *cfg, struct table_writer *w)
+{
+    sqlite3_str *create = sqlite3_str_new(g_out.db), *cols = sqlite3_str_new(g_out.db),
+                *vals = sqlite3_str_new(g_out.db);
+    int column = 0, kept = 0;
+    for (const char *line = w->create_sql; *line;) {
+        const char *eol = strchr(line, '\n');
+        size_t len = eol ? (size_t)(eol - line) + 1 : strlen(line);
+        const char *p = line;
+        while (*p == ' ')
+            p++;
+        size_t name_len = 0;
+        while (line != w->create_sql && is_identifier_char(p[name_len]))
+            name_len++;
+        bool is_column = name_len > 0 && !(name_len == 7 && strncmp(p, "PRIMARY", 7) == 0);
+        if (is_column) {
+            column++;
+            if (column_left_out(cfg, p, name_len)) {
+                line += len;
+                continue;
+            }
+            sqlite3_str_appendf(cols, "%s%.*s", kept ? ", " : "", (int)name_len, p);
+            sqlite3_str_appendf(vals, "%s?%d", kept ? ", " : "", column);
+            kept++;
+        }
+        sqlite3_str_append(create, line, (int)len);
+        line += len;
+    }
+    char *create_sql = finish_str(create, w->table);
+    char *col_list = finish_str(cols, w->table);
+    char *val_list = finish_str(vals, w->table);
+    char *insert_sql = sqlite3_mprintf("INSERT INTO %s (%s) VALUES (%s)", w->table, col_list, val_list);
+    if (!insert_sql)
+        fail("%s: out of memory", w->table);
+    char what[128];
+    snprintf(what, sizeof what, "creating table %s", w->table);
+    exec_sql(create_sql, what);
+    if (sqlite3_prepare_v3(g_out.db, insert_sql, -1, SQLITE_PREPARE_PERSISTENT, &w->insert, NULL) != SQLITE_OK) {
+        snprintf(what, sizeof what, "preparing the INSERT into %s", w->table);
+        fail_sqlite(what);
+    }
+    w->ncols = column;
+    sqlite3_free(create_sql);
+    sqlite3_free(col_list);
+    sqlite3_free(val_list);
+    sqlite3_free(insert_sql);
+}
+
+static void row_begin(const struct config *cfg, struct table_writer *w)
+{
+    if (!w->insert)
+        writer_open(cfg, w);
+    w->next = 1;
+    w->bind_rc = SQLITE_OK;
+}
+
+static void note_bind(struct table_writer *w, int rc)
+{
+    if (rc != SQLITE_OK && w->bind_rc == SQLITE_OK)
+        w->bind_rc = rc;
+    w->next++;
+}
+
+static void put_int(struct table_writer *w, int64_t v) { note_bind(w, sqlite3_bind_int64(w->insert, w->next, v)); }
+
+static void put_null(struct table_writer *w) { note_bind(w, sqlite3_bind_null(w->insert, w->next)); }
+
+/* The text must stay valid until row_end(): every caller passes static or long-lived strings. */
+static void put_text(struct table_writer *w, const char *s)
+{
+    note_bind(w, s ? sqlite3_bind_text(w->insert, w->next, s, -1, SQLITE_STATIC) : sqlite3_bind_null(w->insert, w->next));
+}
+
+/* A nullable column: NULL when `present` is false. */
+static void put_int_or_null(struct table_writer *w, bool present, int64_t v)
+{
+    if (present)
+        put_int(w, v);
+    else
+        put_null(w);
+}
+
+static void row_end(struct table_writer *w)
+{
+    if (w->next - 1 != w->ncols)
+        fail("internal error: a row of %s has %d values, the table has %d columns", w->table, w->next - 1, w->ncols);
+    if (w->bind_rc != SQLITE_OK)
+        fail("%s: binding a row: %s", w->table, sqlite3_errstr(w->bind_rc));
+    if (sqlite3_step(w->insert) != SQLITE_DONE) {
+        char what[128];
+        snprintf(what, sizeof what, "inserting into %s", w->table);
+        fail_sqlite(what);
+    }
+    if (sqlite3_reset(w->insert) != SQLITE_OK)
+        fail_sqlite("resetting an INSERT");
+    w->rows++;
+}
+
+static void writer_close(struct table_writer *w)
+{
+    if (w->insert && sqlite3_finalize(w->insert) != SQLITE_OK)
+        fail_sqlite("finalizing an INSERT");
+    w->insert = NULL;
+}
+
+/* ======================================================================================= content pools */
+
+/* The fixed strings that real exports put first into StringIds. */
+static const char *const RESERVED_STRINGS[] = {"[Unknown]", "[kernel.kallsyms]", "[Max depth]", "[Broken backtraces]",
+                                               "[Called from Java]"};
+
+enum duration_model {
+    DUR_CONSTANT,  /* always the base duration: exact ties */
+    DUR_QUANTIZED, /* base + 32 ns * (0..7): many ties, even-sized groups */
+    DUR_JITTER,    /* base -12.5% .. +12.5% at 1 ns */
+    DUR_STEPPED,   /* base, and base + 1 every 4th launch of the name: averages end in .25 and .75,
+                      which round(x, 1) rounds half up, and medians of even groups end in .5 */
+};
+
+/* A family of kernels. Templated families vary their template parameter to make more names; the
+ * demangled and mangled forms follow the real pairs of the shared corpus (nsys prints `(int)4`). */
+struct kernel_family {
+    const char *demangled; /* printf format with one %d for the template parameter, if `param` != 0 */
+    const char *short_name;
+    const char *mangled; /* the same parameter; extern "C" kernels have the plain name here */
+    int param, param_step;
+    enum duration_model model;
+    int64_t base_ns;
+    int regs, static_smem, dynamic_smem, launch_type;
+    int grid[3], block[3];
+    int alt_grid[3], alt_block[3]; /* a second launch configuration, used 1 time in 4; zeros: none */
+};
+
+static const struct kernel_family KERNEL_FAMILIES[] = {
+    {"void at::native::vectorized_elementwise_kernel<(int)%d, at::native::FillFunctor<float>, "
+     "std::array<char *, (unsigned long)1>>(int, T2, T3)",
+     "vectorized_elementwise_kernel",
+     "_ZN2at6native29vectorized_elementwise_kernelILi%dENS0_11FillFunctorIfEESt5arrayIPcLm1EEEEviT0_T1_", 4, 4,
+     DUR_CONSTANT, 2144, 16, 0, 0, 1, {1088, 1, 1}, {128, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+    {"void gemm_tile<(int)%d, (int)64>(const float *, const float *, float *, int, int, int)", "gemm_tile",
+     "_Z9gemm_tileILi%dELi64EEvPKfS1_Pfiii", 128, 64, DUR_JITTER, 84000, 128, 32768, 0, 1, {64, 32, 1},
+     {256, 1, 1}, {128, 16, 1}, {256, 1, 1}},
+    {"saxpy(int, float, const float *, float *)", "saxpy", "_Z5saxpyifPKfPf", 0, 0, DUR_QUANTIZED, 5120, 16, 0, 0,
+     1, {4096, 1, 1}, {256, 1, 1}, {8192, 1, 1}, {128, 1, 1}},
+    {"void reduce_sum<(int)%d>(const double *, double *, unsigned long)", "reduce_sum", "_Z10reduce_sumILi%dEEvPKdPdm",
+     256, 256, DUR_QUANTIZED, 12032, 32, 2048, 0, 2, {264, 1, 1}, {256, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+    {"ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<(unsigned long)%d>)", "ncclDevKernel_SendRecv",
+     "_Z22ncclDevKernel_SendRecv24ncclDevKernelArgsStorageILm%dEE", 4096, 4096, DUR_JITTER, 41000, 96, 0, 0, 1,
+     {4, 1, 1}, {640, 1, 1}, {8, 1, 1}, {640, 1, 1}},
+    {"rms_norm_f16_kernel", "rms_norm_f16_kernel", "rms_norm_f16_kernel", 0, 0, DUR_STEPPED, 3200, 24, 0, 0, 1,
+     {2048, 1, 1}, {256, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+    {"void at::native::reduce_kernel<(int)%d, (int)1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
+     "at::native::sum_functor<float, float, float>::operator ()(at::TensorIterator &)::[lambda(float, float) "
+     "(instance 1)]>, unsigned int, float, (int)4>>(T3)",
+     "reduce_kernel",
+     "_ZN2at6native13reduce_kernelILi%dELi1ENS0_8ReduceOpIfNS0_14func_wrapper_tIfZNS0_11sum_functorIfffEclERNS_"
+     "14TensorIteratorEEUlffE_EEjfLi4EEEEEvT1_",
+     512, 128, DUR_JITTER, 19500, 40, 0, 16, 1, {108, 1, 1}, {512, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+    {"kernel_assign_clusters(const GPU::VecArray<int, (int)%d> *, const GPU::VecArray<int, (int)32> *, PointsPtr, "
+     "int)",
+     "kernel_assign_clusters", "_Z22kernel_assign_clustersPKN3GPU8VecArrayIiLi%dEEEPKNS0_IiLi32EEE9PointsPtri", 100000,
+     1000, DUR_QUANTIZED, 7040, 30, 0, 0, 1, {391, 1, 1}, {256, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+    {"void FusedBiasAddCUDAKernelHalf<MaskScaleAndElementwiseAddFunctor<__half>>(T1, int, int, const __half *, "
+     "const __half *, __half *)",
+     "FusedBiasAddCUDAKernelHalf",
+     "_Z26FusedBiasAddCUDAKernelHalfI33MaskScaleAndElementwiseAddFunctorI6__halfEEvT_iiPKS1_S5_PS1_", 0, 0,
+     DUR_QUANTIZED, 2880, 20, 0, 0, 1, {1024, 1, 1}, {256, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+    {"nvjet_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN", "nvjet_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN",
+     "nvjet_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN", 0, 0, DUR_JITTER, 152000, 168, 0, 213504, 1, {132, 1, 1},
+     {384, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+    {"void clover::par_ranged1d_kernel<build_field(global_variables &)::[lambda(int) (instance 1)]>"
+     "(clover::Range1d, T1)",
+     "par_ranged1d_kernel", "_ZN6clover19par_ranged1d_kernelIZ11build_fieldR16global_variablesEUliE_EEvNS_7Range1dET_",
+     0, 0, DUR_QUANTIZED, 9600, 22, 0, 0, 1, {1954, 1, 1}, {256, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+    {"void at::native::unrolled_elementwise_kernel<at::native::BinaryFunctor<float, float, float, "
+     "at::native::AddFunctor<float>>, at::detail::Array<char *, (int)%d>, OffsetCalculator<(int)2, unsigned int, "
+     "(bool)0>, OffsetCalculator<(int)1, unsigned int, (bool)0>, at::native::memory::LoadWithoutCast, "
+     "at::native::memory::StoreWithoutCast>(int, T1, T2, T3, T4, T5, T6)",
+     "unrolled_elementwise_kernel",
+     "_ZN2at6native27unrolled_elementwise_kernelINS0_13BinaryFunctorIfffNS0_10AddFunctorIfEEEENS_6detail5ArrayIPcLi%"
+     "dEEE16OffsetCalculatorILi2EjLb0EESA_ILi1EjLb0EENS0_6memory15LoadWithoutCastENSD_16StoreWithoutCastEEEviT_T0_"
+     "T1_T2_T3_T4_",
+     3, 1, DUR_JITTER, 4700, 26, 0, 0, 1, {2048, 1, 1}, {128, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+};
+
+/* Memory kinds (ENUM_CUDA_MEM_KIND) and copy kinds (ENUM_CUDA_MEMCPY_OPER). */
+enum { MEM_PAGEABLE, MEM_PINNED, MEM_DEVICE, MEM_ARRAY, MEM_MANAGED, MEM_DEVICE_STATIC, MEM_MANAGED_STATIC, MEM_UNKNOWN };
+enum {
+    COPY_UNKNOWN, COPY_HTOD, COPY_DTOH, COPY_HTOA, COPY_ATOH, COPY_ATOA, COPY_ATOD, COPY_DTOA, COPY_DTOD, COPY_HTOH,
+    COPY_PTOP, COPY_UVM_HTOD, COPY_UVM_DTOH, COPY_UVM_DTOD
+};
+
+struct memcpy_kind {
+    int copy_kind, src_kind, dst_kind;
+    const char *api;      /* NULL: a unified-memory migration, which no API call starts */
+    bool async;           /* the call returns before the copy; otherwise it waits for it */
+    int64_t bytes_per_us; /* bandwidth */
+    int weight;           /* share once every kind has appeared */
+    int migration_cause;  /* ENUM_CUDA_UNIF_MEM_MIGRATION, migrations only */
+};
+
+/* The first 20 copies walk this table in order, so together they show every copyKind and every memory
+ * kind on both sides; then the weights take over (mostly HtoD, DtoH, DtoD as in real captures). */
+static const struct memcpy_kind MEMCPY_KINDS[] = {
+    {COPY_HTOD, MEM_PAGEABLE, MEM_DEVICE, "cudaMemcpy_v3020", false, 12000, 20, 0},
+    {COPY_DTOH, MEM_DEVICE, MEM_PAGEABLE, "cudaMemcpy_v3020", false, 12000, 15, 0},
+    {COPY_HTOD, MEM_PINNED, MEM_DEVICE, "cudaMemcpyAsync_v3020", true, 25000, 20, 0},
+    {COPY_DTOH, MEM_DEVICE, MEM_PINNED, "cudaMemcpyAsync_v3020", true, 25000, 15, 0},
+    {COPY_DTOD, MEM_DEVICE, MEM_DEVICE, "cudaMemcpyAsync_v3020", true, 1500000, 10, 0},
+    {COPY_UVM_HTOD, MEM_UNKNOWN, MEM_UNKNOWN, NULL, false, 10000, 3, 2},
+    {COPY_HTOD, MEM_MANAGED, MEM_DEVICE, "cudaMemcpy_v3020", false, 20000, 2, 0},
+    {COPY_HTOD, MEM_PAGEABLE, MEM_DEVICE_STATIC, "cudaMemcpyToSymbol_v3020", false, 12000, 2, 0},
+    {COPY_DTOH, MEM_DEVICE_STATIC, MEM_PAGEABLE, "cudaMemcpyFromSymbol_v3020", false, 12000, 2, 0},
+    {COPY_HTOA, MEM_PINNED, MEM_ARRAY, "cudaMemcpy2DToArray_v3020", false, 20000, 1, 0},
+    {COPY_ATOH, MEM_ARRAY, MEM_PAGEABLE, "cudaMemcpy2DFromArray_v3020", false, 10000, 1, 0},
+    {COPY_ATOA, MEM_ARRAY, MEM_ARRAY, "cudaMemcpy3D_v3020", false, 400000, 1, 0},
+    {COPY_ATOD, MEM_ARRAY, MEM_DEVICE, "cudaMemcpy3D_v3020", false, 400000, 1, 0},
+    {COPY_DTOA, MEM_DEVICE, MEM_ARRAY, "cudaMemcpy2DToArrayAsync_v3020", true, 400000, 1, 0},
+    {COPY_HTOH, MEM_PINNED, MEM_PAGEABLE, "cudaMemcpy_v3020", false, 8000, 1, 0},
+    {COPY_PTOP, MEM_DEVICE, MEM_DEVICE, "cudaMemcpyPeerAsync_v4000", true, 150000, 2, 0},
+    {COPY_DTOD, MEM_DEVICE, MEM_MANAGED_STATIC, "cudaMemcpyToSymbolAsync_v3020", true, 1500000, 1, 0},
+    {COPY_UNKNOWN, MEM_MANAGED_STATIC, MEM_MANAGED, "cudaMemcpyAsync_v3020", true, 20000, 1, 0},
+    {COPY_UVM_DTOH, MEM_UNKNOWN, MEM_UNKNOWN, NULL, false, 10000, 2, 4},
+    {COPY_UVM_DTOD, MEM_UNKNOWN, MEM_UNKNOWN, NULL, false, 10000, 1, 5},
+};
+
+/* Sizes repeat so that size summaries get ties and even-sized groups. */
+static const int64_t COPY_BYTES[] = {4, 8, 4096, 65536, 1048576, 4194304, 16777216, 100000000};
+static const int64_t MIGRATION_BYTES[] = {4096, 8192, 12288, 61440, 65536, 2097152};
+static const int64_t MEMSET_BYTES[] = {4, 256, 4096, 1048576, 4194304, 67108864};
+
+struct memset_kind {
+    int mem_kind;
+    const char *api;
+    bool async;
+    int64_t bytes_per_us;
+    int weight;
+};
+
+static const struct memset_kind MEMSET_KINDS[] = {
+    {MEM_DEVICE, "cudaMemsetAsync_v3020", true, 1600000, 6},
+    {MEM_DEVICE, "cudaMemset_v3020", false, 1600000, 3},
+    {MEM_MANAGED, "cudaMemset_v3020", false, 30000, 1},
+    {MEM_PINNED, "cudaMemset_v3020", false, 25000, 1},
+    {MEM_DEVICE_STATIC, "cudaMemsetAsync_v3020", true, 1600000, 1},
+};
+
+enum api_behaviour {
+    API_PLAIN,       /* takes lo..hi ns */
+    API_SYNC_DEVICE, /* returns when the device is idle */
+    API_SYNC_STREAM, /* returns when one stream is idle */
+    API_QUERY,       /* lo..hi ns; returns 600 (not ready) half the time */
+};
+
+enum { EVENT_CLASS_CUDA_RUNTIME = 0, EVENT_CLASS_CUDA_DRIVER = 1, EVENT_CLASS_OS_RUNTIME = 27,
+       EVENT_CLASS_OSRT_START = 31, EVENT_CLASS_CUDA_BACKTRACE = 67 };
+
+struct other_api {
+    const char *name;
+    int event_class;
+    enum api_behaviour behaviour;
+    int64_t lo, hi;
+    int weight;
+};
+
+static const struct other_api OTHER_APIS[] = {
+    {"cudaMalloc_v3020", EVENT_CLASS_CUDA_RUNTIME, API_PLAIN, 5000, 45000, 4},
+    {"cudaFree_v3020", EVENT_CLASS_CUDA_RUNTIME, API_PLAIN, 3000, 30000, 4},
+    {"cudaStreamSynchronize_v3020", EVENT_CLASS_CUDA_RUNTIME, API_SYNC_STREAM, 0, 0, 6},
+    {"cudaDeviceSynchronize_v3020", EVENT_CLASS_CUDA_RUNTIME, API_SYNC_DEVICE, 0, 0, 3},
+    {"cudaEventRecord_v3020", EVENT_CLASS_CUDA_RUNTIME, API_PLAIN, 2000, 6000, 4},
+    {"cudaEventQuery_v3020", EVENT_CLASS_CUDA_RUNTIME, API_QUERY, 2000, 4000, 2},
+    {"cudaStreamCreateWithFlags_v5000", EVENT_CLASS_CUDA_RUNTIME, API_PLAIN, 4000, 20000, 1},
+    /* two version suffixes: report name cleanup strips only the last one */
+    {"cudaGetDeviceProperties_v2_v12000", EVENT_CLASS_CUDA_RUNTIME, API_PLAIN, 10000, 50000, 1},
+    {"cudaSetDevice_v3020", EVENT_CLASS_CUDA_RUNTIME, API_PLAIN, 2048, 2048, 1},
+    {"cuMemAlloc_v2", EVENT_CLASS_CUDA_DRIVER, API_PLAIN, 5000, 40000, 2},
+    {"cuMemFree_v2", EVENT_CLASS_CUDA_DRIVER, API_PLAIN, 3000, 25000, 2},
+    {"cuCtxSynchronize", EVENT_CLASS_CUDA_DRIVER, API_SYNC_DEVICE, 0, 0, 1},
+    {"cuModuleGetLoadingMode", EVENT_CLASS_CUDA_DRIVER, API_PLAIN, 2000, 3000, 1},
+    /* constant: identical durations, so its statistics tie */
+    {"cuGetProcAddress_v2", EVENT_CLASS_CUDA_DRIVER, API_PLAIN, 2112, 2112, 2},
+};
+
+enum osrt_result { RET_ZERO, RET_BYTES, RET_FD, RET_READY, RET_TIMEOUT };
+
+struct osrt_call {
+    const char *name;
+    int64_t lo, hi;
+    enum osrt_result result;
+    int weight;
+};
+
+static const struct osrt_call OSRT_CALLS[] = {
+    {"pthread_mutex_lock", 1000, 6000, RET_ZERO, 6},
+    {"pthread_cond_timedwait", 50000, 2000000, RET_TIMEOUT, 2},
+    {"poll", 10000, 1000000, RET_READY, 4},
+    {"ioctl", 2000, 60000, RET_ZERO, 6},
+    {"read", 2000, 40000, RET_BYTES, 3},
+    {"write", 3000, 30000, RET_BYTES, 2},
+    {"fopen", 8000, 40000, RET_ZERO, 1},
+    {"fclose", 3000, 10000, RET_ZERO, 1},
+    {"mmap64", 4000, 20000, RET_ZERO, 1},
+    {"munmap", 5000, 30000, RET_ZERO, 1},
+    {"open64", 5000, 25000, RET_FD, 1},
+    {"sem_timedwait", 100000, 5000000, RET_TIMEOUT, 1},
+    {"sched_yield", 1184, 1184, RET_ZERO, 2},
+};
+
+/* nsys takes a backtrace of an OS runtime call when it lasts at least this long (its default). */
+#define OSRT_BACKTRACE_THRESHOLD_NS 80000
+
+/* NVTX domains created with nvtxDomainCreate (eventType 75); domain 0 is the default domain. */
+static const char *const NVTX_DOMAINS[] = {NULL, "MPI", "NCCL"};
+
+struct nvtx_name {
+    const char *text;
+    int domain;
+    bool registered; /* a registered string (textId into StringIds) rather than plain text */
+};
+
+/* Push/pop names per nesting level; commas make csv quoting matter. */
+static const struct nvtx_name NVTX_LEVEL0[] = {
+    {"train_step", 0, false}, {"validate", 0, true}, {"checkpoint, save", 0, false}};
+static const struct nvtx_name NVTX_LEVEL1[] = {
+    {"forward", 0, true}, {"backward", 0, true}, {"MPI_Allreduce", 1, true}, {"optimizer.step", 0, false}};
+static const struct nvtx_name NVTX_LEVEL2[] = {
+    {"layer 3, attention", 0, false}, {"ncclAllReduce", 2, true}, {"halo exchange", 0, false}, {"MPI_Waitall", 1, true}};
+static const struct nvtx_name NVTX_LEVEL3[] = {{"matmul", 0, true}, {"softmax", 0, false}};
+static const struct nvtx_name NVTX_START_END[] = {
+    {"data loader: next batch", 0, false}, {"async prefetch", 0, true}, {"MPI_Irecv", 1, true}};
+static const struct nvtx_name NVTX_MARKS[] = {{"checkpoint reached", 0, false}, {"lr decay", 0, true}};
+
+struct nvtx_level {
+    const struct nvtx_name *names;
+    size_t count;
+    int64_t max_cover; /* at most this many host events inside a range of the level */
+};
+
+#define NVTX_MAX_DEPTH 4
+#define NVTX_MAX_OPEN 3 /* start/end ranges open at once on a thread */
+
+static const struct nvtx_level NVTX_LEVELS[NVTX_MAX_DEPTH] = {
+    {NVTX_LEVEL0, COUNT_OF(NVTX_LEVEL0), 64},
+    {NVTX_LEVEL1, COUNT_OF(NVTX_LEVEL1), 16},
+    {NVTX_LEVEL2, COUNT_OF(NVTX_LEVEL2), 6},
+    {NVTX_LEVEL3, COUNT_OF(NVTX_LEVEL3), 2},
+};
+
+enum { NVTX_MARK = 34, NVTX_PUSH_POP = 59, NVTX_START_END_RANGE = 60, NVTX_DOMAIN_CREATE = 75 };
+#define NVTX_GREEN INT64_C(0xFF76B900)
+
+/* Where a CUDA call came from: the user frame of its backtrace. */
+enum caller { CALLER_LAUNCH, CALLER_COPY, CALLER_SETUP, CALLER_COUNT };
+static const char *const CALLER_SYMBOLS[CALLER_COUNT] = {"run_iteration(int)", "exchange_halos(Domain &)",
+                                                          "init_device(int)"};
+
+#define PROCESS_NAME "stencil_mpi"
+#define MODULE_APP "/home/user/stencil/build/" PROCESS_NAME
+#define MODULE_CUPTI "/opt/nvidia/nsight-systems/2024.2.3/target-linux-x64/libcupti.so.12.4"
+#define MODULE_CUDA "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15"
+#define MODULE_CUDART "/usr/local/cuda-12.4/lib64/libcudart.so.12.4.127"
+#define MODULE_LIBC "/usr/lib/x86_64-linux-gnu/libc.so.6"
+
+/* Real exports carry VM id 1 in bits 48..55 of every globalTid/globalPid and in TARGET_INFO_GPU.vmId. */
+#define VM_ID 1
+#define GLOBAL_VM_BITS ((uint64_t)VM_ID << 48)
+#define FIRST_PID 1230493
+
+static const char *const GPU_BUS_IDS[] = {"0000:18:00.0", "0000:2A:00.0", "0000:3A:00.0", "0000:5D:00.0",
+                                          "0000:9A:00.0", "0000:AB:00.0", "0000:BA:00.0", "0000:DB:00.0"};
+
+/* Threads that nsys and CUDA add to a traced process; named in ThreadNames, no events. */
+static const struct {
+    const char *name;
+    int priority;
+} HELPER_THREADS[] = {{"[NSys]", 10}, {"[NSys Comms]", 10}, {"cuda-EvtHandlr", 20}, {"CUPTI worker thread", 10}};
+
+/* ======================================================================================= strings */
+
+/* StringIds: each distinct string once, with ids in first-use order. All interning happens while
+ * setting up, so the per-row code only copies ids. */
+struct string_pool {
+    char **keys;
+    int64_t *ids;
+    size_t cap; /* a power of two */
+    size_t count;
+};
+
+static uint64_t hash_string(const char *s)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
+    return h;
+}
+
+static size_t pool_slot(const struct string_pool *p, const char *s)
+{
+    size_t i = (size_t)hash_string(s) & (p->cap - 1);
+    while (p->keys[i] && strcmp(p->keys[i], s) != 0)
+        i = (i + 1) & (p->cap - 1);
+    return i;
+}
+
+static void pool_grow(struct string_pool *p)
+{
+    struct string_pool bigger = {xcalloc(p->cap * 2, sizeof(char *)), xcalloc(p->cap * 2, sizeof(int64_t)),
+                                 p->cap * 2, p->count};
+    for (size_t i = 0; i < p->cap; i++) {
+        if (!p->keys[i])
+            continue;
+        size_t j = pool_slot(&bigger, p->keys[i]);
+        bigger.keys[j] = p->keys[i];
+        bigger.ids[j] = p->ids[i];
+    }
+    free(p->keys);
+    free(p->ids);
+    *p = bigger;
+}
+
+static void pool_free(struct string_pool *p)
+{
+    for (size_t i = 0; i < p->cap; i++)
+        free(p->keys[i]);
+    free(p->keys);
+    free(p->ids);
+}
+
+/* ======================================================================================= model state */
+
+struct process {
+    int64_t pid;
+    uint64_t gpid;
+    int64_t next_corr;
+    int64_t next_grid_id;
+    int64_t next_range_id; /* the id nvtxRangeStart returns */
+    int64_t start_time;
+    int first_context, ncontexts;
+    int first_thread;
+    bool backtrace;
+};
+
+/* A CUDA context: one per process and device it uses. */
+struct context {
+    int process;
+    int device;
+    int64_t context_id;
+    int64_t first_stream_id; /* the null stream; the process's other streams on the device follow */
+};
+
+struct open_range {
+    int64_t start;
+    int64_t cover_left; /* host events still to come inside the range */
+    const struct nvtx_name *name;
+    int64_t range_id;  /* start/end ranges only */
+    bool cross_thread; /* a start/end range that another thread of the process ends */
+};
+
+struct thread {
+    uint64_t gtid;
+    int process;
+    int index_in_process;
+    int64_t now;         /* the thread's clock: where its next event can start */
+    int64_t events_left; /* host events still to come on this thread */
+    int64_t ranges_left; /* NVTX ranges still to open on this thread */
+    int64_t body_pos;    /* position in the kernel sequence (struct gen.body) */
+    struct open_range stack[NVTX_MAX_DEPTH];
+    int depth;
+    struct open_range open[NVTX_MAX_OPEN];
+    int nopen;
+};
+
+struct kernel_name {
+    int family;
+    int64_t demangled_id, short_id, mangled_id;
+    int64_t launches; /* so far, for DUR_STEPPED */
+};
+
+/* Ids of one CUDA API: the versioned name of the call and the unversioned one of its backtrace row. */
+struct api_ids {
+    int64_t name, backtrace_name;
+    int event_class;
+};
+
+/* Picks from a table: the first pass takes each row in order, so a run with at least as many
+ * operations as rows shows every row; then the weights decide. */
+struct weighted_table {
+    size_t count;
+    int64_t cumulative[32];
+    int64_t seq; /* picks so far */
+};
+
+enum event_kind { EV_KERNEL, EV_MEMCPY, EV_MEMSET, EV_OTHER_API, EV_OSRT, EV_KINDS };
+
+struct gen {
+    const struct config *cfg;
+    struct rng rng;
+    /* Backtrace rows and zero durations draw from streams of their own, so that --backtrace only adds
+     * rows: without its rows, a --backtrace export holds exactly the rows of the same run without it. */
+    struct rng backtrace_rng, zero_rng;
+    struct string_pool strings;
+
+    struct table_writer w_strings, w_thread_names, w_processes, w_meta_export, w_meta_capture, w_session,
+        w_gpu_info, w_context_info, w_stream_info, w_analysis, w_runtime, w_cuda_callchains, w_kernel, w_memcpy,
+        w_memset, w_nvtx, w_osrt, w_osrt_callchains;
+
+    struct process *procs;
+    struct context *contexts;
+    int ncontexts;
+    struct thread *threads;
+    int nthreads;
+    int64_t *lane_free; /* when each GPU lane is next free: one per device, or per stream with --overlap */
+    int64_t *device_busy_until;
+
+    struct kernel_name *kernel_names;
+    int64_t nkernel_names;
+    int64_t *body; /* the loop body every thread walks: each kernel once, then the hot ones again */
+    int64_t body_len;
+
+    struct api_ids launch_api, memcpy_api[COUNT_OF(MEMCPY_KINDS)], memset_api[COUNT_OF(MEMSET_KINDS)],
+        other_api[COUNT_OF(OTHER_APIS)];
+    int64_t osrt_name[COUNT_OF(OSRT_CALLS)];
+    struct weighted_table memcpy_pick, memset_pick, other_pick, osrt_pick;
+
+    /* callchain frame strings */
+    int64_t sym_cupti[2], sym_cuda_internal, sym_caller[CALLER_COUNT], sym_main, sym_libc_main, sym_start,
+        sym_start_thread, sym_clone, mod_app, mod_cupti, mod_cuda, mod_cudart, mod_libc;
+
+    int64_t next_cuda_callchain; /* callchainId of the next backtrace row: from 0, as in real exports */
+    int64_t next_osrt_callchain; /* from 1: callchainId 0 means none */
+    int64_t next_migration_address;
+    int64_t gpu_ops_left, zero_durations_left;
+    int64_t last_time;
+    int64_t events_total;
+};
+
+/* Returns the StringIds id of `s`, adding it on first use. */
+static int64_t intern(struct gen *g, const char *s)
+{
+    struct string_pool *p = &g->strings;
+    if ((p->count + 1) * 2 > p->cap)
+        pool_grow(p);
+    size_t slot = pool_slot(p, s);
+    if (p->keys[slot])
+        return p->ids[slot];
+    int64_t id = (int64_t)p->count++;
+    p->keys[slot] = xstrdup(s);
+    p->ids[slot] = id;
+    row_begin(g->cfg, &g->w_strings);
+    put_int(&g->w_strings, id);
+    put_text(&g->w_strings, p->keys[slot]);
+    row_end(&g->w_strings);
+    return id;
+}
+
+/* The name that a CUDA backtrace row carries: the call's name less its last `_v<digits>` suffix. */
+static int64_t intern_unversioned(struct gen *g, const char *name)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", name);
+    char *v = strrchr(buf, '_');
+    if (v && v[1] == 'v' && v[2]) {
+        bool digits = true;
+        for (const char *d = v + 2; *d; d++)
+            digits = digits && *d >= '0' && *d <= '9';
+        if (digits)
+            *v = '\0';
+    }
+    return intern(g, buf);
+}
+
+static struct api_ids intern_api(struct gen *g, const char *name, int event_class)
+{
+    return (struct api_ids){intern(g, name), intern_unversioned(g, name), event_class};
+}
+
+static void note_time(struct gen *g, int64_t t)
+{
+    if (t > g->last_time)
+        g->last_time = t;
+}
+
+/* ======================================================================================= picking */
+
+static void weighted_init(struct weighted_table *t, const int *weights, size_t count)
+{
+    if (count > COUNT_OF(t->cumulative))
+        fail("internal error: a weighted table has more than %zu rows", COUNT_OF(t->cumulative));
+    t->count = count;
+    int64_t sum = 0;
+    for (size_t i = 0; i < count; i++)
+        t->cumulative[i] = sum += weights[i];
+}
+
+static size_t weighted_pick(struct gen *g, struct weighted_table *t)
+{
+    if (t->seq < (int64_t)t->count)
+        return (size_t)t->seq++;
+    t->seq++;
+    int64_t x = rng_below(&g->rng, t->cumulative[t->count - 1]);
+    size_t i = 0;
+    while (t->cumulative[i] <= x)
+        i++;
+    return i;
+}
+
+/* Draws one of n kinds with probability proportional to what is left of each, so every count is
+ * met exactly and the kinds are mixed all along the run. */
+static int pick_by_remaining(struct rng *r, int64_t *left, int n)
+{
+    int64_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += left[i];
+    int64_t x = rng_below(r, total);
+    for (int i = 0; i < n; i++) {
+        if (x < left[i]) {
+            left[i]--;
+            return i;
+        }
+        x -= left[i];
+    }
+    return -1;
+}
+
+static int64_t pick_int(struct gen *g, const int64_t *values, size_t count)
+{
+    return values[rng_below(&g->rng, (int64_t)count)];
+}
+
+/* ======================================================================================= timing */
+
+/* Between two host events: mostly a few µs, sometimes a stretch of CPU work. */
+static int64_t host_gap(struct gen *g)
+{
+    if (rng_one_in(&g->rng, 64))
+        return rng_range(&g->rng, 50000, 400000);
+    return rng_range(&g->rng, 1000, 15000);
+}
+
+static int64_t launch_call_duration(struct gen *g)
+{
+    if (rng_one_in(&g->rng, 40))
+        return rng_range(&g->rng, 10000, 50000);
+    return rng_range(&g->rng, 2500, 8000);
+}
+
+static int64_t kernel_duration(struct gen *g, struct kernel_name *kn, bool cold)
+{
+    const struct kernel_family *f = &KERNEL_FAMILIES[kn->family];
+    int64_t d = f->base_ns, launch = kn->launches++;
+    switch (f->model) {
+    case DUR_CONSTANT: return d;
+    case DUR_STEPPED: return d + (launch % 4 == 3);
+    case DUR_QUANTIZED: d += 32 * rng_below(&g->rng, 8); break;
+    case DUR_JITTER:
+    default: d += rng_below(&g->rng, d / 4 + 1) - d / 8; break;
+    }
+    return cold ? 3 * d + 10000 : d; /* an outlier: the first big launch pays for module loading */
+}
+
+static int64_t transfer_duration(int64_t bytes, int64_t bytes_per_us)
+{
+    return 1400 + bytes * 1000 / bytes_per_us;
+}
+
+/* Every GPU operation passes its natural duration through here; --zero-durations turns that many
+ * of them, spread over the run, into zero-length ones. */
+static int64_t gpu_op_duration(struct gen *g, int64_t natural)
+{
+    bool zero = g->zero_durations_left > 0 && rng_below(&g->zero_rng, g->gpu_ops_left) < g->zero_durations_left;
+    g->gpu_ops_left--;
+    if (zero) {
+        g->zero_durations_left--;
+        return 0;
+    }
+    return natural;
+}
+
+/* ======================================================================================= GPU lanes */
+
+/* A lane runs one GPU operation at a time: the device by default, a stream with --overlap. */
+static int64_t *lane_of(struct gen *g, int ctx, int stream)
+{
+    if (g->cfg->overlap)
+        return &g->lane_free[(int64_t)ctx * g->cfg->streams + stream];
+    return &g->lane_free[g->contexts[ctx].device];
+}
+
+static void occupy_lane(struct gen *g, int ctx, int stream, int64_t end)
+{
+    int64_t *lane = lane_of(g, ctx, stream);
+    *lane = max64(*lane, end);
+    int64_t *busy = &g->device_busy_until[g->contexts[ctx].device];
+    *busy = max64(*busy, end);
+    note_time(g, end);
+}
+
+struct gpu_span {
+    int64_t api_start, api_end, gpu_start, gpu_end;
+};
+
+/* The host never runs more than a bounded backlog ahead of its GPU lane (a real launch queue fills
+ * up, and the CPU has work of its own); without this the queue would grow without end. */
+static int64_t throttled_start(struct gen *g, int64_t now, int64_t lane_free)
+{
+    int64_t backlog = rng_range(&g->rng, 20000, 200000);
+    return max64(now, lane_free - backlog);
+}
+
+/* An asynchronous call: the API returns, the GPU runs the work when the lane is free. With
+ * `may_start_early`, 1 launch in 16 starts on the GPU before its API call returns (a negative queue
+ * time, which cuda_kern_exec_* show as NULL). */
+static struct gpu_span schedule_async(struct gen *g, struct thread *th, int ctx, int stream, int64_t api_dur,
+                                      int64_t gpu_dur, bool may_start_early)
+{
+    int64_t lane = *lane_of(g, ctx, stream);
+    struct gpu_span s;
+    s.api_start = throttled_start(g, th->now, lane);
+    if (may_start_early && rng_one_in(&g->rng, 16)) {
+        int64_t early = rng_range(&g->rng, 300, api_dur / 2);
+        s.api_start = max64(s.api_start, lane + early - api_dur); /* the host waits until the lane is free */
+        s.api_end = s.api_start + api_dur;
+        s.gpu_start = s.api_end - early;
+    } else {
+        s.api_end = s.api_start + api_dur;
+        s.gpu_start = max64(s.api_end + rng_range(&g->rng, 1500, 6000), lane + rng_range(&g->rng, 800, 2000));
+    }
+    s.gpu_end = s.gpu_start + gpu_dur;
+    occupy_lane(g, ctx, stream, s.gpu_end);
+    return s;
+}
+
+/* A synchronous call on the null stream: the GPU work waits for everything queued on the device and
+ * the call returns only after it. */
+static struct gpu_span schedule_sync(struct gen *g, struct thread *th, int ctx, int64_t gpu_dur)
+{
+    struct gpu_span s;
+    s.api_start = th->now;
+    s.gpu_start = max64(s.api_start + rng_range(&g->rng, 1500, 3000),
+                        g->device_busy_until[g->contexts[ctx].device] + rng_range(&g->rng, 500, 1500));
+    s.gpu_end = s.gpu_start + gpu_dur;
+    s.api_end = s.gpu_end + rng_range(&g->rng, 800, 2500);
+    occupy_lane(g, ctx, 0, s.gpu_end);
+    return s;
+}
+
+/* ======================================================================================= rows */
+
+static void write_runtime_row(struct gen *g, int64_t start, int64_t end, int event_class, uint64_t gtid,
+                              int64_t corr, int64_t name_id, int64_t ret, bool has_callchain, int64_t callchain)
+{
+    struct table_writer *w = &g->w_runtime;
+    row_begin(g->cfg, w);
+    put_int(w, start);
+    put_int(w, end);
+    put_int(w, event_class);
+    put_int(w, (int64_t)gtid);
+    put_int(w, corr);
+    put_int(w, name_id);
+    put_int(w, ret);
+    put_int_or_null(w, has_callchain, callchain);
+    row_end(w);
+    note_time(g, end);
+}
+
+static void write_cuda_frame(struct gen *g, int64_t id, int64_t symbol, int64_t module, bool unresolved, int64_t ip,
+                             int depth)
+{
+    struct table_writer *w = &g->w_cuda_callchains;
+    row_begin(g->cfg, w);
+    put_int(w, id);
+    put_int(w, symbol);
+    put_int(w, module);
+    put_int_or_null(w, unresolved, 1);
+    put_int(w, ip);
+    put_int(w, depth);
+    row_end(w);
+}
+
+/* The stack of one backtrace row, innermost first: CUPTI's hook, the driver, the API, the user code. */
+static void write_cuda_callchain(struct gen *g, int64_t id, const struct api_ids *api, enum caller caller)
+{
+    bool runtime = api->event_class == EVENT_CLASS_CUDA_RUNTIME;
+    int depth = 0;
+    write_cuda_frame(g, id, g->sym_cupti[0], g->mod_cupti, true, INT64_C(0x7f3a2c4e0588), depth++);
+    write_cuda_frame(g, id, g->sym_cupti[1], g->mod_cupti, true, INT64_C(0x7f3a2c4e283c), depth++);
+    write_cuda_frame(g, id, g->sym_cuda_internal, g->mod_cuda, true, INT64_C(0x7f3a3b8226b6), depth++);
+    write_cuda_frame(g, id, api->backtrace_name, runtime ? g->mod_cudart : g->mod_cuda, false,
+                     INT64_C(0x7f3a3c1a4000) + 16 * (api->name % 256), depth++);
+    write_cuda_frame(g, id, g->sym_caller[caller], g->mod_app, false,
+                     INT64_C(0x401a00) + 0x80 * caller + 4 * rng_below(&g->backtrace_rng, 16), depth++);
+    write_cuda_frame(g, id, g->sym_main, g->mod_app, false, INT64_C(0x4012f0), depth++);
+    write_cuda_frame(g, id, g->sym_libc_main, g->mod_libc, false, INT64_C(0x7f3a3a229d90), depth++);
+    write_cuda_frame(g, id, g->sym_start, g->mod_app, false, INT64_C(0x401105), depth);
+}
+
+/* One CUDA API call. In a process with backtraces it is preceded by its backtrace row, as in the real
+ * export: same thread and correlationId, the unversioned name, callchainId set, a few hundred ns
+ * earlier and a little later. CUDA_CALLCHAINS ids are callchainId + 1 there, and here too. */
+static void write_api_call(struct gen *g, const struct thread *th, const struct api_ids *api, int64_t start,
+                           int64_t end, int64_t corr, int64_t ret, enum caller caller)
+{
+    if (g->procs[th->process].backtrace) {
+        int64_t callchain = g->next_cuda_callchain++;
+        write_runtime_row(g, start - rng_range(&g->backtrace_rng, 150, 450), end + rng_range(&g->backtrace_rng, 80, 300),
+                          EVENT_CLASS_CUDA_BACKTRACE, th->gtid, corr, api->backtrace_name, ret, true, callchain);
+        write_cuda_callchain(g, callchain + 1, api, caller);
+    }
+    write_runtime_row(g, start, end, api->event_class, th->gtid, corr, api->name, ret, false, 0);
+}
+
+static int64_t next_correlation_id(struct gen *g, struct process *p)
+{
+    int64_t id = p->next_corr;
+    p->next_corr += rng_one_in(&g->rng, 8) ? 2 : 1; /* untraced driver calls also take ids */
+    return id;
+}
+
+static int64_t stream_id(const struct gen *g, int ctx, int stream)
+{
+    return g->contexts[ctx].first_stream_id + stream;
+}
+
+/* The GPU-side columns that kernel, memcpy and memset rows start with. */
+static void put_gpu_prefix(struct gen *g, struct table_writer *w, const struct gpu_span *s, int ctx, int stream,
+                           int64_t corr)
+{
+    const struct context *c = &g->contexts[ctx];
+    put_int(w, s->gpu_start);
+    put_int(w, s->gpu_end);
+    put_int(w, c->device);
+    put_int(w, c->context_id);
+    put_null(w); /* greenContextId: NULL in 2024-era exports */
+    put_int(w, stream_id(g, ctx, stream));
+    put_int(w, corr);
+    put_int(w, (int64_t)g->procs[c->process].gpid);
+}
+
+static int64_t shared_memory_executed(int64_t smem)
+{
+    static const int64_t CARVEOUTS[] = {16384, 32768, 65536, 102400, 167936, 233472};
+    for (size_t i = 0; i < COUNT_OF(CARVEOUTS); i++)
+        if (smem <= CARVEOUTS[i])
+            return CARVEOUTS[i];
+    return CARVEOUTS[COUNT_OF(CARVEOUTS) - 1];
+}
+
+static void write_kernel_row(struct gen *g, const struct gpu_span *s, int ctx, int stream, int64_t corr,
+                             const struct kernel_name *kn)
+{
+    const struct kernel_family *f = &KERNEL_FAMILIES[kn->family];
+    bool alt = f->alt_grid[0] && rng_one_in(&g->rng, 4);
+    const int *grid = alt ? f->alt_grid : f->grid, *block = alt ? f->alt_block : f->block;
+    struct process *p = &g->procs[g->contexts[ctx].process];
+    struct table_writer *w = &g->w_kernel;
+    row_begin(g->cfg, w);
+    put_gpu_prefix(g, w, s, ctx, stream, corr);
+    put_int(w, kn->demangled_id);
+    put_int(w, kn->short_id);
+    put_int(w, kn->mangled_id);
+    put_int(w, f->launch_type);
+    put_int(w, 1); /* cacheConfig: prefer shared, as most real rows */
+    put_int(w, f->regs);
+    for (int i = 0; i < 3; i++)
+        put_int(w, grid[i]);
+    for (int i = 0; i < 3; i++)
+        put_int(w, block[i]);
+    put_int(w, f->static_smem);
+    put_int(w, f->dynamic_smem);
+    put_int(w, 0);          /* localMemoryPerThread */
+    put_int(w, 136314880);  /* localMemoryTotal */
+    put_int(w, p->next_grid_id++);
+    put_int(w, shared_memory_executed(f->static_smem + f->dynamic_smem));
+    put_null(w); /* graphNodeId */
+    put_int(w, 0); /* sharedMemoryLimitConfig */
+    row_end(w);
+}
+
+/* ======================================================================================= host events */
+
+static int pick_context(struct gen *g, const struct process *p)
+{
+    return p->first_context + (int)rng_below(&g->rng, p->ncontexts);
+}
+
+static void emit_kernel_launch(struct gen *g, struct thread *th)
+{
+    struct process *p = &g->procs[th->process];
+    int ctx = pick_context(g, p);
+    int stream = (int)rng_below(&g->rng, g->cfg->streams);
+    bool cold = th->body_pos == 1 && th->index_in_process == 0; /* main thread, its second launch */
+    struct kernel_name *kn = &g->kernel_names[g->body[th->body_pos++ % g->body_len]];
+    int64_t api_dur = launch_call_duration(g);
+    int64_t gpu_dur = gpu_op_duration(g, kernel_duration(g, kn, cold));
+    struct gpu_span s = schedule_async(g, th, ctx, stream, api_dur, gpu_dur, true);
+    int64_t corr = next_correlation_id(g, p);
+    write_api_call(g, th, &g->launch_api, s.api_start, s.api_end, corr, 0, CALLER_LAUNCH);
+    write_kernel_row(g, &s, ctx, stream, corr, kn);
+    th->now = s.api_end;
+}
+
+/* A unified-memory migration: page faults move data while kernels run; no API call, no lane. */
+static void emit_migration(struct gen *g, struct thread *th, const struct memcpy_kind *k)
+{
+    struct process *p = &g->procs[th->process];
+    const struct context *c = &g->contexts[pick_context(g, p)];
+    int64_t bytes = pick_int(g, MIGRATION_BYTES, COUNT_OF(MIGRATION_BYTES));
+    int64_t start = th->now + rng_range(&g->rng, 500, 5000);
+    int64_t end = start + gpu_op_duration(g, transfer_duration(bytes, k->bytes_per_us));
+    struct table_writer *w = &g->w_memcpy;
+    row_begin(g->cfg, w);
+    put_int(w, start);
+    put_int(w, end);
+    put_int(w, c->device);
+    put_int(w, 0); /* contextId */
+    put_null(w);   /* greenContextId */
+    put_int(w, 0); /* streamId */
+    put_int(w, 0); /* correlationId */
+    put_int(w, (int64_t)p->gpid);
+    put_int(w, bytes);
+    put_int(w, k->copy_kind);
+    put_null(w); /* deprecatedSrcId */
+    put_int(w, k->src_kind);
+    put_int(w, k->dst_kind);
+    for (int i = 0; i < 4; i++)
+        put_null(w); /* src/dst device and context */
+    put_int(w, k->migration_cause);
+    put_null(w); /* graphNodeId */
+    put_int(w, g->next_migration_address);
+    row_end(w);
+    g->next_migration_address += (bytes + 4095) / 4096 * 4096;
+    note_time(g, end);
+}
+
+static void write_memcpy_row(struct gen *g, const struct gpu_span *s, int ctx, int stream, int64_t corr,
+                             int64_t bytes, const struct memcpy_kind *k)
+{
+    const struct context *c = &g->contexts[ctx];
+    bool peer = k->copy_kind == COPY_PTOP;
+    struct table_writer *w = &g->w_memcpy;
+    row_begin(g->cfg, w);
+    put_gpu_prefix(g, w, s, ctx, stream, corr);
+    put_int(w, bytes);
+    put_int(w, k->copy_kind);
+    put_null(w); /* deprecatedSrcId */
+    put_int(w, k->src_kind);
+    put_int(w, k->dst_kind);
+    put_int_or_null(w, peer, c->device);                                  /* srcDeviceId */
+    put_int_or_null(w, peer, c->context_id);                              /* srcContextId */
+    put_int_or_null(w, peer, (c->device + 1) % g->cfg->devices);          /* dstDeviceId */
+    put_int_or_null(w, peer, c->context_id);                              /* dstContextId */
+    put_null(w); /* migrationCause */
+    put_null(w); /* graphNodeId */
+    put_null(w); /* virtualAddress */
+    row_end(w);
+}
+
+static void emit_memcpy(struct gen *g, struct thread *th)
+{
+    size_t i = weighted_pick(g, &g->memcpy_pick);
+    const struct memcpy_kind *k = &MEMCPY_KINDS[i];
+    if (!k->api) {
+        emit_migration(g, th, k);
+        return;
+    }
+    struct process *p = &g->procs[th->process];
+    int ctx = pick_context(g, p);
+    int stream = k->async ? (int)rng_below(&g->rng, g->cfg->streams) : 0;
+    int64_t bytes = pick_int(g, COPY_BYTES, COUNT_OF(COPY_BYTES));
+    int64_t gpu_dur = gpu_op_duration(g, transfer_duration(bytes, k->bytes_per_us));
+    struct gpu_span s = k->async ? schedule_async(g, th, ctx, stream, rng_range(&g->rng, 3000, 10000), gpu_dur, false)
+                                 : schedule_sync(g, th, ctx, gpu_dur);
+    int64_t corr = next_correlation_id(g, p);
+    write_api_call(g, th, &g->memcpy_api[i], s.api_start, s.api_end, corr, 0, CALLER_COPY);
+    write_memcpy_row(g, &s, ctx, stream, corr, bytes, k);
+    th->now = s.api_end;
+}
+
+static void emit_memset(struct gen *g, struct thread *th)
+{
+    size_t i = weighted_pick(g, &g->memset_pick);
+    const struct memset_kind *k = &MEMSET_KINDS[i];
+    struct process *p = &g->procs[th->process];
+    int ctx = pick_context(g, p);
+    int stream = k->async ? (int)rng_below(&g->rng, g->cfg->streams) : 0;
+    int64_t bytes = pick_int(g, MEMSET_BYTES, COUNT_OF(MEMSET_BYTES));
+    int64_t gpu_dur = gpu_op_duration(g, transfer_duration(bytes, k->bytes_per_us));
+    struct gpu_span s = k->async ? schedule_async(g, th, ctx, stream, rng_range(&g->rng, 2500, 7000), gpu_dur, false)
+                                 : schedule_sync(g, th, ctx, gpu_dur);
+    int64_t corr = next_correlation_id(g, p);
+    write_api_call(g, th, &g->memset_api[i], s.api_start, s.api_end, corr, 0, CALLER_COPY);
+    struct table_writer *w = &g->w_memset;
+    row_begin(g->cfg, w);
+    put_gpu_prefix(g, w, &s, ctx, stream, corr);
+    put_int(w, rng_one_in(&g->rng, 4) ? 255 : 0); /* value */
+    put_int(w, bytes);
+    put_null(w); /* graphNodeId */
+    put_int(w, k->mem_kind);
+    row_end(w);
+    th->now = s.api_end;
+}
+
+static void emit_other_api(struct gen *g, struct thread *th)
+{
+    size_t i = weighted_pick(g, &g->other_pick);
+    const struct other_api *a = &OTHER_APIS[i];
+    struct process *p = &g->procs[th->process];
+    int ctx = pick_context(g, p);
+    int64_t start = th->now, end, ret = 0;
+    switch (a->behaviour) {
+    case API_SYNC_DEVICE:
+        end = max64(start + rng_range(&g->rng, 2000, 4000),
+                    g->device_busy_until[g->contexts[ctx].device] + rng_range(&g->rng, 1000, 3000));
+        break;
+    case API_SYNC_STREAM:
+        end = max64(start + rng_range(&g->rng, 2000, 4000),
+                    *lane_of(g, ctx, (int)rng_below(&g->rng, g->cfg->streams)) + rng_range(&g->rng, 1000, 3000));
+        break;
+    case API_QUERY:
+        end = start + rng_range(&g->rng, a->lo, a->hi);
+        ret = rng_one_in(&g->rng, 2) ? 600 : 0; /* cudaErrorNotReady */
+        break;
+    case API_PLAIN:
+    default: end = start + rng_range(&g->rng, a->lo, a->hi); break;
+    }
+    write_api_call(g, th, &g->other_api[i], start, end, next_correlation_id(g, p), ret, CALLER_SETUP);
+    th->now = end;
+}
+
+static void write_osrt_frame(struct gen *g, int64_t id, int64_t symbol, int64_t module, bool unresolved, int64_t ip,
+                             int depth)
+{
+    struct table_writer *w = &g->w_osrt_callchains;
+    row_begin(g->cfg, w);
+    put_int(w, id);
+    put_int(w, symbol);
+    put_int(w, module);
+    put_null(w); /* kernelMode */
+    put_null(w); /* thumbCode */
+    put_int_or_null(w, unresolved, 1);
+    put_null(w); /* specialEntry */
+    put_int(w, ip);
+    put_null(w); /* unwindMethod */
+    put_int(w, depth);
+    row_end(w);
+}
+
+static int64_t write_osrt_callchain(struct gen *g, int64_t name_id)
+{
+    int64_t id = g->next_osrt_callchain++;
+    write_osrt_frame(g, id, name_id, g->mod_libc, false, INT64_C(0x7f3a3a31e9a0) + 16 * (name_id % 64), 0);
+    write_osrt_frame(g, id, g->sym_cuda_internal, g->mod_cuda, true, INT64_C(0x7f3a3b83c1a4), 1);
+    write_osrt_frame(g, id, g->sym_start_thread, g->mod_libc, false, INT64_C(0x7f3a3a294ac3), 2);
+    write_osrt_frame(g, id, g->sym_clone, g->mod_libc, false, INT64_C(0x7f3a3a326850), 3);
+    return id;
+}
+
+static int64_t osrt_result(struct gen *g, enum osrt_result r)
+{
+    switch (r) {
+    case RET_BYTES: return pick_int(g, (const int64_t[]){64, 4096, 4096, 65536}, 4);
+    case RET_FD: return rng_range(&g->rng, 5, 40);
+    case RET_READY: return rng_below(&g->rng, 2);
+    case RET_TIMEOUT: return rng_one_in(&g->rng, 3) ? 110 : 0; /* ETIMEDOUT */
+    case RET_ZERO:
+    default: return 0;
+    }
+}
+
+static void emit_osrt(struct gen *g, struct thread *th)
+{
+    size_t i = weighted_pick(g, &g->osrt_pick);
+    const struct osrt_call *c = &OSRT_CALLS[i];
+    /* skewed towards short calls: the product of two uniform draws */
+    int64_t span = c->hi - c->lo;
+    int64_t dur = c->lo + (span ? rng_below(&g->rng, span + 1) * rng_below(&g->rng, span + 1) / span : 0);
+    int64_t callchain = dur >= OSRT_BACKTRACE_THRESHOLD_NS ? write_osrt_callchain(g, g->osrt_name[i]) : 0;
+    struct table_writer *w = &g->w_osrt;
+    row_begin(g->cfg, w);
+    put_int(w, th->now);
+    put_int(w, th->now + dur);
+    put_int(w, EVENT_CLASS_OS_RUNTIME);
+    put_int(w, (int64_t)th->gtid);
+    put_int(w, g->osrt_name[i]);
+    put_int(w, osrt_result(g, c->result));
+    put_int(w, 0); /* nestingLevel */
+    put_int(w, callchain);
+    row_end(w);
+    th->now += dur;
+    note_time(g, th->now);
+}
+
+/* ======================================================================================= NVTX */
+
+static void write_nvtx_row(struct gen *g, int event_type, int64_t start, bool has_end, int64_t end,
+                           const struct nvtx_name *name, uint64_t gtid, bool has_end_gtid, uint64_t end_gtid,
+                           bool has_range_id, int64_t range_id, bool colored)
+{
+    struct table_writer *w = &g->w_nvtx;
+    row_begin(g->cfg, w);
+    put_int(w, start);
+    put_int_or_null(w, has_end, end);
+    put_int(w, event_type);
+    put_int_or_null(w, has_range_id, range_id);
+    put_int_or_null(w, event_type == NVTX_START_END_RANGE, 1); /* category */
+    put_int_or_null(w, colored, NVTX_GREEN);
+    put_text(w, name->registered ? NULL : name->text);
+    put_int(w, (int64_t)gtid);
+    put_int_or_null(w, has_end_gtid, (int64_t)end_gtid);
+    put_int_or_null(w, name->registered, name->registered ? intern(g, name->text) : 0);
+    put_int(w, name->domain);
+    for (int i = 0; i < 8; i++)
+        put_null(w); /* payload union and JSON */
+    row_end(w);
+    note_time(g, has_end ? end : start);
+}
+
+static void close_push_pop(struct gen *g, struct thread *th)
+{
+    const struct open_range *r = &th->stack[--th->depth];
+    th->now += rng_range(&g->rng, 300, 600); /* nvtxRangePop */
+    write_nvtx_row(g, NVTX_PUSH_POP, r->start, true, th->now, r->name, th->gtid, false, 0, false, 0, th->depth == 0);
+}
+
+static void close_start_end(struct gen *g, struct thread *th, int i)
+{
+    const struct open_range *r = &th->open[i];
+    const struct process *p = &g->procs[th->process];
+    uint64_t end_gtid = g->threads[p->first_thread + (th->index_in_process + 1) % g->cfg->threads].gtid;
+    th->now += rng_range(&g->rng, 300, 600); /* nvtxRangeEnd */
+    write_nvtx_row(g, NVTX_START_END_RANGE, r->start, true, th->now, r->name, th->gtid, r->cross_thread, end_gtid,
+                   true, r->range_id, false);
+    th->open[i] = th->open[--th->nopen];
+}
+
+static const struct nvtx_name *pick_nvtx_name(struct gen *g, const struct nvtx_name *names, size_t count)
+{
+    return &names[rng_below(&g->rng, (int64_t)count)];
+}
+
+/* Opens one range before the current event: start/end 1 time in 4, otherwise push/pop one level
+ * deeper. A push/pop range covers no more events than its parent has left, so ranges close LIFO. */
+static bool open_range(struct gen *g, struct thread *th)
+{
+    bool start_end = th->nopen < NVTX_MAX_OPEN && (th->depth == NVTX_MAX_DEPTH || rng_one_in(&g->rng, 4));
+    if (!start_end && th->depth == NVTX_MAX_DEPTH)
+        return false;
+    if (rng_one_in(&g->rng, 8)) {
+        write_nvtx_row(g, NVTX_MARK, th->now, false, 0, pick_nvtx_name(g, NVTX_MARKS, COUNT_OF(NVTX_MARKS)), th->gtid,
+                       false, 0, false, 0, false);
+        th->now += rng_range(&g->rng, 300, 600);
+    }
+    struct open_range r = {.start = th->now};
+    if (start_end) {
+        r.cover_left = 1 + rng_below(&g->rng, min64(th->events_left, 32));
+        r.name = pick_nvtx_name(g, NVTX_START_END, COUNT_OF(NVTX_START_END));
+        r.range_id = g->procs[th->process].next_range_id++;
+        r.cross_thread = g->cfg->threads > 1 && rng_one_in(&g->rng, 4);
+        th->open[th->nopen++] = r;
+    } else {
+        const struct nvtx_level *level = &NVTX_LEVELS[th->depth];
+        int64_t room = th->depth ? th->stack[th->depth - 1].cover_left : th->events_left;
+        r.cover_left = 1 + rng_below(&g->rng, min64(room, level->max_cover));
+        r.name = pick_nvtx_name(g, level->names, level->count);
+        th->stack[th->depth++] = r;
+    }
+    th->ranges_left--;
+    /* the push itself; longer than a backtrace row's lead, so that row stays inside the range */
+    th->now += rng_range(&g->rng, 500, 900);
+    return true;
+}
+
+/* Spreads the thread's ranges over its events: ranges_left / events_left of them here, on average. */
+static void nvtx_before_event(struct gen *g, struct thread *th)
+{
+    if (th->ranges_left == 0)
+        return;
+    int64_t want = th->ranges_left / th->events_left;
+    if (rng_below(&g->rng, th->events_left) < th->ranges_left % th->events_left)
+        want++;
+    for (; want > 0; want--)
+        if (!open_range(g, th))
+            break;
+}
+
+static void nvtx_after_event(struct gen *g, struct thread *th)
+{
+    for (int i = 0; i < th->depth; i++)
+        th->stack[i].cover_left--;
+    for (int i = 0; i < th->nopen; i++)
+        th->open[i].cover_left--;
+    while (th->depth > 0 && th->stack[th->depth - 1].cover_left <= 0)
+        close_push_pop(g, th);
+    for (int i = th->nopen - 1; i >= 0; i--)
+        if (th->open[i].cover_left <= 0)
+            close_start_end(g, th, i);
+}
+
+/* Ranges the events could not hold: nested push/pop chains around CPU work, after the last event. */
+static void nvtx_finish_thread(struct gen *g, struct thread *th)
+{
+    while (th->depth > 0)
+        close_push_pop(g, th);
+    while (th->nopen > 0)
+        close_start_end(g, th, th->nopen - 1);
+    while (th->ranges_left > 0) {
+        int chain = (int)min64(th->ranges_left, 3);
+        int64_t starts[3];
+        const struct nvtx_name *names[3];
+        for (int level = 0; level < chain; level++) {
+            starts[level] = th->now;
+            names[level] = pick_nvtx_name(g, NVTX_LEVELS[level].names, NVTX_LEVELS[level].count);
+            th->now += rng_range(&g->rng, 500, 900);
+        }
+        th->now += rng_range(&g->rng, 2000, 20000);
+        for (int level = chain - 1; level >= 0; level--) {
+            th->now += rng_range(&g->rng, 300, 600);
+            write_nvtx_row(g, NVTX_PUSH_POP, starts[level], true, th->now, names[level], th->gtid, false, 0, false, 0,
+                           level == 0);
+        }
+        th->ranges_left -= chain;
+        th->now += host_gap(g);
+    }
+}
+
+/* ======================================================================================= setup */
+
+static void write_enum_tables(void)
+{
+    for (size_t t = 0; t < COUNT_OF(ENUM_TABLES); t++) {
+        const struct enum_table *e = &ENUM_TABLES[t];
+        char *create = sqlite3_mprintf(SQL_ENUM_FORMAT, e->table, e->comment);
+        char *insert = sqlite3_mprintf("INSERT INTO %s (id, name, label) VALUES (?1, ?2, ?3)", e->table);
+        if (!create || !insert)
+            fail("out of memory");
+        struct table_writer w = WRITER(e->table, create);
+        exec_sql(create, "creating an ENUM table");
+        if (sqlite3_prepare_v2(g_out.db, insert, -1, &w.insert, NULL) != SQLITE_OK)
+            fail_sqlite("preparing an ENUM insert");
+        w.ncols = 3;
+        for (size_t i = 0; i < e->nrows; i++) {
+            w.next = 1;
+            w.bind_rc = SQLITE_OK;
+            put_int(&w, e->rows[i].id);
+            put_text(&w, e->rows[i].name);
+            put_text(&w, e->rows[i].label);
+            row_end(&w);
+        }
+        writer_close(&w);
+        sqlite3_free(create);
+        sqlite3_free(insert);
+    }
+}
+
+static void write_name_value(struct gen *g, struct table_writer *w, const char *name, const char *value)
+{
+    row_begin(g->cfg, w);
+    put_text(w, name);
+    put_text(w, value);
+    row_end(w);
+}
+
+static void format_utc(char *buf, size_t size, int64_t epoch_s)
+{
+    time_t t = (time_t)epoch_s;
+    struct tm tm;
+    if (!gmtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm))
+        fail("internal error: cannot format a date");
+}
+
+/* The session starts on a fixed date, moved by the seed; never the clock, so output is reproducible. */
+static int64_t session_epoch_s(const struct gen *g) { return INT64_C(1718181065) + (int64_t)(g->cfg->seed % 86400); }
+
+static void write_metadata(struct gen *g)
+{
+    char seed_file[64], utc[32], export_utc[32];
+    snprintf(seed_file, sizeof seed_file, "nsysgen-seed%" PRIu64 ".nsys-rep", g->cfg->seed);
+    format_utc(utc, sizeof utc, session_epoch_s(g));
+    format_utc(export_utc, sizeof export_utc, session_epoch_s(g) + 120);
+    static const char *const FIXED[][2] = {
+        {"EXPORT_PRODUCT_NAME", "NVIDIA Nsight Systems"},
+        {"EXPORT_PRODUCT_VERSION", "2024.2.3.38"},
+        {"EXPORT_PRODUCT_DATE", "2024.2"},
+        {"EXPORT_SCHEMA_VERSION", "3.11.0"},
+        {"EXPORT_SCHEMA_VERSION_MAJOR", "3"},
+        {"EXPORT_SCHEMA_VERSION_MINOR", "11"},
+        {"EXPORT_SCHEMA_VERSION_MICRO", "0"},
+        {"EXPORT_PLATFORM", "linux-desktop"},
+        {"EXPORT_ARCH", "x64"},
+    };
+    for (size_t i = 0; i < COUNT_OF(FIXED); i++)
+        write_name_value(g, &g->w_meta_export, FIXED[i][0], FIXED[i][1]);
+    write_name_value(g, &g->w_meta_export, "EXPORT_TIME_UTC", export_utc);
+    write_name_value(g, &g->w_meta_export, "EXPORT_TIME_LOCAL", export_utc);
+    write_name_value(g, &g->w_meta_export, "EXPORT_HOST", "nsysgen");
+    write_name_value(g, &g->w_meta_export, "EXPORT_PARAM_INPUT_FILE", seed_file);
+    write_name_value(g, &g->w_meta_export, "EXPORT_PARAM_OUTUPT_FILE", "report1.sqlite"); /* sic, as nsys spells it */
+    write_name_value(g, &g->w_meta_export, "EXPORT_PARAM_LAZY", "true");
+    write_name_value(g, &g->w_meta_export, "EXPORT_PARAM_TIME_NORMALIZE", "false");
+
+    write_name_value(g, &g->w_meta_capture, "DEVICE_ID", "Local (CLI)");
+    write_name_value(g, &g->w_meta_capture, "CAPTURE_EVENT_TYPE", "Cuda");
+    write_name_value(g, &g->w_meta_capture, "CAPTURE_EVENT_TYPE", "NvtxEvents");
+    write_name_value(g, &g->w_meta_capture, "CAPTURE_EVENT_TYPE", "OSRuntime");
+    write_name_value(g, &g->w_meta_capture, "PROCESS_0:COMMAND", "./" PROCESS_NAME);
+
+    struct table_writer *w = &g->w_session;
+    row_begin(g->cfg, w);
+    put_int(w, session_epoch_s(g) * INT64_C(1000000000) + (int64_t)(g->cfg->seed % 1000000000));
+    put_text(w, utc);
+    put_text(w, utc);
+    row_end(w);
+}
+
+static void write_gpu_info(struct gen *g, int device)
+{
+    char uuid[40], bus[16];
+    struct rng r;
+    rng_seed(&r, g->cfg->seed * 131 + (uint64_t)device); /* its own stream: GPUs do not shift the content */
+    uint64_t a = rng_next(&r), b = rng_next(&r);
+    snprintf(uuid, sizeof uuid, "%08x-%04x-%04x-%04x-%012" PRIx64, (unsigned)(a >> 32), (unsigned)(a >> 16) & 0xffff,
+             (unsigned)a & 0xffff, (unsigned)(b >> 48), b & UINT64_C(0xffffffffffff));
+    if (device < (int)COUNT_OF(GPU_BUS_IDS))
+        snprintf(bus, sizeof bus, "%s", GPU_BUS_IDS[device]);
+    else
+        snprintf(bus, sizeof bus, "0000:%02X:00.0", (unsigned)(device & 0xff));
+    const int64_t FIGURES[] = {
+        /* revision .. smMinor, in schema order */
+        161, 0, 65536, 4, 65536, 49152, 232448, 233472, 65536, 32, 3, 64, 32, 1024, 1024, 1024, 64, 2147483647,
+        65535, 65535, 9, 0, 9, 0};
+    struct table_writer *w = &g->w_gpu_info;
+    row_begin(g->cfg, w);
+    put_int(w, (int64_t)GLOBAL_VM_BITS); /* vmId */
+    put_int(w, device);
+    put_text(w, "NVIDIA H100 80GB HBM3");
+    put_text(w, bus);
+    put_int(w, 1);                        /* isDiscrete */
+    put_int(w, 52428800);                 /* l2CacheSize */
+    put_int(w, INT64_C(85029158912));     /* totalMemory */
+    put_int(w, INT64_C(3352320000000));   /* memoryBandwidth */
+    put_int(w, 1980000000);               /* clockRate */
+    put_int(w, 132);                      /* smCount */
+    put_int(w, device);                   /* pwGpuId */
+    put_text(w, uuid);
+    put_int(w, 0);                        /* luid */
+    put_text(w, "GH100");
+    put_int(w, device);                   /* cuDevice */
+    put_null(w);                          /* ctxswDevPath */
+    put_null(w);                          /* ctrlDevPath */
+    for (size_t i = 0; i < COUNT_OF(FIGURES); i++)
+        put_int(w, FIGURES[i]);
+    row_end(w);
+}
+
+static void write_context_info(struct gen *g, int ctx)
+{
+    const struct context *c = &g->contexts[ctx];
+    const struct process *p = &g->procs[c->process];
+    struct table_writer *w = &g->w_context_info;
+    row_begin(g->cfg, w);
+    put_int(w, c->first_stream_id); /* nullStreamId */
+    put_int(w, 0);                  /* hwId */
+    put_int(w, VM_ID);
+    put_int(w, p->pid);
+    put_int(w, c->device);
+    put_int(w, c->context_id);
+    put_null(w); /* parentContextId */
+    put_null(w); /* isGreenContext */
+    row_end(w);
+    for (int s = 0; s < g->cfg->streams; s++) {
+        struct table_writer *ws = &g->w_stream_info;
+        row_begin(g->cfg, ws);
+        put_int(ws, stream_id(g, ctx, s));
+        put_int(ws, 0); /* hwId */
+        put_int(ws, VM_ID);
+        put_int(ws, p->pid);
+        put_int(ws, c->context_id);
+        put_int(ws, 0);          /* priority */
+        put_int(ws, s ? 2 : 3); /* ENUM_CUPTI_STREAM_TYPE: non-blocking, null stream */
+        row_end(ws);
+    }
+}
+
+static void write_thread_name(struct gen *g, uint64_t gtid, const char *name, int priority)
+{
+    struct table_writer *w = &g->w_thread_names;
+    row_begin(g->cfg, w);
+    put_int(w, intern(g, name));
+    put_int(w, priority);
+    put_int(w, (int64_t)gtid);
+    row_end(w);
+}
+
+static uint64_t global_tid(int64_t pid, int64_t tid) { return GLOBAL_VM_BITS | (uint64_t)pid << 24 | (uint64_t)tid; }
+
+/* With at least as many processes as devices each process uses one device (MPI style); otherwise the
+ * devices are shared out so that every one is used. */
+static bool process_uses_device(const struct config *c, int p, int d)
+{
+    return c->processes >= c->devices ? d == p % c->devices : d % c->processes == p;
+}
+
+static void setup_processes(struct gen *g)
+{
+    const struct config *c = g->cfg;
+    g->procs = xcalloc((size_t)c->processes, sizeof *g->procs);
+    g->contexts = xcalloc((size_t)(c->processes * c->devices), sizeof *g->contexts);
+    g->nthreads = (int)(c->processes * c->threads);
+    g->threads = xcalloc((size_t)g->nthreads, sizeof *g->threads);
+    int64_t corr_span = 2 * (c->kernels + c->memcpys + c->memsets + c->other_api) + 1000;
+    for (int pi = 0; pi < c->processes; pi++) {
+        struct process *p = &g->procs[pi];
+        p->pid = FIRST_PID + (int64_t)(c->seed % 1000) * 41 + pi * 17; /* MPI ranks start close together */
+        p->gpid = global_tid(p->pid, 0);
+        p->next_corr = 1 + (c->collide ? 0 : pi * corr_span);
+        p->next_grid_id = 1;
+        p->next_range_id = 1;
+        p->start_time = 100000000 + rng_below(&g->rng, 20000000);
+        p->backtrace = pi < c->backtrace_processes;
+        p->first_context = g->ncontexts;
+        for (int d = 0; d < c->devices; d++) {
+            if (!process_uses_device(c, pi, d))
+                continue;
+            struct context *ctx = &g->contexts[g->ncontexts];
+            ctx->process = pi;
+            ctx->device = d;
+            ctx->context_id = 1 + p->ncontexts;
+            ctx->first_stream_id = 7 + p->ncontexts * c->streams;
+            p->ncontexts++;
+            g->ncontexts++;
+        }
+        p->first_thread = pi * (int)c->threads;
+        for (int t = 0; t < c->threads; t++) {
+            struct thread *th = &g->threads[p->first_thread + t];
+            th->process = pi;
+            th->index_in_process = t;
+            th->gtid = global_tid(p->pid, t ? p->pid + 8 + t : p->pid);
+            th->now = p->start_time + (t ? rng_range(&g->rng, 2000000, 5000000) : 0);
+        }
+    }
+}
+
+static void write_processes(struct gen *g)
+{
+    const struct config *c = g->cfg;
+    for (int pi = 0; pi < c->processes; pi++) {
+        const struct process *p = &g->procs[pi];
+        struct table_writer *w = &g->w_processes;
+        row_begin(c, w);
+        put_int(w, (int64_t)p->gpid);
+        put_int(w, p->pid);
+        put_text(w, "./" PROCESS_NAME);
+        row_end(w);
+        for (int t = 0; t < c->threads; t++) {
+            char name[32];
+            snprintf(name, sizeof name, "worker %d", t);
+            write_thread_name(g, g->threads[p->first_thread + t].gtid, t ? name : PROCESS_NAME, 20);
+        }
+        for (size_t h = 0; h < COUNT_OF(HELPER_THREADS); h++)
+            write_thread_name(g, global_tid(p->pid, p->pid + 1 + (int64_t)h), HELPER_THREADS[h].name,
+                              HELPER_THREADS[h].priority);
+    }
+    for (int ctx = 0; ctx < g->ncontexts; ctx++)
+        write_context_info(g, ctx);
+    for (int d = 0; d < c->devices; d++)
+        write_gpu_info(g, d);
+}
+
+/* Kernel names: the families first, then more instances of the templated ones. */
+static void setup_kernel_names(struct gen *g)
+{
+    int64_t n = g->cfg->kernel_names;
+    int templated[COUNT_OF(KERNEL_FAMILIES)], ntemplated = 0;
+    for (size_t f = 0; f < COUNT_OF(KERNEL_FAMILIES); f++)
+        if (KERNEL_FAMILIES[f].param)
+            templated[ntemplated++] = (int)f;
+    g->kernel_names = xcalloc((size_t)n, sizeof *g->kernel_names);
+    g->nkernel_names = n;
+    for (int64_t i = 0; i < n; i++) {
+        int family, variant = 0;
+        if (i < (int64_t)COUNT_OF(KERNEL_FAMILIES)) {
+            family = (int)i;
+        } else {
+            int64_t k = i - (int64_t)COUNT_OF(KERNEL_FAMILIES);
+            family = templated[k % ntemplated];
+            variant = (int)(1 + k / ntemplated);
+        }
+        const struct kernel_family *f = &KERNEL_FAMILIES[family];
+        int param = f->param + variant * f->param_step;
+        char demangled[1024], mangled[1024];
+        snprintf(demangled, sizeof demangled, f->demangled, param);
+        snprintf(mangled, sizeof mangled, f->mangled, param);
+        g->kernel_names[i] = (struct kernel_name){family, intern(g, demangled), intern(g, f->short_name),
+                                                  intern(g, mangled), 0};
+    }
+}
+
+/* The sequence every thread launches in a loop, like an application's iteration: each kernel once
+ * (so every name shows up once the run has as many launches per thread), then the first four again
+ * twice. Equal counts per name give ties and even-sized groups. */
+static void setup_kernel_body(struct gen *g)
+{
+    int64_t n = g->nkernel_names, hot = min64(n, 4);
+    g->body_len = n + 2 * hot;
+    g->body = xcalloc((size_t)g->body_len, sizeof *g->body);
+    for (int64_t i = 0; i < n; i++)
+        g->body[i] = i;
+    for (int64_t i = 0; i < 2 * hot; i++)
+        g->body[n + i] = i % hot;
+}
+
+static void setup_api_names(struct gen *g)
+{
+    int weights[32];
+    g->launch_api = intern_api(g, "cudaLaunchKernel_v7000", EVENT_CLASS_CUDA_RUNTIME);
+    for (size_t i = 0; i < COUNT_OF(MEMCPY_KINDS); i++) {
+        if (MEMCPY_KINDS[i].api)
+            g->memcpy_api[i] = intern_api(g, MEMCPY_KINDS[i].api, EVENT_CLASS_CUDA_RUNTIME);
+        weights[i] = MEMCPY_KINDS[i].weight;
+    }
+    weighted_init(&g->memcpy_pick, weights, COUNT_OF(MEMCPY_KINDS));
+    for (size_t i = 0; i < COUNT_OF(MEMSET_KINDS); i++) {
+        g->memset_api[i] = intern_api(g, MEMSET_KINDS[i].api, EVENT_CLASS_CUDA_RUNTIME);
+        weights[i] = MEMSET_KINDS[i].weight;
+    }
+    weighted_init(&g->memset_pick, weights, COUNT_OF(MEMSET_KINDS));
+    for (size_t i = 0; i < COUNT_OF(OTHER_APIS); i++) {
+        g->other_api[i] = intern_api(g, OTHER_APIS[i].name, OTHER_APIS[i].event_class);
+        weights[i] = OTHER_APIS[i].weight;
+    }
+    weighted_init(&g->other_pick, weights, COUNT_OF(OTHER_APIS));
+    for (size_t i = 0; i < COUNT_OF(OSRT_CALLS); i++) {
+        g->osrt_name[i] = intern(g, OSRT_CALLS[i].name);
+        weights[i] = OSRT_CALLS[i].weight;
+    }
+    weighted_init(&g->osrt_pick, weights, COUNT_OF(OSRT_CALLS));
+}
+
+static void setup_frame_strings(struct gen *g)
+{
+    g->sym_cupti[0] = intern(g, "0x7f3a2c4e0588");
+    g->sym_cupti[1] = intern(g, "0x7f3a2c4e283c");
+    g->sym_cuda_internal = intern(g, "0x7f3a3b8226b6");
+    for (int c = 0; c < CALLER_COUNT; c++)
+        g->sym_caller[c] = intern(g, CALLER_SYMBOLS[c]);
+    g->sym_main = intern(g, "main");
+    g->sym_libc_main = intern(g, "__libc_start_call_main");
+    g->sym_start = intern(g, "_start");
+    g->sym_start_thread = intern(g, "start_thread");
+    g->sym_clone = intern(g, "clone3");
+    g->mod_app = intern(g, MODULE_APP);
+    g->mod_cupti = intern(g, MODULE_CUPTI);
+    g->mod_cuda = intern(g, MODULE_CUDA);
+    g->mod_cudart = intern(g, MODULE_CUDART);
+    g->mod_libc = intern(g, MODULE_LIBC);
+}
+
+/* Registered NVTX strings go into StringIds up front, like nvtxDomainRegisterString at start-up. */
+static void setup_nvtx_strings(struct gen *g)
+{
+    const struct {
+        const struct nvtx_name *names;
+        size_t count;
+    } lists[] = {{NVTX_LEVEL0, COUNT_OF(NVTX_LEVEL0)}, {NVTX_LEVEL1, COUNT_OF(NVTX_LEVEL1)},
+                 {NVTX_LEVEL2, COUNT_OF(NVTX_LEVEL2)}, {NVTX_LEVEL3, COUNT_OF(NVTX_LEVEL3)},
+                 {NVTX_START_END, COUNT_OF(NVTX_START_END)}, {NVTX_MARKS, COUNT_OF(NVTX_MARKS)}};
+    for (size_t l = 0; l < COUNT_OF(lists); l++)
+        for (size_t i = 0; i < lists[l].count; i++)
+            if (lists[l].names[i].registered)
+                intern(g, lists[l].names[i].text);
+}
+
+/* Per process, at its start: the NVTX domains and the OS runtime "profiling started" marker (a
+ * zero-length eventClass 31 row, as nsys writes it; osrt_sum ignores it). */
+static void write_process_prologue(struct gen *g, int pi)
+{
+    const struct process *p = &g->procs[pi];
+    struct thread *main_thread = &g->threads[p->first_thread];
+    if (g->cfg->osrt_calls > 0) {
+        struct table_writer *w = &g->w_osrt;
+        row_begin(g->cfg, w);
+        put_int(w, p->start_time - 2000000);
+        put_int(w, p->start_time - 2000000);
+        put_int(w, EVENT_CLASS_OSRT_START);
+        put_int(w, (int64_t)p->gpid);
+        put_int(w, intern(g, "OS runtime libraries profiling started"));
+        put_int(w, 0);
+        put_null(w); /* nestingLevel */
+        put_int(w, 0);
+        row_end(w);
+    }
+    if (g->cfg->nvtx_ranges > 0) {
+        for (size_t d = 1; d < COUNT_OF(NVTX_DOMAINS); d++) {
+            struct nvtx_name domain = {NVTX_DOMAINS[d], (int)d, false};
+            write_nvtx_row(g, NVTX_DOMAIN_CREATE, main_thread->now, false, 0, &domain, main_thread->gtid, false, 0,
+                           false, 0, false);
+            main_thread->now += rng_range(&g->rng, 1000, 3000);
+        }
+    }
+}
+
+/* Host events are dealt to threads in turn; each thread's quota decides how its NVTX ranges spread. */
+static void setup_quotas(struct gen *g)
+{
+    const struct config *c = g->cfg;
+    g->events_total = c->kernels + c->memcpys + c->memsets + c->other_api + c->osrt_calls;
+    g->gpu_ops_left = c->kernels + c->memcpys + c->memsets;
+    g->zero_durations_left = min64(c->zero_durations, g->gpu_ops_left);
+    for (int t = 0; t < g->nthreads; t++) {
+        struct thread *th = &g->threads[t];
+        th->events_left = g->events_total / g->nthreads + (t < g->events_total % g->nthreads);
+        th->ranges_left = c->nvtx_ranges / g->nthreads + (t < c->nvtx_ranges % g->nthreads);
+    }
+}
+
+static void setup(struct gen *g)
+{
+    const struct config *c = g->cfg;
+    for (size_t i = 0; i < COUNT_OF(RESERVED_STRINGS); i++)
+        intern(g, RESERVED_STRINGS[i]);
+    if (c->enums)
+        write_enum_tables();
+    write_metadata(g);
+    setup_processes(g);
+    g->lane_free = xcalloc((size_t)(c->overlap ? g->ncontexts * c->streams : c->devices), sizeof(int64_t));
+    g->device_busy_until = xcalloc((size_t)c->devices, sizeof(int64_t));
+    g->next_osrt_callchain = 1;
+    g->next_migration_address = INT64_C(0x7f5a40000000);
+    write_processes(g);
+    setup_api_names(g);
+    setup_kernel_names(g);
+    setup_kernel_body(g);
+    setup_frame_strings(g);
+    setup_nvtx_strings(g);
+    setup_quotas(g);
+    for (int pi = 0; pi < c->processes; pi++)
+        write_process_prologue(g, pi);
+}
+
+/* ======================================================================================= run */
+
+static void report_progress(const struct gen *g, int64_t done)
+{
+    if (g->cfg->quiet || g->events_total < 1000000)
+        return;
+    int64_t step = g->events_total / 10;
+    if (done % step == 0 || done == g->events_total)
+        fprintf(stderr, "nsysgen: %s: %3" PRId64 "%% (%" PRId64 " of %" PRId64 " host events)\n", g_out.shown,
+                done * 100 / g->events_total, done, g->events_total);
+}
+
+static void run_host_events(struct gen *g)
+{
+    const struct config *c = g->cfg;
+    int64_t left[EV_KINDS] = {c->kernels, c->memcpys, c->memsets, c->other_api, c->osrt_calls};
+    for (int64_t j = 0; j < g->events_total; j++) {
+        struct thread *th = &g->threads[j % g->nthreads];
+        nvtx_before_event(g, th);
+        switch ((enum event_kind)pick_by_remaining(&g->rng, left, EV_KINDS)) {
+        case EV_KERNEL: emit_kernel_launch(g, th); break;
+        case EV_MEMCPY: emit_memcpy(g, th); break;
+        case EV_MEMSET: emit_memset(g, th); break;
+        case EV_OTHER_API: emit_other_api(g, th); break;
+        case EV_OSRT: emit_osrt(g, th); break;
+        case EV_KINDS:
+        default: fail("internal error: no event kind left");
+        }
+        th->events_left--;
+        nvtx_after_event(g, th);
+        th->now += host_gap(g);
+        report_progress(g, j + 1);
+    }
+    for (int t = 0; t < g->nthreads; t++)
+        nvtx_finish_thread(g, &g->threads[t]);
+}
+
+static void write_analysis_details(struct gen *g)
+{
+    int64_t duration = g->last_time + 5000000;
+    struct table_writer *w = &g->w_analysis;
+    row_begin(g->cfg, w);
+    put_int(w, (int64_t)GLOBAL_VM_BITS);
+    put_int(w, duration);
+    put_int(w, 0);
+    put_int(w, duration);
+    row_end(w);
+}
+
+static void gen_init(struct gen *g, const struct config *c)
+{
+    *g = (struct gen){
+        .cfg = c,
+        .w_strings = WRITER("StringIds", SQL_STRINGIDS),
+        .w_thread_names = WRITER("ThreadNames", SQL_THREADNAMES),
+        .w_processes = WRITER("PROCESSES", SQL_PROCESSES),
+        .w_meta_export = WRITER("META_DATA_EXPORT", SQL_META_DATA_EXPORT),
+        .w_meta_capture = WRITER("META_DATA_CAPTURE", SQL_META_DATA_CAPTURE),
+        .w_session = WRITER("TARGET_INFO_SESSION_START_TIME", SQL_TARGET_INFO_SESSION_START_TIME),
+        .w_gpu_info = WRITER("TARGET_INFO_GPU", SQL_TARGET_INFO_GPU),
+        .w_context_info = WRITER("TARGET_INFO_CUDA_CONTEXT_INFO", SQL_TARGET_INFO_CUDA_CONTEXT_INFO),
+        .w_stream_info = WRITER("TARGET_INFO_CUDA_STREAM", SQL_TARGET_INFO_CUDA_STREAM),
+        .w_analysis = WRITER("ANALYSIS_DETAILS", SQL_ANALYSIS_DETAILS),
+        .w_runtime = WRITER("CUPTI_ACTIVITY_KIND_RUNTIME", SQL_CUPTI_ACTIVITY_KIND_RUNTIME),
+        .w_cuda_callchains = WRITER("CUDA_CALLCHAINS", SQL_CUDA_CALLCHAINS),
+        .w_kernel = WRITER("CUPTI_ACTIVITY_KIND_KERNEL", SQL_CUPTI_ACTIVITY_KIND_KERNEL),
+        .w_memcpy = WRITER("CUPTI_ACTIVITY_KIND_MEMCPY", SQL_CUPTI_ACTIVITY_KIND_MEMCPY),
+        .w_memset = WRITER("CUPTI_ACTIVITY_KIND_MEMSET", SQL_CUPTI_ACTIVITY_KIND_MEMSET),
+        .w_nvtx = WRITER("NVTX_EVENTS", SQL_NVTX_EVENTS),
+        .w_osrt = WRITER("OSRT_API", SQL_OSRT_API),
+        .w_osrt_callchains = WRITER("OSRT_CALLCHAINS", SQL_OSRT_CALLCHAINS),
+    };
+    rng_seed(&g->rng, c->seed);
+    rng_seed(&g->backtrace_rng, c->seed ^ UINT64_C(0x6261636b74726163));
+    rng_seed(&g->zero_rng, c->seed ^ UINT64_C(0x7a65726f64757273));
+    g->strings.cap = 1024;
+    g->strings.keys = xcalloc(g->strings.cap, sizeof(char *));
+    g->strings.ids = xcalloc(g->strings.cap, sizeof(int64_t));
+}
+
+static void gen_free(struct gen *g)
+{
+    pool_free(&g->strings);
+    free(g->procs);
+    free(g->contexts);
+    free(g->threads);
+    free(g->lane_free);
+    free(g->device_busy_until);
+    free(g->kernel_names);
+    free(g->body);
+}
+
+/* ======================================================================================= output file */
+
+static bool path_exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+static void open_output(const struct config *c)
+{
+    g_out.shown = c->out_path;
+    if (!c->force && path_exists(c->out_path))
+        fail("exists; use --force to overwrite it");
+    size_t n = strlen(c->out_path) + 32;
+    g_out.tmp_path = xcalloc(n, 1);
+    snprintf(g_out.tmp_path, n, "%s.nsysgen-%ld.tmp", c->out_path, (long)getpid());
+    unlink(g_out.tmp_path);
+    if (sqlite3_open_v2(g_out.tmp_path, &g_out.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+        fail_sqlite("cannot create the temporary file");
+    /* One transaction, no journal, no fsync: a crash leaves only the temporary file, which is
+     * never renamed into place. */
+    exec_sql("PRAGMA page_size=4096; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; "
+             "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY",
+             "setting up the database");
+    exec_sql("BEGIN", "starting the transaction");
+}
+
+static void close_output(struct gen *g)
+{
+    struct table_writer *writers[] = {
+        &g->w_strings, &g->w_thread_names, &g->w_processes, &g->w_meta_export, &g->w_meta_capture, &g->w_session,
+        &g->w_gpu_info, &g->w_context_info, &g->w_stream_info, &g->w_analysis, &g->w_runtime, &g->w_cuda_callchains,
+        &g->w_kernel, &g->w_memcpy, &g->w_memset, &g->w_nvtx, &g->w_osrt, &g->w_osrt_callchains};
+    for (size_t i = 0; i < COUNT_OF(writers); i++)
+        writer_close(writers[i]);
+    exec_sql("COMMIT", "committing");
+    if (sqlite3_close(g_out.db) != SQLITE_OK)
+        fail_sqlite("closing the database");
+    g_out.db = NULL;
+}
+
+/* Moves the finished file into place. Without --force, link() refuses an output that appeared
+ * meanwhile; file systems without hard links fall back to rename(). */
+static void publish_output(const struct config *c)
+{
+    if (!c->force) {
+        if (link(g_out.tmp_path, c->out_path) == 0) {
+            unlink(g_out.tmp_path);
+            free(g_out.tmp_path);
+            g_out.tmp_path = NULL;
+            return;
+        }
+        if (errno == EEXIST)
+            fail("exists; use --force to overwrite it");
+        if (path_exists(c->out_path))
+            fail("exists; use --force to overwrite it");
+    }
+    if (rename(g_out.tmp_path, c->out_path) != 0)
+        fail("cannot rename %s into place: %s", g_out.tmp_path, strerror(errno));
+    free(g_out.tmp_path);
+    g_out.tmp_path = NULL;
+}
+
+static void print_summary(const struct gen *g)
+{
+    if (g->cfg->quiet || g->events_total < 1000000)
+        return;
+    fprintf(stderr,
+            "nsysgen: %s: %" PRId64 " runtime, %" PRId64 " kernel, %" PRId64 " memcpy, %" PRId64 " memset, %" PRId64
+            " NVTX, %" PRId64 " OSRT rows\n",
+            g_out.shown, g->w_runtime.rows, g->w_kernel.rows, g->w_memcpy.rows, g->w_memset.rows, g->w_nvtx.rows,
+            g->w_osrt.rows);
+}
+
+int main(int argc, char **argv)
+{
+    struct config cfg = parse_args(argc, argv);
+    if (cfg.help) {
+        print_help(stdout);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+    }
+    struct gen g;
+    gen_init(&g, &cfg);
+    open_output(&cfg);
+    setup(&g);
+    run_host_events(&g);
+    write_analysis_details(&g);
+    close_output(&g);
+    publish_output(&cfg);
+    print_summary(&g);
+    gen_free(&g);
+    return 0;
+}
