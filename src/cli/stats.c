@@ -281,18 +281,18 @@ static void say_processing(const struct run_state *st, const struct report_job *
 		fflush(stdout);
 }
 
+/* nsys says SKIPPED on stdout, and with -q says nothing at all; nstats
+ * then says it on stderr, so that stdout stays clean and nothing is lost. */
 static void say_result(const struct run_state *st, const struct target *t,
 		       enum nst_status s, const struct nst_error *err)
 {
-	if (s == NST_ERR_NODATA) {
-		if (t->kind == TARGET_CONSOLE || !st->cmd->quiet)
-			printf("%sSKIPPED: %s\n\n", st->cmd->quiet ? "" : "\n", err->msg);
-		return;
-	}
-	if (s == NST_OK && t->kind == TARGET_FILE && !st->cmd->quiet)
+	bool quiet = st->cmd->quiet;
+	if (s == NST_ERR_NODATA && quiet)
+		fprintf(stderr, "SKIPPED: %s\n", err->msg);
+	else if (s == NST_ERR_NODATA)
+		printf("\nSKIPPED: %s\n\n", err->msg);
+	else if (s == NST_OK && t->kind == TARGET_FILE && !quiet)
 		puts("PROCESSED");
-	else if (s == NST_OK && t->kind != TARGET_CONSOLE && !st->cmd->quiet)
-		putchar('\n');
 }
 
 static enum nst_status run_report(struct run_state *st, const struct report_job *job,

@@ -77,7 +77,8 @@ enum nst_status nst_db_load_strings(struct nst_db *db, struct nst_error *err)
 	if (rc != SQLITE_DONE)
 		return nst_fail(err, NST_ERR_DB, "%s: cannot read StringIds: %s",
 				db->path, sqlite3_errmsg(db->h));
-	qsort(db->sparse, db->nsparse, sizeof *db->sparse, cmp_sparse);
+	if (db->nsparse)
+		qsort(db->sparse, db->nsparse, sizeof *db->sparse, cmp_sparse);
 	return NST_OK;
 }
 

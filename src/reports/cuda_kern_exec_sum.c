@@ -87,7 +87,7 @@ static int cmp_keys(uint32_t a, uint32_t b, void *arg)
 
 /* Merges id groups whose texts are equal: key[i] becomes the rank of the
  * launch's text key, so one more grouping gives nsys's groups. */
-static enum nst_status text_rank(const struct nst_groups *g, struct launch_keys *k,
+static enum nst_status text_rank(const struct nst_groups *g, const struct launch_keys *k,
 				 const uint32_t *row_group, int64_t *rank,
 				 struct nst_error *err)
 {
@@ -100,10 +100,10 @@ static enum nst_status text_rank(const struct nst_groups *g, struct launch_keys 
 	}
 	for (size_t i = 0; i < g->n; i++)
 		order[i] = g->first[i];
-	nst_stable_sort(order, g->n, cmp_keys, k);
+	nst_stable_sort(order, g->n, cmp_keys, (void *)k);
 	int64_t r = -1;
 	for (size_t i = 0; i < g->n; i++) {
-		if (i == 0 || cmp_keys(order[i - 1], order[i], k) != 0)
+		if (i == 0 || cmp_keys(order[i - 1], order[i], (void *)k) != 0)
 			r++;
 		group_rank[row_group[order[i]]] = r;
 	}
@@ -138,7 +138,7 @@ static enum nst_status group_launches(const struct launch_keys *k, size_t n,
 	for (size_t gi = 0; gi < by_id.n; gi++)
 		for (size_t x = by_id.start[gi]; x < by_id.start[gi + 1]; x++)
 			row_group[by_id.order[x]] = (uint32_t)gi;
-	s = text_rank(&by_id, (struct launch_keys *)k, row_group, *rank_of, err);
+	s = text_rank(&by_id, k, row_group, *rank_of, err);
 	nst_groups_release(&by_id);
 	if (s == NST_OK) {
 		const int64_t *rank_key[] = { *rank_of };
@@ -313,7 +313,8 @@ const struct nst_report nst_report_cuda_kern_exec_sum = {
 		"time, and the average, median, minimum, maximum and standard\n"
 		"deviation of the total (T), API (A), queue (Q) and kernel (K)\n"
 		"times, by average total time.\n"
-		"Arguments: base (short kernel names), mangled (mangled names).\n"
+		"`base` names kernels by their short names, `mangled` by their\n"
+		"mangled names.\n"
 		"CUDA backtrace records are not calls (nsys 2024.2.3 counts such\n"
 		"launches twice).",
 	.args = (const char *const[]){ "base", "mangled", NULL },

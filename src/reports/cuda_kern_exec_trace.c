@@ -10,8 +10,8 @@ static struct nst_cell int_or_null(int64_t v)
 	return v == NST_NULL_I64 ? nst_null() : nst_int(v);
 }
 
-static int emit_launch(struct nst_ctx *ctx, const struct nst_sink *out,
-		       struct nst_kexec *j, size_t i)
+static enum nst_status emit_launch(struct nst_ctx *ctx, const struct nst_sink *out,
+				   struct nst_kexec *j, size_t i, struct nst_error *err)
 {
 	uint32_t k = j->krow[i], r = j->rrow[i];
 	const struct nst_calls *c = j->calls;
@@ -19,7 +19,7 @@ static int emit_launch(struct nst_ctx *ctx, const struct nst_sink *out,
 	int64_t gtid = c->gtid ? c->gtid[r] : NST_NULL_I64;
 	const char *grid = nst_kexec_grid(ctx, j, k), *block = nst_kexec_block(ctx, j, k);
 	if (!grid || !block)
-		return -1;
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	struct nst_cell cells[14] = {
 		nst_int(c->start[r]),
 		nst_int(t.api),
@@ -36,7 +36,9 @@ static int emit_launch(struct nst_ctx *ctx, const struct nst_sink *out,
 		nst_text(block),
 		nst_text(j->kname ? nst_db_string(ctx->db, j->kname[k]) : NULL),
 	};
-	return out->row(out->ctx, cells);
+	if (out->row(out->ctx, cells))
+		return nst_fail(err, NST_ERR_IO, "cannot write the report");
+	return NST_OK;
 }
 
 static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
@@ -51,10 +53,10 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 	};
 	if (out->begin(out->ctx, cols, 14))
 		return nst_fail(err, NST_ERR_IO, "cannot write the report");
-	for (size_t i = 0; i < j->n; i++)
-		if (emit_launch(ctx, out, j, order[i]))
-			return nst_fail(err, NST_ERR_IO, "cannot write the report");
-	return NST_OK;
+	enum nst_status s = NST_OK;
+	for (size_t i = 0; s == NST_OK && i < j->n; i++)
+		s = emit_launch(ctx, out, j, order[i], err);
+	return s;
 }
 
 /* By call start; launches of one call, and calls that start together,
@@ -105,7 +107,8 @@ const struct nst_report nst_report_cuda_kern_exec_trace = {
 		"in the queue after the call returned (blank when it started\n"
 		"before), the kernel's start and duration, and the total from call\n"
 		"start to the later of call end and kernel end.\n"
-		"Arguments: base (short kernel names), mangled (mangled names).\n"
+		"`base` names kernels by their short names, `mangled` by their\n"
+		"mangled names.\n"
 		"A kernel is matched to its call by process and correlation id;\n"
 		"CUDA backtrace records are not calls (nsys 2024.2.3 lists such\n"
 		"kernels twice).",

@@ -53,6 +53,8 @@ void nst_op_names_release(struct nst_op_names *nm)
 {
 	nst_map_release(&nm->by_text);
 	nst_map_release(&nm->by_id);
+	for (int k = 0; k < 4; k++)
+		free(nm->dense[k]);
 	free(nm->text);
 	memset(nm, 0, sizeof *nm);
 }
@@ -93,16 +95,45 @@ static int64_t intern(struct nst_op_names *nm, const char *s)
 	}
 }
 
+#define DENSE_IDS_MAX ((size_t)1 << 22)
+
+/* The dense cache slot of (space, id), grown on demand; NULL for an id too
+ * big for it (or no memory), which the map then serves. */
+static uint32_t *dense_slot(struct nst_op_names *nm, int space, int64_t id)
+{
+	if (id < 0 || (uint64_t)id >= DENSE_IDS_MAX)
+		return NULL;
+	size_t have = nm->ndense[space];
+	if ((size_t)id >= have) {
+		size_t n = have ? have : 1024;
+		while (n <= (size_t)id)
+			n *= 2;
+		uint32_t *d = realloc(nm->dense[space], n * sizeof *d);
+		if (!d)
+			return NULL;
+		memset(d + have, 0, (n - have) * sizeof *d);
+		nm->dense[space] = d;
+		nm->ndense[space] = n;
+	}
+	return &nm->dense[space][id];
+}
+
 /* Looks (space, id) up in the cache, else interns name_of(ctx, id). */
-static int64_t intern_id(struct nst_ctx *ctx, struct nst_op_names *nm, int64_t space,
+static int64_t intern_id(struct nst_ctx *ctx, struct nst_op_names *nm, int space,
 			 int64_t id, const char *(*name_of)(struct nst_ctx *, int64_t))
 {
-	uint32_t hit;
-	if (nst_map_get(&nm->by_id, space, id, &hit))
+	uint32_t *slot = dense_slot(nm, space, id), hit;
+	if (slot && *slot)
+		return (int64_t)*slot - 1;
+	if (!slot && nst_map_get(&nm->by_id, space, id, &hit))
 		return (int64_t)hit - 1;
 	int64_t num = intern(nm, name_of(ctx, id));
+	if (num < 0)
+		return -1;
 	bool fresh;
-	if (num < 0 || nst_map_get_or_put(&nm->by_id, space, id, (uint32_t)(num + 1), &hit, &fresh))
+	if (slot)
+		*slot = (uint32_t)(num + 1);
+	else if (nst_map_get_or_put(&nm->by_id, space, id, (uint32_t)(num + 1), &hit, &fresh))
 		return -1;
 	return num;
 }

@@ -55,6 +55,10 @@ enum nst_status nst_gpu_table_load(struct nst_ctx *ctx, const char *table,
 struct nst_op_names {
 	struct nst_map by_text; /* (hash, probe) -> number */
 	struct nst_map by_id;   /* (source, id) -> number + 1, a cache */
+	/* The same cache as arrays for the small ids, which StringIds ids
+	 * usually are: a trace or summary asks once per row. */
+	uint32_t *dense[4];
+	size_t ndense[4];
 	const char **text;      /* by number; text[0] is NULL */
 	size_t n, cap;
 };
