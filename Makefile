@@ -16,7 +16,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(B)/obj/%.o)
 TESTS    := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 EXAMPLE  := $(B)/example.sqlite
 
-.PHONY: all deps run test unit golden corpus bench clean sanitize
+.PHONY: all deps run test unit cli golden corpus bench clean sanitize
 all: $(B)/nstats $(B)/nsysgen
 
 deps:
@@ -51,10 +51,21 @@ run: deps
 unit: $(TESTS)
 	@tests/run-unit.sh $(TESTS)
 
+cli: all
+	@tests/cli/run.sh $(B)/nstats
+
+golden: all
+	@tests/golden/run.sh $(B)/nstats $(B)/nsysgen
+
+corpus: $(B)/nstats
+	@tests/corpus/run.sh $(B)/nstats
+
 test: deps
 	@$(MAKE) --no-print-directory all $(TESTS)
 	@tests/run-all.sh $(B)
 
+sanitize: export ASAN_OPTIONS ?= detect_leaks=1:halt_on_error=1
+sanitize: export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
 sanitize:
 	@$(MAKE) --no-print-directory B=build-san OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test

@@ -34,7 +34,7 @@ fi
 cols() { # the columns a report set reads from one table, summed by sqlite3
 	local table=$1; shift
 	local expr="" c
-	for c in "$@"; do expr+="${expr:+,}sum(\"$c\")"; done
+	for c in "$@"; do expr+="${expr:+,}total(\"$c\")"; done
 	printf 'SELECT %s FROM %s;' "$expr" "$table"
 }
 runtime=$(cols CUPTI_ACTIVITY_KIND_RUNTIME start end eventClass globalTid correlationId nameId returnValue callchainId)

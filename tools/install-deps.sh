@@ -38,8 +38,9 @@ command -v apt-get >/dev/null 2>&1 ||
 	die "missing ${missing[*]} and no apt-get here: install them by hand"
 sudo=()
 if ((EUID != 0)); then
-	command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null ||
+	if ! command -v sudo >/dev/null 2>&1 || ! sudo -n true 2>/dev/null; then
 		die "missing ${missing[*]}: run as root, or with password-less sudo, or install them by hand"
+	fi
 	sudo=(sudo -n)
 fi
 

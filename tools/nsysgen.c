@@ -25,6 +25,7 @@
  * OPTIONS[]; --help is printed from OPTIONS[], so it cannot drift from what the parser accepts.
  */
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -1679,6 +1680,28 @@ static void exec_sql(const char *sql, const char *what)
         fail("%s: %s", what, err ? err : sqlite3_errmsg(g_out.db));
 }
 
+/* Ctrl-C or a kill leaves no temporary file behind: unlink() is async-signal-safe, and the path is
+ * set before the handler is installed. */
+static void remove_temporary_on_signal(int sig)
+{
+    if (g_out.tmp_path)
+        unlink(g_out.tmp_path);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_signal_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = remove_temporary_on_signal;
+    sigemptyset(&sa.sa_mask);
+    const int SIGNALS[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    for (size_t i = 0; i < COUNT_OF(SIGNALS); i++)
+        if (sigaction(SIGNALS[i], &sa, NULL) != 0)
+            fail("cannot install a signal handler: %s", strerror(errno));
+}
+
 static void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size);
@@ -1731,7 +1754,9 @@ static uint64_t rng_next(struct rng *r)
     return result;
 }
 
-/* A number in [0, n); the modulo bias is irrelevant for test data. */
+/* A number in [0, n); the modulo bias is irrelevant for test data.
+ * Never draw twice in one expression or argument list: C leaves their order unspecified, and gcc and
+ * clang really do differ, which would make the output depend on the compiler. */
 static int64_t rng_below(struct rng *r, int64_t n) { return n <= 1 ? 0 : (int64_t)(rng_next(r) % (uint64_t)n); }
 
 static int64_t rng_range(struct rng *r, int64_t lo, int64_t hi) { return lo + rng_below(r, hi - lo + 1); }
@@ -1849,7 +1874,10 @@ static void put_null(struct table_writer *w) { note_bind(w, sqlite3_bind_null(w-
 /* The text must stay valid until row_end(): every caller passes static or long-lived strings. */
 static void put_text(struct table_writer *w, const char *s)
 {
-    note_bind(w, s ? sqlite3_bind_text(w->insert, w->next, s, -1, SQLITE_STATIC) : sqlite3_bind_null(w->insert, w->next));
+    if (s)
+        note_bind(w, sqlite3_bind_text(w->insert, w->next, s, -1, SQLITE_STATIC));
+    else
+        put_null(w);
 }
 
 /* A nullable column: NULL when `present` is false. */
@@ -1965,7 +1993,9 @@ static const struct kernel_family KERNEL_FAMILIES[] = {
 };
 
 /* Memory kinds (ENUM_CUDA_MEM_KIND) and copy kinds (ENUM_CUDA_MEMCPY_OPER). */
-enum { MEM_PAGEABLE, MEM_PINNED, MEM_DEVICE, MEM_ARRAY, MEM_MANAGED, MEM_DEVICE_STATIC, MEM_MANAGED_STATIC, MEM_UNKNOWN };
+enum {
+    MEM_PAGEABLE, MEM_PINNED, MEM_DEVICE, MEM_ARRAY, MEM_MANAGED, MEM_DEVICE_STATIC, MEM_MANAGED_STATIC, MEM_UNKNOWN
+};
 enum {
     COPY_UNKNOWN, COPY_HTOD, COPY_DTOH, COPY_HTOA, COPY_ATOH, COPY_ATOA, COPY_ATOD, COPY_DTOA, COPY_DTOD, COPY_HTOH,
     COPY_PTOP, COPY_UVM_HTOD, COPY_UVM_DTOH, COPY_UVM_DTOD
@@ -2106,7 +2136,8 @@ static const struct nvtx_name NVTX_LEVEL0[] = {
 static const struct nvtx_name NVTX_LEVEL1[] = {
     {"forward", 0, true}, {"backward", 0, true}, {"MPI_Allreduce", 1, true}, {"optimizer.step", 0, false}};
 static const struct nvtx_name NVTX_LEVEL2[] = {
-    {"layer 3, attention", 0, false}, {"ncclAllReduce", 2, true}, {"halo exchange", 0, false}, {"MPI_Waitall", 1, true}};
+    {"layer 3, attention", 0, false}, {"ncclAllReduce", 2, true}, {"halo exchange", 0, false},
+    {"MPI_Waitall", 1, true}};
 static const struct nvtx_name NVTX_LEVEL3[] = {{"matmul", 0, true}, {"softmax", 0, false}};
 static const struct nvtx_name NVTX_START_END[] = {
     {"data loader: next batch", 0, false}, {"async prefetch", 0, true}, {"MPI_Irecv", 1, true}};
@@ -2353,7 +2384,10 @@ static int64_t intern_unversioned(struct gen *g, const char *name)
 
 static struct api_ids intern_api(struct gen *g, const char *name, int event_class)
 {
-    return (struct api_ids){intern(g, name), intern_unversioned(g, name), event_class};
+    struct api_ids ids = {.event_class = event_class};
+    ids.name = intern(g, name);
+    ids.backtrace_name = intern_unversioned(g, name);
+    return ids;
 }
 
 static void note_time(struct gen *g, int64_t t)
@@ -2505,7 +2539,8 @@ static struct gpu_span schedule_async(struct gen *g, struct thread *th, int ctx,
         s.gpu_start = s.api_end - early;
     } else {
         s.api_end = s.api_start + api_dur;
-        s.gpu_start = max64(s.api_end + rng_range(&g->rng, 1500, 6000), lane + rng_range(&g->rng, 800, 2000));
+        int64_t queued = s.api_end + rng_range(&g->rng, 1500, 6000);
+        s.gpu_start = max64(queued, lane + rng_range(&g->rng, 800, 2000));
     }
     s.gpu_end = s.gpu_start + gpu_dur;
     occupy_lane(g, ctx, stream, s.gpu_end);
@@ -2518,8 +2553,8 @@ static struct gpu_span schedule_sync(struct gen *g, struct thread *th, int ctx, 
 {
     struct gpu_span s;
     s.api_start = th->now;
-    s.gpu_start = max64(s.api_start + rng_range(&g->rng, 1500, 3000),
-                        g->device_busy_until[g->contexts[ctx].device] + rng_range(&g->rng, 500, 1500));
+    int64_t submitted = s.api_start + rng_range(&g->rng, 1500, 3000);
+    s.gpu_start = max64(submitted, g->device_busy_until[g->contexts[ctx].device] + rng_range(&g->rng, 500, 1500));
     s.gpu_end = s.gpu_start + gpu_dur;
     s.api_end = s.gpu_end + rng_range(&g->rng, 800, 2500);
     occupy_lane(g, ctx, 0, s.gpu_end);
@@ -2584,8 +2619,10 @@ static void write_api_call(struct gen *g, const struct thread *th, const struct 
 {
     if (g->procs[th->process].backtrace) {
         int64_t callchain = g->next_cuda_callchain++;
-        write_runtime_row(g, start - rng_range(&g->backtrace_rng, 150, 450), end + rng_range(&g->backtrace_rng, 80, 300),
-                          EVENT_CLASS_CUDA_BACKTRACE, th->gtid, corr, api->backtrace_name, ret, true, callchain);
+        int64_t bt_start = start - rng_range(&g->backtrace_rng, 150, 450);
+        int64_t bt_end = end + rng_range(&g->backtrace_rng, 80, 300);
+        write_runtime_row(g, bt_start, bt_end, EVENT_CLASS_CUDA_BACKTRACE, th->gtid, corr, api->backtrace_name, ret,
+                          true, callchain);
         write_cuda_callchain(g, callchain + 1, api, caller);
     }
     write_runtime_row(g, start, end, api->event_class, th->gtid, corr, api->name, ret, false, 0);
@@ -2788,15 +2825,17 @@ static void emit_other_api(struct gen *g, struct thread *th)
     const struct other_api *a = &OTHER_APIS[i];
     struct process *p = &g->procs[th->process];
     int ctx = pick_context(g, p);
-    int64_t start = th->now, end, ret = 0;
+    int64_t start = th->now, end, ret = 0, shortest, idle;
     switch (a->behaviour) {
     case API_SYNC_DEVICE:
-        end = max64(start + rng_range(&g->rng, 2000, 4000),
-                    g->device_busy_until[g->contexts[ctx].device] + rng_range(&g->rng, 1000, 3000));
+        shortest = start + rng_range(&g->rng, 2000, 4000);
+        idle = g->device_busy_until[g->contexts[ctx].device];
+        end = max64(shortest, idle + rng_range(&g->rng, 1000, 3000));
         break;
     case API_SYNC_STREAM:
-        end = max64(start + rng_range(&g->rng, 2000, 4000),
-                    *lane_of(g, ctx, (int)rng_below(&g->rng, g->cfg->streams)) + rng_range(&g->rng, 1000, 3000));
+        shortest = start + rng_range(&g->rng, 2000, 4000);
+        idle = *lane_of(g, ctx, (int)rng_below(&g->rng, g->cfg->streams));
+        end = max64(shortest, idle + rng_range(&g->rng, 1000, 3000));
         break;
     case API_QUERY:
         end = start + rng_range(&g->rng, a->lo, a->hi);
@@ -2855,7 +2894,9 @@ static void emit_osrt(struct gen *g, struct thread *th)
     const struct osrt_call *c = &OSRT_CALLS[i];
     /* skewed towards short calls: the product of two uniform draws */
     int64_t span = c->hi - c->lo;
-    int64_t dur = c->lo + (span ? rng_below(&g->rng, span + 1) * rng_below(&g->rng, span + 1) / span : 0);
+    int64_t u = rng_below(&g->rng, span + 1);
+    int64_t v = rng_below(&g->rng, span + 1);
+    int64_t dur = c->lo + (span ? u * v / span : 0);
     int64_t callchain = dur >= OSRT_BACKTRACE_THRESHOLD_NS ? write_osrt_callchain(g, g->osrt_name[i]) : 0;
     struct table_writer *w = &g->w_osrt;
     row_begin(g->cfg, w);
@@ -2874,34 +2915,50 @@ static void emit_osrt(struct gen *g, struct thread *th)
 
 /* ======================================================================================= NVTX */
 
-static void write_nvtx_row(struct gen *g, int event_type, int64_t start, bool has_end, int64_t end,
-                           const struct nvtx_name *name, uint64_t gtid, bool has_end_gtid, uint64_t end_gtid,
-                           bool has_range_id, int64_t range_id, bool colored)
+/* One NVTX_EVENTS row; the has_* flags say which nullable columns have a value. */
+struct nvtx_row {
+    int event_type;
+    int64_t start;
+    bool has_end;
+    int64_t end;
+    const struct nvtx_name *name; /* text or registered string, and domain */
+    uint64_t gtid;
+    bool has_end_gtid; /* a start/end range ended by another thread */
+    uint64_t end_gtid;
+    bool has_range_id; /* start/end ranges */
+    int64_t range_id;
+    bool colored;
+};
+
+static void write_nvtx_row(struct gen *g, const struct nvtx_row *r)
 {
+    const struct nvtx_name *name = r->name;
     struct table_writer *w = &g->w_nvtx;
     row_begin(g->cfg, w);
-    put_int(w, start);
-    put_int_or_null(w, has_end, end);
-    put_int(w, event_type);
-    put_int_or_null(w, has_range_id, range_id);
-    put_int_or_null(w, event_type == NVTX_START_END_RANGE, 1); /* category */
-    put_int_or_null(w, colored, NVTX_GREEN);
+    put_int(w, r->start);
+    put_int_or_null(w, r->has_end, r->end);
+    put_int(w, r->event_type);
+    put_int_or_null(w, r->has_range_id, r->range_id);
+    put_int_or_null(w, r->event_type == NVTX_START_END_RANGE, 1); /* category */
+    put_int_or_null(w, r->colored, NVTX_GREEN);
     put_text(w, name->registered ? NULL : name->text);
-    put_int(w, (int64_t)gtid);
-    put_int_or_null(w, has_end_gtid, (int64_t)end_gtid);
+    put_int(w, (int64_t)r->gtid);
+    put_int_or_null(w, r->has_end_gtid, (int64_t)r->end_gtid);
     put_int_or_null(w, name->registered, name->registered ? intern(g, name->text) : 0);
     put_int(w, name->domain);
     for (int i = 0; i < 8; i++)
         put_null(w); /* payload union and JSON */
     row_end(w);
-    note_time(g, has_end ? end : start);
+    note_time(g, r->has_end ? r->end : r->start);
 }
 
 static void close_push_pop(struct gen *g, struct thread *th)
 {
     const struct open_range *r = &th->stack[--th->depth];
     th->now += rng_range(&g->rng, 300, 600); /* nvtxRangePop */
-    write_nvtx_row(g, NVTX_PUSH_POP, r->start, true, th->now, r->name, th->gtid, false, 0, false, 0, th->depth == 0);
+    write_nvtx_row(g, &(struct nvtx_row){.event_type = NVTX_PUSH_POP, .start = r->start, .has_end = true,
+                                         .end = th->now, .name = r->name, .gtid = th->gtid,
+                                         .colored = th->depth == 0});
 }
 
 static void close_start_end(struct gen *g, struct thread *th, int i)
@@ -2910,8 +2967,10 @@ static void close_start_end(struct gen *g, struct thread *th, int i)
     const struct process *p = &g->procs[th->process];
     uint64_t end_gtid = g->threads[p->first_thread + (th->index_in_process + 1) % g->cfg->threads].gtid;
     th->now += rng_range(&g->rng, 300, 600); /* nvtxRangeEnd */
-    write_nvtx_row(g, NVTX_START_END_RANGE, r->start, true, th->now, r->name, th->gtid, r->cross_thread, end_gtid,
-                   true, r->range_id, false);
+    write_nvtx_row(g, &(struct nvtx_row){.event_type = NVTX_START_END_RANGE, .start = r->start, .has_end = true,
+                                         .end = th->now, .name = r->name, .gtid = th->gtid,
+                                         .has_end_gtid = r->cross_thread, .end_gtid = end_gtid, .has_range_id = true,
+                                         .range_id = r->range_id});
     th->open[i] = th->open[--th->nopen];
 }
 
@@ -2928,8 +2987,8 @@ static bool open_range(struct gen *g, struct thread *th)
     if (!start_end && th->depth == NVTX_MAX_DEPTH)
         return false;
     if (rng_one_in(&g->rng, 8)) {
-        write_nvtx_row(g, NVTX_MARK, th->now, false, 0, pick_nvtx_name(g, NVTX_MARKS, COUNT_OF(NVTX_MARKS)), th->gtid,
-                       false, 0, false, 0, false);
+        write_nvtx_row(g, &(struct nvtx_row){.event_type = NVTX_MARK, .start = th->now, .gtid = th->gtid,
+                                             .name = pick_nvtx_name(g, NVTX_MARKS, COUNT_OF(NVTX_MARKS))});
         th->now += rng_range(&g->rng, 300, 600);
     }
     struct open_range r = {.start = th->now};
@@ -2997,8 +3056,9 @@ static void nvtx_finish_thread(struct gen *g, struct thread *th)
         th->now += rng_range(&g->rng, 2000, 20000);
         for (int level = chain - 1; level >= 0; level--) {
             th->now += rng_range(&g->rng, 300, 600);
-            write_nvtx_row(g, NVTX_PUSH_POP, starts[level], true, th->now, names[level], th->gtid, false, 0, false, 0,
-                           level == 0);
+            write_nvtx_row(g, &(struct nvtx_row){.event_type = NVTX_PUSH_POP, .start = starts[level], .has_end = true,
+                                                 .end = th->now, .name = names[level], .gtid = th->gtid,
+                                                 .colored = level == 0});
         }
         th->ranges_left -= chain;
         th->now += host_gap(g);
@@ -3272,8 +3332,11 @@ static void setup_kernel_names(struct gen *g)
         char demangled[1024], mangled[1024];
         snprintf(demangled, sizeof demangled, f->demangled, param);
         snprintf(mangled, sizeof mangled, f->mangled, param);
-        g->kernel_names[i] = (struct kernel_name){family, intern(g, demangled), intern(g, f->short_name),
-                                                  intern(g, mangled), 0};
+        struct kernel_name *kn = &g->kernel_names[i];
+        kn->family = family;
+        kn->demangled_id = intern(g, demangled);
+        kn->short_id = intern(g, f->short_name);
+        kn->mangled_id = intern(g, mangled);
     }
 }
 
@@ -3374,8 +3437,8 @@ static void write_process_prologue(struct gen *g, int pi)
     if (g->cfg->nvtx_ranges > 0) {
         for (size_t d = 1; d < COUNT_OF(NVTX_DOMAINS); d++) {
             struct nvtx_name domain = {NVTX_DOMAINS[d], (int)d, false};
-            write_nvtx_row(g, NVTX_DOMAIN_CREATE, main_thread->now, false, 0, &domain, main_thread->gtid, false, 0,
-                           false, 0, false);
+            write_nvtx_row(g, &(struct nvtx_row){.event_type = NVTX_DOMAIN_CREATE, .start = main_thread->now,
+                                                 .name = &domain, .gtid = main_thread->gtid});
             main_thread->now += rng_range(&g->rng, 1000, 3000);
         }
     }
@@ -3527,6 +3590,7 @@ static void open_output(const struct config *c)
     size_t n = strlen(c->out_path) + 32;
     g_out.tmp_path = xcalloc(n, 1);
     snprintf(g_out.tmp_path, n, "%s.nsysgen-%ld.tmp", c->out_path, (long)getpid());
+    install_signal_handlers();
     unlink(g_out.tmp_path);
     if (sqlite3_open_v2(g_out.tmp_path, &g_out.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
         fail_sqlite("cannot create the temporary file");

@@ -226,19 +226,19 @@ struct lazy_out {
 	bool force;
 	struct nst_fmt *fmt;
 	struct nst_sink sink;
-	struct nst_error *err;
+	struct nst_error err; /* why the output failed, kept from the report's */
 	enum nst_status status;
 };
 
 static int lazy_begin(void *ctx, const char *const *cols, size_t n)
 {
 	struct lazy_out *l = ctx;
-	l->status = target_open(l->target, l->force, l->err);
+	l->status = target_open(l->target, l->force, &l->err);
 	if (l->status != NST_OK)
 		return -1;
 	l->fmt = nst_fmt_open(l->spec, l->target->fp, l->title, l->name);
 	if (!l->fmt) {
-		l->status = nst_fail(l->err, NST_ERR_NOMEM, "out of memory");
+		l->status = nst_fail(&l->err, NST_ERR_NOMEM, "out of memory");
 		return -1;
 	}
 	l->sink = nst_fmt_sink(l->fmt);
@@ -276,9 +276,9 @@ static void say_processing(const struct run_state *st, const struct report_job *
 		printf(" to [%s]", t->name);
 	else if (t->kind == TARGET_PROCESS)
 		printf(" to process [@%s]", t->name);
-	fputs("... ", stdout);
-	if (t->kind == TARGET_PROCESS)
-		fflush(stdout);
+	/* nsys finishes the line at once unless it will say PROCESSED. */
+	fputs(t->kind == TARGET_FILE ? "... " : "... \n", stdout);
+	fflush(stdout);
 }
 
 /* nsys says SKIPPED on stdout, and with -q says nothing at all; nstats
@@ -290,7 +290,7 @@ static void say_result(const struct run_state *st, const struct target *t,
 	if (s == NST_ERR_NODATA && quiet)
 		fprintf(stderr, "SKIPPED: %s\n", err->msg);
 	else if (s == NST_ERR_NODATA)
-		printf("\nSKIPPED: %s\n\n", err->msg);
+		printf("SKIPPED: %s\n\n", err->msg);
 	else if (s == NST_OK && t->kind == TARGET_FILE && !quiet)
 		puts("PROCESSED");
 }
@@ -306,12 +306,14 @@ static enum nst_status run_report(struct run_state *st, const struct report_job 
 	};
 	struct lazy_out l = {
 		.target = t, .spec = spec, .title = job->report->title,
-		.name = job->name, .force = st->cmd->force, .err = err,
+		.name = job->name, .force = st->cmd->force,
 	};
 	struct nst_sink sink = { lazy_begin, lazy_row, &l };
 	enum nst_status s = job->report->run(&ctx, &sink, err);
-	if (l.status != NST_OK)
+	if (l.status != NST_OK) {
+		*err = l.err;
 		s = l.status;
+	}
 	s = finish_output(&l, s, err);
 	nst_arena_release(&arena);
 	return s;
@@ -426,8 +428,9 @@ static void run_export(struct run_state *st, const char *input,
 			if (jobs[j].report) {
 				run_job(st, j, &jobs[j]);
 			} else if (!st->cmd->quiet) {
-				printf("\nNOTE: %s is not implemented in nstats yet; skipped.\n",
-				       jobs[j].name);
+				fflush(stdout);
+				fprintf(stderr, "nstats: note: %s is not implemented yet; skipped\n",
+					jobs[j].name);
 			}
 		}
 	}

@@ -134,7 +134,7 @@ enum nst_status nst_db_open(const char *path, struct nst_db **out,
 	const char *slash = db->path ? strrchr(db->path, '/') : NULL;
 	db->base = slash ? slash + 1 : db->path;
 	int rc = sqlite3_open_v2(uri, &db->h,
-				 SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+				 SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
 	free(uri);
 	if (rc != SQLITE_OK || !db->path) {
 		s = nst_fail(err, NST_ERR_DB, "%s: cannot open: %s", path,
@@ -142,8 +142,9 @@ enum nst_status nst_db_open(const char *path, struct nst_db **out,
 		nst_db_close(db);
 		return s;
 	}
-	/* A big page cache and memory mapping: exports are read in scans. */
-	sqlite3_exec(db->h, "PRAGMA mmap_size=1073741824; PRAGMA cache_size=-65536",
+	/* Tables are read in one scan each: a small page cache is enough, and
+	 * plain reads keep the file's pages out of our resident memory. */
+	sqlite3_exec(db->h, "PRAGMA mmap_size=0; PRAGMA cache_size=-8192",
 		     NULL, NULL, NULL);
 	s = load_tables(db, err);
 	if (s == NST_OK && !looks_like_export(db))

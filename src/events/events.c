@@ -1,8 +1,12 @@
+/* mmap(MAP_POPULATE) is Linux's; elsewhere columns come from malloc. */
+#define _DEFAULT_SOURCE
 #include "events/events.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 
 #include "core/arena.h"
 
@@ -11,6 +15,7 @@ struct ev_col {
 	bool text, wanted, loaded, present;
 	int64_t *i;
 	const char **s;
+	size_t mapped; /* bytes of i when it came from mmap, else 0 */
 };
 
 struct ev_table {
@@ -45,7 +50,10 @@ void nst_ev_free(struct nst_events *ev)
 	for (struct ev_table *t = ev->tables, *next; t; t = next) {
 		next = t->next;
 		for (size_t c = 0; c < t->ncols; c++) {
-			free(t->cols[c].i);
+			if (t->cols[c].mapped)
+				munmap(t->cols[c].i, t->cols[c].mapped);
+			else
+				free(t->cols[c].i);
 			free(t->cols[c].s);
 		}
 		free(t->cols);
@@ -129,16 +137,57 @@ static int int_cell(sqlite3_stmt *st, int i, int64_t *out)
 	}
 }
 
-static int grow(struct ev_col **load, size_t nload, size_t cap)
+/* A big integer column whose size is known before the scan is mapped
+ * with its pages populated in one call: faulting them in one by one
+ * while storing costs more than reading the table. */
+static void map_column(struct ev_col *c, size_t rows)
+{
+#if defined(MAP_POPULATE) && defined(MAP_ANONYMOUS)
+	size_t bytes = rows * sizeof *c->i;
+	if (c->text || c->i || bytes < (1u << 20))
+		return;
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p != MAP_FAILED) {
+		c->i = p;
+		c->mapped = bytes;
+	}
+#else
+	(void)c;
+	(void)rows;
+#endif
+}
+
+/* Unmaps a mapped column into malloc'd memory so that it can grow. */
+static int unmap_column(struct ev_col *c, size_t used)
+{
+	if (!c->mapped)
+		return 0;
+	int64_t *i = malloc(c->mapped);
+	if (!i)
+		return -1;
+	memcpy(i, c->i, used * sizeof *i);
+	munmap(c->i, c->mapped);
+	c->i = i;
+	c->mapped = 0;
+	return 0;
+}
+
+/* Makes room for cap rows in each column; `used` rows are kept. */
+static int grow(struct ev_col **load, size_t nload, size_t cap, size_t used)
 {
 	for (size_t k = 0; k < nload; k++) {
 		struct ev_col *c = load[k];
+		if (c->mapped >= cap * sizeof *c->i)
+			continue;
 		if (c->text) {
 			const char **s = realloc(c->s, cap * sizeof *s);
 			if (!s)
 				return -1;
 			c->s = s;
 		} else {
+			if (unmap_column(c, used))
+				return -1;
 			int64_t *i = realloc(c->i, cap * sizeof *i);
 			if (!i)
 				return -1;
@@ -188,11 +237,51 @@ static char *select_sql(const struct ev_table *t, struct ev_col **load, size_t n
 	return sql;
 }
 
+/* Rows to allocate for t before its scan: the rowid span, which is the
+ * row count in every export nsys writes (rows are never deleted).  Sizing
+ * up front avoids growing (and copying) every column while reading.
+ * A span that is absurd for the file falls back to growing. */
+static size_t expected_rows(struct nst_events *ev, const struct ev_table *t)
+{
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT min(rowid), max(rowid) FROM \"%s\"", t->name);
+	sqlite3_stmt *st;
+	size_t n = 0;
+	if (sqlite3_prepare_v2(nst_db_handle(ev->db), sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER) {
+		int64_t lo = sqlite3_column_int64(st, 0), hi = sqlite3_column_int64(st, 1);
+		if (lo >= 0 && hi >= lo && hi - lo < ((int64_t)1 << 28))
+			n = (size_t)(hi - lo + 1);
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
+static double seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* NSTATS_TIMING=1 says on stderr how long each table took to read. */
+static void note_timing(const struct ev_table *t, size_t ncols, double t0)
+{
+	static int on = -1;
+	if (on < 0)
+		on = getenv("NSTATS_TIMING") != NULL;
+	if (on)
+		fprintf(stderr, "nstats: timing: read %s (%zu rows, %zu columns) in %.3f s\n",
+			t->name, t->nrows, ncols, seconds() - t0);
+}
+
 /* One scan of t reading the columns in load[]. */
 static enum nst_status scan(struct nst_events *ev, struct ev_table *t,
 			    struct ev_col **load, size_t nload,
 			    struct nst_error *err)
 {
+	double t0 = seconds();
 	char *sql = select_sql(t, load, nload);
 	if (!sql)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -203,12 +292,16 @@ static enum nst_status scan(struct nst_events *ev, struct ev_table *t,
 	if (rc != SQLITE_OK)
 		return nst_fail(err, NST_ERR_DB, "%s: cannot read %s: %s",
 				nst_db_path(ev->db), t->name, sqlite3_errmsg(h));
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = strchr(t->name, '"') ? 0 : expected_rows(ev, t);
 	enum nst_status s = NST_OK;
+	for (size_t k = 0; cap && k < nload; k++)
+		map_column(load[k], cap);
+	if (cap && grow(load, nload, cap, 0))
+		cap = 0;
 	while (s == NST_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (n == cap) {
 			cap = cap ? cap * 2 : 1024;
-			if (grow(load, nload, cap)) {
+			if (grow(load, nload, cap, n)) {
 				s = nst_fail(err, NST_ERR_NOMEM, "%s: out of memory reading %s",
 					     nst_db_path(ev->db), t->name);
 				break;
@@ -222,7 +315,7 @@ static enum nst_status scan(struct nst_events *ev, struct ev_table *t,
 			     nst_db_path(ev->db), t->name, sqlite3_errmsg(h));
 	sqlite3_finalize(st);
 	/* An empty column is still a column: never leave it NULL. */
-	if (s == NST_OK && cap == 0 && grow(load, nload, 1))
+	if (s == NST_OK && cap == 0 && grow(load, nload, 1, 0))
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (s != NST_OK)
 		return s;
@@ -232,6 +325,7 @@ static enum nst_status scan(struct nst_events *ev, struct ev_table *t,
 	t->nrows = n;
 	for (size_t k = 0; k < nload; k++)
 		load[k]->loaded = true;
+	note_timing(t, nload, t0);
 	return NST_OK;
 }
 

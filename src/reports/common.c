@@ -3,12 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/corrindex.h"
 #include "core/hashmap.h"
 
 struct nst_shared {
 	bool calls_loaded;
 	struct nst_calls calls;
-	struct nst_map call_index;
+	bool ids_loaded, index_built;
+	struct nst_corrindex call_index;
 	const char **api_names; /* by nameId, dense ids only */
 	size_t napi_names;
 	int64_t *kname_ids[3];
@@ -26,7 +28,7 @@ void nst_shared_free(struct nst_shared *sh)
 	if (!sh)
 		return;
 	free(sh->calls.rows);
-	nst_map_release(&sh->call_index);
+	nst_corrindex_release(&sh->call_index);
 	free(sh->api_names);
 	for (int i = 0; i < 3; i++)
 		free(sh->kname_ids[i]);
@@ -285,10 +287,7 @@ static enum nst_status load_calls(struct nst_ctx *ctx, struct nst_error *err)
 	enum nst_status s = nst_ev_rows(ctx->ev, RUNTIME, &c->n, err);
 	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "start", &c->start, err);
 	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "end", &c->end, err);
-	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "globalTid", &c->gtid, err);
-	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "correlationId", &c->corr, err);
 	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "nameId", &c->name_id, err);
-	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "returnValue", &c->ret, err);
 	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "eventClass", &cls, err);
 	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "callchainId", &chain, err);
 	if (s != NST_OK)
@@ -297,20 +296,39 @@ static enum nst_status load_calls(struct nst_ctx *ctx, struct nst_error *err)
 		return nst_fail(err, NST_ERR_DB, "%s: %s lacks start, end or nameId",
 				nst_db_path(ctx->db), RUNTIME);
 	c->rows = malloc((c->n ? c->n : 1) * sizeof *c->rows);
-	if (!c->rows || nst_map_init(&ctx->shared->call_index, c->n) != 0)
+	if (!c->rows)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory reading %s", RUNTIME);
+	for (size_t i = 0; i < c->n; i++)
+		if (!nst_is_backtrace(cls, chain, i))
+			c->rows[c->ncalls++] = (uint32_t)i;
+	return NST_OK;
+}
+
+enum nst_status nst_calls_ids(struct nst_ctx *ctx, const struct nst_calls **out,
+			      struct nst_error *err)
+{
+	struct nst_calls *c = &ctx->shared->calls;
+	enum nst_status s = nst_calls_get(ctx, out, err);
+	if (s != NST_OK || ctx->shared->ids_loaded)
+		return s;
+	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "globalTid", &c->gtid, err);
+	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "correlationId", &c->corr, err);
+	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "returnValue", &c->ret, err);
+	ctx->shared->ids_loaded = s == NST_OK;
+	return s;
+}
+
+enum nst_status nst_calls_index(struct nst_ctx *ctx, struct nst_error *err)
+{
+	struct nst_shared *sh = ctx->shared;
+	const struct nst_calls *c;
+	enum nst_status s = nst_calls_ids(ctx, &c, err);
+	if (s != NST_OK || sh->index_built || !c->gtid || !c->corr)
+		return s;
+	if (nst_corrindex_build(&sh->call_index, c->gtid, 0xFFFFFFFFFF000000ull,
+				c->corr, c->rows, c->ncalls, NST_NULL_I64) != 0)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
-	for (size_t i = 0; i < c->n; i++) {
-		if (nst_is_backtrace(cls, chain, i))
-			continue;
-		c->rows[c->ncalls++] = (uint32_t)i;
-		if (!c->gtid || !c->corr || c->corr[i] == NST_NULL_I64 || c->gtid[i] == NST_NULL_I64)
-			continue;
-		uint32_t have;
-		bool fresh;
-		if (nst_map_get_or_put(&ctx->shared->call_index, nst_gpid(c->gtid[i]),
-				       c->corr[i], (uint32_t)i, &have, &fresh) != 0)
-			return nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
-	}
+	sh->index_built = true;
 	return NST_OK;
 }
 
@@ -330,10 +348,9 @@ enum nst_status nst_calls_get(struct nst_ctx *ctx, const struct nst_calls **out,
 
 int64_t nst_calls_find(struct nst_ctx *ctx, int64_t gpid, int64_t corr)
 {
-	uint32_t row;
 	if (gpid == NST_NULL_I64 || corr == NST_NULL_I64)
 		return -1;
-	return nst_map_get(&ctx->shared->call_index, gpid, corr, &row) ? (int64_t)row : -1;
+	return nst_corrindex_find(&ctx->shared->call_index, gpid, corr);
 }
 
 /* ---- the usual duration summary ------------------------------------------ */
@@ -473,8 +490,24 @@ enum nst_status nst_calls_chain(struct nst_ctx *ctx, const uint32_t **next,
 {
 	const struct nst_calls *c;
 	enum nst_status s = nst_calls_get(ctx, &c, err);
+	if (s == NST_OK)
+		s = nst_calls_index(ctx, err);
 	if (s == NST_OK && !ctx->shared->call_next)
 		s = build_call_chain(ctx, c, err);
 	*next = ctx->shared->call_next;
 	return s;
+}
+
+enum nst_status nst_no_table(struct nst_ctx *ctx, struct nst_error *err,
+			     const char *table)
+{
+	return nst_fail(err, NST_ERR_NODATA, "%s file does not contain %s table.",
+			nst_db_path(ctx->db), table);
+}
+
+enum nst_status nst_require_strings(struct nst_ctx *ctx, struct nst_error *err)
+{
+	if (nst_db_has_table(ctx->db, "StringIds"))
+		return NST_OK;
+	return nst_no_table(ctx, err, "StringIds");
 }

@@ -97,11 +97,29 @@ struct nst_calls {
 	size_t n;       /* rows in the runtime table */
 	uint32_t *rows; /* the call rows, in row order */
 	size_t ncalls;
-	const int64_t *start, *end, *gtid, *corr, *name_id, *ret;
+	const int64_t *start, *end, *name_id;
+	const int64_t *gtid, *corr, *ret; /* NULL until nst_calls_ids() */
 };
+/* The columns nst_calls_get() reads, and those nst_calls_ids() adds,
+ * for the `needs` of the reports that use them. */
+#define NST_CALL_NEEDS                                                   \
+	{ RUNTIME, "start", false }, { RUNTIME, "end", false },          \
+	{ RUNTIME, "nameId", false }, { RUNTIME, "eventClass", false },  \
+	{ RUNTIME, "callchainId", false }
+#define NST_CALL_ID_NEEDS                                                \
+	{ RUNTIME, "globalTid", false }, { RUNTIME, "correlationId", false }, \
+	{ RUNTIME, "returnValue", false }
+
+/* The calls with their times and names; the summaries need no more. */
 enum nst_status nst_calls_get(struct nst_ctx *ctx, const struct nst_calls **out,
 			      struct nst_error *err);
-/* The call that launched GPU work (globalPid, correlationId), or -1. */
+/* The same with globalTid, correlationId and returnValue loaded too. */
+enum nst_status nst_calls_ids(struct nst_ctx *ctx, const struct nst_calls **out,
+			      struct nst_error *err);
+/* Builds the (globalPid, correlationId) index of the calls, once. */
+enum nst_status nst_calls_index(struct nst_ctx *ctx, struct nst_error *err);
+/* The call that launched GPU work (globalPid, correlationId), or -1;
+ * nst_calls_index() must have run. */
 int64_t nst_calls_find(struct nst_ctx *ctx, int64_t gpid, int64_t corr);
 
 static inline int64_t nst_pid(int64_t gtid) { return (gtid >> 24) & 0xFFFFFF; }
@@ -125,6 +143,12 @@ enum nst_status nst_emit_summary(const struct nst_sink *out,
 				 const char *const *tail_cols, size_t ntail,
 				 const struct nst_summary_row *rows, size_t n,
 				 struct nst_error *err);
+
+/* nsys's "<file> file does not contain <table> table." */
+enum nst_status nst_no_table(struct nst_ctx *ctx, struct nst_error *err,
+			     const char *table);
+/* Every report that names things needs StringIds first. */
+enum nst_status nst_require_strings(struct nst_ctx *ctx, struct nst_error *err);
 
 /* The "does not contain" messages: "<file> does not contain <what>". */
 enum nst_status nst_nodata(struct nst_ctx *ctx, struct nst_error *err,

@@ -14,7 +14,7 @@ static void category_tail(struct nst_ctx *ctx, const struct nst_op_set *set,
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			   struct nst_error *err)
 {
-	enum nst_status s = nst_gpu_require_strings(ctx, err);
+	enum nst_status s = nst_require_strings(ctx, err);
 	if (s != NST_OK)
 		return s;
 	if (!nst_db_has_table(ctx->db, RUNTIME) && !nst_db_has_table(ctx->db, KERNEL) &&
@@ -32,7 +32,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 }
 
 static const struct nst_need needs[] = {
-	NST_RUNTIME_CALL_NEEDS,
+	NST_CALL_NEEDS,
 	NST_GPU_TIMES_NEEDS(KERNEL), NST_KERNEL_NAME_NEEDS,
 	NST_GPU_TIMES_NEEDS(MEMCPY), NST_MEMCPY_KIND_NEEDS,
 	NST_GPU_TIMES_NEEDS(MEMSET),
@@ -48,8 +48,8 @@ const struct nst_report nst_report_cuda_api_gpu_sum = {
 		"standard deviation of one call or operation.  A `_vNNNN` suffix is\n"
 		"dropped from API names.  CUDA backtrace records are not counted as\n"
 		"calls (nsys 2024.2.3 counts them).\n"
-		"Arguments: base (short kernel names), mangled (mangled names where\n"
-		"known).",
+		"base names kernels by their short name, mangled by their mangled\n"
+		"name where the export has one.",
 	.args = (const char *const[]){ "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,

@@ -52,8 +52,9 @@ out:
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			   struct nst_error *err)
 {
-	if (!nst_db_has_table(ctx->db, "StringIds"))
-		return nst_nodata(ctx, err, "StringIds table.");
+	enum nst_status strings = nst_require_strings(ctx, err);
+	if (strings != NST_OK)
+		return strings;
 	if (!nst_db_has_table(ctx->db, RUNTIME))
 		return nst_nodata(ctx, err, "CUDA trace data.");
 	const struct nst_calls *c;
@@ -81,10 +82,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 }
 
 static const struct nst_need needs[] = {
-	{ RUNTIME, "start", false }, { RUNTIME, "end", false },
-	{ RUNTIME, "globalTid", false }, { RUNTIME, "correlationId", false },
-	{ RUNTIME, "nameId", false }, { RUNTIME, "returnValue", false },
-	{ RUNTIME, "eventClass", false }, { RUNTIME, "callchainId", false },
+	NST_CALL_NEEDS,
 	{ NULL, NULL, false },
 };
 

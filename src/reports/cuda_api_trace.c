@@ -122,16 +122,15 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			   struct nst_error *err)
 {
-	if (!nst_db_has_table(ctx->db, "StringIds"))
-		return nst_fail(err, NST_ERR_NODATA, "%s file does not contain StringIds table.",
-				nst_db_path(ctx->db));
+	enum nst_status strings = nst_require_strings(ctx, err);
+	if (strings != NST_OK)
+		return strings;
 	if (!nst_db_has_table(ctx->db, THREADS))
-		return nst_fail(err, NST_ERR_NODATA, "%s file does not contain ThreadNames table.",
-				nst_db_path(ctx->db));
+		return nst_no_table(ctx, err, THREADS);
 	if (!nst_db_has_table(ctx->db, RUNTIME))
 		return nst_nodata(ctx, err, "CUDA trace data.");
 	const struct nst_calls *c;
-	enum nst_status s = nst_calls_get(ctx, &c, err);
+	enum nst_status s = nst_calls_ids(ctx, &c, err);
 	if (s != NST_OK)
 		return s;
 	struct thread_names t = { 0 };
@@ -151,10 +150,8 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 }
 
 static const struct nst_need needs[] = {
-	{ RUNTIME, "start", false }, { RUNTIME, "end", false },
-	{ RUNTIME, "globalTid", false }, { RUNTIME, "correlationId", false },
-	{ RUNTIME, "nameId", false }, { RUNTIME, "returnValue", false },
-	{ RUNTIME, "eventClass", false }, { RUNTIME, "callchainId", false },
+	NST_CALL_NEEDS,
+	NST_CALL_ID_NEEDS,
 	{ THREADS, "globalTid", false }, { THREADS, "nameId", false },
 	{ THREADS, "priority", false },
 	{ NULL, NULL, false },

@@ -47,7 +47,7 @@ static enum nst_status load_dims(struct nst_ctx *ctx, struct gb_cols *c,
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			   struct nst_error *err)
 {
-	enum nst_status s = nst_gpu_require_strings(ctx, err);
+	enum nst_status s = nst_require_strings(ctx, err);
 	if (s != NST_OK)
 		return s;
 	if (!nst_db_has_table(ctx->db, KERNEL))
@@ -81,7 +81,8 @@ const struct nst_report nst_report_cuda_gpu_kern_gb_sum = {
 		"launch's grid and block dimensions: the number of launches, their\n"
 		"total time and its share, and the average, median, minimum, maximum\n"
 		"and standard deviation of one execution.\n"
-		"Arguments: base (short names), mangled (mangled names where known).",
+		"base names kernels by their short name, mangled by their mangled\n"
+		"name where the export has one.",
 	.args = (const char *const[]){ "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,

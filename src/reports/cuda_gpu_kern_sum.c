@@ -12,7 +12,7 @@ static void name_tail(struct nst_ctx *ctx, const struct nst_op_set *set,
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			   struct nst_error *err)
 {
-	enum nst_status s = nst_gpu_require_strings(ctx, err);
+	enum nst_status s = nst_require_strings(ctx, err);
 	if (s != NST_OK)
 		return s;
 	if (!nst_db_has_table(ctx->db, KERNEL))
@@ -39,7 +39,8 @@ const struct nst_report nst_report_cuda_gpu_kern_sum = {
 	.help = "Time spent in each CUDA kernel: the number of launches, their total\n"
 		"time and its share, and the average, median, minimum, maximum and\n"
 		"standard deviation of one execution, grouped by kernel name.\n"
-		"Arguments: base (short names), mangled (mangled names where known).",
+		"base names kernels by their short name, mangled by their mangled\n"
+		"name where the export has one.",
 	.args = (const char *const[]){ "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,

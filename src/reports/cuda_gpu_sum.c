@@ -13,7 +13,7 @@ static void category_tail(struct nst_ctx *ctx, const struct nst_op_set *set,
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			   struct nst_error *err)
 {
-	enum nst_status s = nst_gpu_require_strings(ctx, err);
+	enum nst_status s = nst_require_strings(ctx, err);
 	if (s != NST_OK)
 		return s;
 	if (!nst_db_has_table(ctx->db, KERNEL) && !nst_db_has_table(ctx->db, MEMCPY) &&
@@ -44,8 +44,8 @@ const struct nst_report nst_report_cuda_gpu_sum = {
 		"(by kind) and memsets, with their count, total time and its share,\n"
 		"and the average, median, minimum, maximum and standard deviation of\n"
 		"one operation.\n"
-		"Arguments: base (short kernel names), mangled (mangled names where\n"
-		"known).",
+		"base names kernels by their short name, mangled by their mangled\n"
+		"name where the export has one.",
 	.args = (const char *const[]){ "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,

@@ -343,13 +343,13 @@ static enum nst_status emit(struct trace *tr, const struct nst_sink *out,
 
 static enum nst_status check_tables(struct nst_ctx *ctx, struct nst_error *err)
 {
-	enum nst_status s = nst_gpu_require_strings(ctx, err);
+	enum nst_status s = nst_require_strings(ctx, err);
 	if (s != NST_OK)
 		return s;
 	/* Exports older than TARGET_INFO_GPU name their GPUs in
 	 * TARGET_INFO_CUDA_GPU; nsys refuses them, nstats reads that. */
 	if (!nst_db_has_table(ctx->db, GPU_INFO) && !nst_db_has_table(ctx->db, GPU_INFO_OLD))
-		return nst_gpu_no_table(ctx, err, GPU_INFO);
+		return nst_no_table(ctx, err, GPU_INFO);
 	if (!nst_db_has_table(ctx->db, KERNEL) && !nst_db_has_table(ctx->db, MEMCPY) &&
 	    !nst_db_has_table(ctx->db, MEMSET))
 		return nst_nodata(ctx, err, "GPU trace data.");
@@ -403,8 +403,8 @@ const struct nst_report nst_report_cuda_gpu_trace = {
 		"throughput, memory kinds, device, context, green context, stream and\n"
 		"name.  Exports without ENUM tables or greenContextId (which nsys\n"
 		"2024.2.3 refuses) are read too.\n"
-		"Arguments: base (short kernel names), mangled (mangled names where\n"
-		"known).",
+		"base names kernels by their short name, mangled by their mangled\n"
+		"name where the export has one.",
 	.args = (const char *const[]){ "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,

@@ -16,7 +16,7 @@ enum nst_status nst_gpu_table_load(struct nst_ctx *ctx, const char *table,
 	if (!s) s = nst_ev_i64(ev, table, "end", &t->end, err);
 	if (!s) s = nst_ev_i64(ev, table, "bytes", &t->bytes, err);
 	if (!s && which == NST_GPU_ALL) {
-		if (!s) s = nst_ev_i64(ev, table, "correlationId", &t->corr, err);
+		s = nst_ev_i64(ev, table, "correlationId", &t->corr, err);
 		if (!s) s = nst_ev_i64(ev, table, "deviceId", &t->device, err);
 		if (!s) s = nst_ev_i64(ev, table, "contextId", &t->context, err);
 		if (!s) s = nst_ev_i64(ev, table, "greenContextId", &t->green, err);
@@ -118,16 +118,22 @@ static uint32_t *dense_slot(struct nst_op_names *nm, int space, int64_t id)
 	return &nm->dense[space][id];
 }
 
+/* Sets *name to the name of id (NULL for SQL NULL); -1 when out of memory. */
+typedef int (*name_fn)(struct nst_ctx *ctx, int64_t id, const char **name);
+
 /* Looks (space, id) up in the cache, else interns name_of(ctx, id). */
 static int64_t intern_id(struct nst_ctx *ctx, struct nst_op_names *nm, int space,
-			 int64_t id, const char *(*name_of)(struct nst_ctx *, int64_t))
+			 int64_t id, name_fn name_of)
 {
 	uint32_t *slot = dense_slot(nm, space, id), hit;
 	if (slot && *slot)
 		return (int64_t)*slot - 1;
 	if (!slot && nst_map_get(&nm->by_id, space, id, &hit))
 		return (int64_t)hit - 1;
-	int64_t num = intern(nm, name_of(ctx, id));
+	const char *name;
+	if (name_of(ctx, id, &name))
+		return -1;
+	int64_t num = intern(nm, name);
 	if (num < 0)
 		return -1;
 	bool fresh;
@@ -138,30 +144,33 @@ static int64_t intern_id(struct nst_ctx *ctx, struct nst_op_names *nm, int space
 	return num;
 }
 
-static const char *kernel_name(struct nst_ctx *ctx, int64_t sid)
+static int kernel_name(struct nst_ctx *ctx, int64_t sid, const char **name)
 {
-	return sid == NST_NULL_I64 ? NULL : nst_db_string(ctx->db, sid);
+	*name = sid == NST_NULL_I64 ? NULL : nst_db_string(ctx->db, sid);
+	return 0;
 }
 
-static const char *api_name(struct nst_ctx *ctx, int64_t sid)
+static int api_name(struct nst_ctx *ctx, int64_t sid, const char **name)
 {
-	return sid == NST_NULL_I64 ? NULL : nst_api_name(ctx, sid);
+	*name = sid == NST_NULL_I64 ? NULL : nst_api_name(ctx, sid);
+	return 0;
 }
 
 /* '[CUDA memcpy ' || label || ']': NULL when the kind has no label. */
-static const char *memcpy_name(struct nst_ctx *ctx, int64_t kind)
+static int memcpy_name(struct nst_ctx *ctx, int64_t kind, const char **name)
 {
-	if (kind == NST_NULL_I64)
-		return NULL;
-	const char *label = nst_db_enum_label(ctx->db, "ENUM_CUDA_MEMCPY_OPER", kind);
-	return label ? nst_arena_printf(ctx->arena, "[CUDA memcpy %s]", label) : NULL;
+	const char *label = kind == NST_NULL_I64 ? NULL
+			  : nst_db_enum_label(ctx->db, "ENUM_CUDA_MEMCPY_OPER", kind);
+	*name = label ? nst_arena_printf(ctx->arena, "[CUDA memcpy %s]", label) : NULL;
+	return label && !*name ? -1 : 0;
 }
 
-static const char *memset_name(struct nst_ctx *ctx, int64_t unused)
+static int memset_name(struct nst_ctx *ctx, int64_t unused, const char **name)
 {
 	(void)ctx;
 	(void)unused;
-	return "[CUDA memset]";
+	*name = "[CUDA memset]";
+	return 0;
 }
 
 int64_t nst_op_name_kernel(struct nst_ctx *ctx, struct nst_op_names *nm, int64_t sid)
@@ -545,22 +554,6 @@ enum nst_status nst_op_emit_summary(struct nst_ctx *ctx, const struct nst_sink *
 					      rows, s->n, err);
 	free(rows);
 	return st;
-}
-
-/* ---- messages ------------------------------------------------------------ */
-
-enum nst_status nst_gpu_no_table(struct nst_ctx *ctx, struct nst_error *err,
-				 const char *table)
-{
-	return nst_fail(err, NST_ERR_NODATA, "%s file does not contain %s table.",
-			nst_db_path(ctx->db), table);
-}
-
-enum nst_status nst_gpu_require_strings(struct nst_ctx *ctx, struct nst_error *err)
-{
-	if (nst_db_has_table(ctx->db, "StringIds"))
-		return NST_OK;
-	return nst_gpu_no_table(ctx, err, "StringIds");
 }
 
 /* ---- sorting ------------------------------------------------------------- */

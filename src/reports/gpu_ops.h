@@ -42,12 +42,6 @@ enum nst_status nst_gpu_table_load(struct nst_ctx *ctx, const char *table,
 	{ KERNEL, "demangledName", false }, { KERNEL, "shortName", false },  \
 	{ KERNEL, "mangledName", false }
 #define NST_MEMCPY_KIND_NEEDS { MEMCPY, "copyKind", false }
-#define NST_RUNTIME_CALL_NEEDS                                                \
-	{ RUNTIME, "start", false }, { RUNTIME, "end", false },               \
-	{ RUNTIME, "globalTid", false }, { RUNTIME, "correlationId", false }, \
-	{ RUNTIME, "nameId", false }, { RUNTIME, "returnValue", false },     \
-	{ RUNTIME, "eventClass", false }, { RUNTIME, "callchainId", false }
-
 /* ---- names ----------------------------------------------------------------- */
 
 /* Distinct operation names, numbered from 1 (0 is SQL NULL).  Equal strings
@@ -178,11 +172,6 @@ enum nst_status nst_op_emit_summary(struct nst_ctx *ctx, const struct nst_sink *
 
 /* ---- messages ------------------------------------------------------------ */
 
-/* nsys's "<file> file does not contain <table> table." */
-enum nst_status nst_gpu_no_table(struct nst_ctx *ctx, struct nst_error *err,
-				 const char *table);
-/* NST_ERR_NODATA with that message when the export has no StringIds. */
-enum nst_status nst_gpu_require_strings(struct nst_ctx *ctx, struct nst_error *err);
 
 /* Sorts idx[0..n) stably by key[idx[i]] (radix sort; no comparisons). */
 enum nst_status nst_sort_idx_by_i64(uint32_t *idx, size_t n, const int64_t *key,

@@ -5,10 +5,8 @@
 #include <string.h>
 
 const struct nst_need nst_kexec_needs[] = {
-	{ RUNTIME, "start", false }, { RUNTIME, "end", false },
-	{ RUNTIME, "globalTid", false }, { RUNTIME, "correlationId", false },
-	{ RUNTIME, "nameId", false }, { RUNTIME, "returnValue", false },
-	{ RUNTIME, "eventClass", false }, { RUNTIME, "callchainId", false },
+	NST_CALL_NEEDS,
+	NST_CALL_ID_NEEDS,
 	{ KERNEL, "start", false }, { KERNEL, "end", false },
 	{ KERNEL, "deviceId", false }, { KERNEL, "correlationId", false },
 	{ KERNEL, "globalPid", false }, { KERNEL, "demangledName", false },
@@ -20,9 +18,9 @@ const struct nst_need nst_kexec_needs[] = {
 
 enum nst_status nst_kexec_check(struct nst_ctx *ctx, struct nst_error *err)
 {
-	if (!nst_db_has_table(ctx->db, "StringIds"))
-		return nst_fail(err, NST_ERR_NODATA, "%s file does not contain StringIds table.",
-				nst_db_path(ctx->db));
+	enum nst_status strings = nst_require_strings(ctx, err);
+	if (strings != NST_OK)
+		return strings;
 	if (!nst_db_has_table(ctx->db, KERNEL))
 		return nst_nodata(ctx, err, "CUDA kernel data.");
 	if (!nst_db_has_table(ctx->db, RUNTIME))
@@ -108,7 +106,7 @@ enum nst_status nst_kexec_join(struct nst_ctx *ctx, struct nst_kexec *j,
 	const int64_t *corr, *gpid;
 	const uint32_t *next;
 	int64_t sole = NST_NULL_I64;
-	enum nst_status s = nst_calls_get(ctx, &j->calls, err);
+	enum nst_status s = nst_calls_ids(ctx, &j->calls, err);
 	if (!s) s = nst_calls_chain(ctx, &next, err);
 	if (!s) s = load_kernels(ctx, j, &nk, &corr, &gpid, err);
 	if (!s && !gpid) s = sole_process(ctx, j->calls, &sole, err);

@@ -39,9 +39,9 @@ const char *nst_nvtx_style_name(enum nst_nvtx_style style)
 
 enum nst_status nst_nvtx_check(struct nst_ctx *ctx, struct nst_error *err)
 {
-	if (!nst_db_has_table(ctx->db, "StringIds"))
-		return nst_fail(err, NST_ERR_NODATA, "%s file does not contain StringIds table.",
-				nst_db_path(ctx->db));
+	enum nst_status strings = nst_require_strings(ctx, err);
+	if (strings != NST_OK)
+		return strings;
 	if (!nst_db_has_table(ctx->db, NVTX))
 		return nst_nodata(ctx, err, "NV Tools Extension (NVTX) data.");
 	return NST_OK;

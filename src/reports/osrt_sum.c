@@ -89,9 +89,9 @@ static enum nst_status summarise(struct nst_ctx *ctx, const struct nst_sink *out
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			   struct nst_error *err)
 {
-	if (!nst_db_has_table(ctx->db, "StringIds"))
-		return nst_fail(err, NST_ERR_NODATA, "%s file does not contain StringIds table.",
-				nst_db_path(ctx->db));
+	enum nst_status strings = nst_require_strings(ctx, err);
+	if (strings != NST_OK)
+		return strings;
 	if (!nst_db_has_table(ctx->db, OSRT))
 		return nst_nodata(ctx, err, "OS Runtime trace data.");
 	size_t n;

@@ -1,0 +1,122 @@
+#include "core/corrindex.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct corr_proc {
+	int64_t process;
+	int64_t lo, hi; /* id range */
+	size_t count;
+	uint32_t *row;  /* hi - lo + 1 entries; NULL when sparse */
+};
+
+enum { NONE = UINT32_MAX };
+
+static struct corr_proc *proc_of(struct nst_corrindex *x, int64_t process)
+{
+	if (x->nprocs && x->procs[x->last].process == process)
+		return &x->procs[x->last];
+	for (size_t p = 0; p < x->nprocs; p++)
+		if (x->procs[p].process == process) {
+			x->last = p;
+			return &x->procs[p];
+		}
+	return NULL;
+}
+
+static struct corr_proc *add_proc(struct nst_corrindex *x, int64_t process, int64_t id)
+{
+	struct corr_proc *p = realloc(x->procs, (x->nprocs + 1) * sizeof *p);
+	if (!p)
+		return NULL;
+	x->procs = p;
+	x->last = x->nprocs++;
+	p[x->last] = (struct corr_proc){ .process = process, .lo = id, .hi = id };
+	return &p[x->last];
+}
+
+/* First pass: the processes and the id range and count of each. */
+static int survey(struct nst_corrindex *x, const int64_t *process, uint64_t mask,
+		  const int64_t *id, const uint32_t *rows, size_t n, int64_t null)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r = rows[i];
+		if (process[r] == null || id[r] == null)
+			continue;
+		int64_t proc = (int64_t)((uint64_t)process[r] & mask);
+		struct corr_proc *p = proc_of(x, proc);
+		if (!p && !(p = add_proc(x, proc, id[r])))
+			return -1;
+		p->lo = id[r] < p->lo ? id[r] : p->lo;
+		p->hi = id[r] > p->hi ? id[r] : p->hi;
+		p->count++;
+	}
+	return 0;
+}
+
+/* A dense array is used when it costs at most a few slots per row. */
+static int allocate(struct nst_corrindex *x)
+{
+	size_t sparse = 0;
+	for (size_t k = 0; k < x->nprocs; k++) {
+		struct corr_proc *p = &x->procs[k];
+		uint64_t span = (uint64_t)p->hi - (uint64_t)p->lo + 1;
+		if (p->hi - p->lo >= 0 && span <= 4 * (uint64_t)p->count + 4096) {
+			p->row = malloc(span * sizeof *p->row);
+			if (!p->row)
+				return -1;
+			memset(p->row, 0xff, span * sizeof *p->row);
+		} else {
+			sparse += p->count;
+		}
+	}
+	return sparse ? nst_map_init(&x->sparse, sparse) : 0;
+}
+
+int nst_corrindex_build(struct nst_corrindex *x, const int64_t *process,
+			uint64_t mask, const int64_t *id, const uint32_t *rows,
+			size_t n, int64_t null)
+{
+	memset(x, 0, sizeof *x);
+	if (survey(x, process, mask, id, rows, n, null) || allocate(x))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r = rows[i];
+		if (process[r] == null || id[r] == null)
+			continue;
+		int64_t proc = (int64_t)((uint64_t)process[r] & mask);
+		struct corr_proc *p = proc_of(x, proc);
+		if (p->row) {
+			uint32_t *slot = &p->row[id[r] - p->lo];
+			if (*slot == NONE)
+				*slot = r;
+			continue;
+		}
+		uint32_t have;
+		bool fresh;
+		if (nst_map_get_or_put(&x->sparse, proc, id[r], r, &have, &fresh))
+			return -1;
+	}
+	return 0;
+}
+
+int64_t nst_corrindex_find(struct nst_corrindex *x, int64_t process, int64_t id)
+{
+	struct corr_proc *p = proc_of(x, process);
+	if (!p || id < p->lo || id > p->hi)
+		return -1;
+	if (p->row)
+		return p->row[id - p->lo] == NONE ? -1 : (int64_t)p->row[id - p->lo];
+	uint32_t r;
+	return nst_map_get(&x->sparse, process, id, &r) ? (int64_t)r : -1;
+}
+
+void nst_corrindex_release(struct nst_corrindex *x)
+{
+	for (size_t k = 0; k < x->nprocs; k++)
+		free(x->procs[k].row);
+	free(x->procs);
+	nst_map_release(&x->sparse);
+	memset(x, 0, sizeof *x);
+}

@@ -1,0 +1,30 @@
+/* An index from (process, correlationId) to a row.  Correlation ids are
+ * nearly dense within a process, so each process gets a direct-address
+ * array over its id range; a process whose ids are too sparse for that
+ * falls back to a hash map.  Built once, then read-only. */
+#ifndef NSTATS_CORE_CORRINDEX_H
+#define NSTATS_CORE_CORRINDEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/hashmap.h"
+
+struct nst_corrindex {
+	struct corr_proc *procs;
+	size_t nprocs;
+	struct nst_map sparse; /* (process, id) of the sparse processes */
+	size_t last;           /* lookups come in runs of one process */
+};
+
+/* Indexes rows[0..n) by (process[r] & mask, id[r]); rows whose process
+ * or id is `null` are left out.  The first row of a key wins.  Returns
+ * -1 when out of memory. */
+int nst_corrindex_build(struct nst_corrindex *x, const int64_t *process,
+			uint64_t mask, const int64_t *id, const uint32_t *rows,
+			size_t n, int64_t null);
+/* The row for (process, id), or -1. */
+int64_t nst_corrindex_find(struct nst_corrindex *x, int64_t process, int64_t id);
+void nst_corrindex_release(struct nst_corrindex *x);
+
+#endif

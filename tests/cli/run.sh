@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# tests/cli/run.sh NSTATS: command-line behaviour, each test checking stdout, stderr and the exit
+# status apart. The export comes from nsysgen beside NSTATS (build/nsysgen). Expectations follow
+# nsys stats where it has the behaviour (file naming, tuples, SKIPPED lines), nstats's documented
+# behaviour otherwise (exit codes, `nstats: error: ...` messages).
+# Prints `cli: N passed, M failed`.
+set -uo pipefail
+
+NSTATS='' WORK='' OUT='' ERR='' RC=0 CUR=''
+declare -i PASSED=0 FAILED=0 BAD=0
+
+# ---- assertions: each failed one prints a line; a test passes when none failed -----------------
+
+fail() { echo "FAIL $CUR: $*"; BAD+=1; }
+# run ARGS...: NSTATS ARGS in WORK; sets OUT, ERR and RC
+run() {
+	(cd "$WORK" && "$NSTATS" "$@") >"$WORK/.out" 2>"$WORK/.err"
+	RC=$?
+	OUT=$(<"$WORK/.out") ERR=$(<"$WORK/.err")
+}
+rc_is() { [[ $RC == "$1" ]] || fail "exit status $RC, expected $1 (stderr: ${ERR:0:200})"; }
+out_is() { [[ $OUT == "$1" ]] || fail "stdout is '${OUT:0:300}', expected '$1'"; }
+err_is() { [[ $ERR == "$1" ]] || fail "stderr is '${ERR:0:300}', expected '$1'"; }
+out_has() { [[ $OUT == *"$1"* ]] || fail "stdout lacks '$1': '${OUT:0:300}'"; }
+# err_line REGEX: stderr is exactly one line, matching REGEX (extended)
+err_line() {
+	[[ $ERR != *$'\n'* && $ERR =~ $1 ]] || fail "stderr is '${ERR:0:300}', expected one line matching /$1/"
+}
+# file_is FILE CONSOLE: FILE holds what CONSOLE (a report's csv on the console) holds, less the
+# empty line that nsys prints after each report on the console only
+file_is() {
+	[[ -f $WORK/$1 ]] || { fail "$1 was not written"; return; }
+	sed '$ { /^$/ d; }' "$2" | cmp -s "$WORK/$1" - || fail "$1 differs from what the console got"
+}
+no_file() { [[ ! -e $WORK/$1 ]] || fail "$1 should not have been written"; }
+
+t() { # t NAME: runs test_NAME in a fresh folder holding ex.sqlite
+	CUR=$1 BAD=0
+	rm -rf "$WORK/t" && mkdir "$WORK/t" && ln "$WORK/ex.sqlite" "$WORK/t/ex.sqlite"
+	local saved=$WORK
+	WORK=$WORK/t
+	"test_$1"
+	WORK=$saved
+	if ((BAD)); then FAILED+=1; else PASSED+=1; fi
+}
+
+# ---- the tests ------------------------------------------------------------------------------------
+
+test_help() {
+	run --help; rc_is 0; err_is ""; out_has "usage: nstats COMMAND"; out_has "stats"
+	run stats --help; rc_is 0; err_is ""; out_has "usage: nstats stats"
+	local o
+	for o in --report --format --output --force-overwrite --quiet --strict --timeunit; do out_has "$o"; done
+}
+test_version() {
+	run --version; rc_is 0; err_is ""
+	[[ $OUT =~ ^nstats\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "version line is '$OUT'"
+}
+test_no_arguments() { run; rc_is 2; out_is ""; [[ $ERR == usage:* ]] || fail "no usage on stderr: '${ERR:0:100}'"; }
+test_unknown_command() { run frobnicate; rc_is 2; out_is ""; err_line "^nstats: error: .*frobnicate"; }
+test_unknown_option() { run stats --bogus ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: .*--bogus"; }
+test_missing_option_value() { run stats ex.sqlite -r; rc_is 2; out_is ""; err_line "^nstats: error: .*-r"; }
+test_unknown_report() { run stats -r nosuch ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: .*'nosuch'"; }
+test_bad_report_argument() {
+	run stats -r cuda_api_sum:bogus ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: .*'bogus'"
+}
+test_bad_format() { run stats -r cuda_api_sum -f nosuch ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: .*'nosuch'"; }
+test_bad_timeunit() { run stats -r cuda_api_sum --timeunit lightyears ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: .*lightyears"; }
+
+test_missing_file() { run stats -r cuda_api_sum missing.sqlite; rc_is 3; out_is ""; err_line "^nstats: error: missing\.sqlite: "; }
+test_not_a_database() {
+	echo "hello, not a database" >"$WORK/text.sqlite"
+	run stats -r cuda_api_sum text.sqlite; rc_is 3; out_is ""; err_line "^nstats: error: text\.sqlite: "
+}
+test_empty_file() { : >"$WORK/empty.sqlite"; run stats -r cuda_api_sum empty.sqlite; rc_is 3; out_is ""; err_line "^nstats: error: empty\.sqlite: "; }
+test_directory() { mkdir "$WORK/dir.sqlite"; run stats -r cuda_api_sum dir.sqlite; rc_is 3; out_is ""; err_line "^nstats: error: dir\.sqlite: "; }
+test_one_bad_export_of_two() {
+	# the good export is still reported; the exit status tells about the bad one
+	run stats -q -r cuda_api_sum -f csv ex.sqlite missing.sqlite
+	rc_is 3; out_has "Time (%),Total Time (ns)"; err_line "^nstats: error: missing\.sqlite: "
+}
+
+test_skipped() {
+	# as nsys: SKIPPED on stdout and exit 0 ...
+	run stats -r nvtx_sum ex.sqlite
+	rc_is 0; err_is ""; out_has $'\nSKIPPED: ex.sqlite does not contain NV Tools Extension (NVTX) data.'
+	# ... but with -q on stderr, alone (D13: nsys says nothing at all)
+	run stats -q -r nvtx_sum ex.sqlite
+	rc_is 0; out_is ""; err_is "SKIPPED: ex.sqlite does not contain NV Tools Extension (NVTX) data."
+	run stats -q --strict -r nvtx_sum ex.sqlite
+	rc_is 5; out_is ""; err_is "SKIPPED: ex.sqlite does not contain NV Tools Extension (NVTX) data."
+	run stats -q --strict -r cuda_api_sum ex.sqlite; rc_is 0
+	# a skipped report leaves no file (D13)
+	run stats -q -r nvtx_sum -o . ex.sqlite; rc_is 0; no_file ex_nvtx_sum.csv
+}
+test_processing_line() {
+	# without -q each report is announced; nstats names the report as given (D14)
+	run stats -r cuda_gpu_kern_sum:base -f csv ex.sqlite
+	rc_is 0; err_is ""
+	[[ ${OUT%%$'\n'*} == "Processing [ex.sqlite] with [cuda_gpu_kern_sum:base]... " ]] ||
+		fail "first line is '${OUT%%$'\n'*}'"
+}
+test_bad_format_argument() {
+	# D10: nsys ignores it silently
+	run stats -r cuda_api_sum -f csv:bogus ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: .*bogus"
+}
+
+test_output_dot() {
+	run stats -q -r cuda_api_sum -f csv ex.sqlite; rc_is 0; cp "$WORK/.out" "$WORK/console.csv"
+	run stats -q -r cuda_api_sum -f csv -o . ex.sqlite
+	rc_is 0; out_is ""; err_is ""; file_is ex_cuda_api_sum.csv "$WORK/console.csv"
+}
+test_output_base_with_args() {
+	run stats -q -r cuda_gpu_kern_sum:base -f csv ex.sqlite; rc_is 0; cp "$WORK/.out" "$WORK/console.csv"
+	run stats -q -r cuda_gpu_kern_sum:base -f csv -o out ex.sqlite
+	rc_is 0; out_is ""; err_is ""; file_is out_cuda_gpu_kern_sum_base.csv "$WORK/console.csv"
+}
+test_output_default_format_is_csv() {
+	run stats -q -r cuda_api_sum -f csv ex.sqlite; cp "$WORK/.out" "$WORK/console.csv"
+	run stats -q -r cuda_api_sum -o out ex.sqlite
+	rc_is 0; file_is out_cuda_api_sum.csv "$WORK/console.csv"
+}
+test_refuses_overwrite() {
+	run stats -q -r cuda_api_sum -f csv -o . ex.sqlite; rc_is 0
+	echo "keep me" >"$WORK/ex_cuda_api_sum.csv"
+	touch -d '2001-02-03 04:05:06' "$WORK/ex_cuda_api_sum.csv"
+	run stats -q -r cuda_api_sum -f csv -o . ex.sqlite
+	rc_is 4; out_is ""; err_line "^nstats: error: .*ex_cuda_api_sum\.csv"
+	[[ $(<"$WORK/ex_cuda_api_sum.csv") == "keep me" ]] || fail "the existing file was changed"
+	[[ $(stat -c %Y "$WORK/ex_cuda_api_sum.csv") == $(date -d '2001-02-03 04:05:06' +%s) ]] ||
+		fail "the existing file's mtime was changed"
+	run stats -q -r cuda_api_sum -f csv ex.sqlite; cp "$WORK/.out" "$WORK/console.csv"
+	run stats -q -r cuda_api_sum -f csv -o . --force-overwrite ex.sqlite
+	rc_is 0; err_is ""; file_is ex_cuda_api_sum.csv "$WORK/console.csv"
+}
+test_command_output() {
+	run stats -q -r cuda_api_sum -f csv ex.sqlite; local want=$OUT
+	run stats -q -r cuda_api_sum -f csv -o @cat ex.sqlite
+	rc_is 0; err_is ""; out_is "$want"
+	# the format of an @command output defaults to csv, as for files
+	run stats -q -r cuda_api_sum -o @cat ex.sqlite; rc_is 0; out_is "$want"
+}
+test_tuples() {
+	# -r a -r b -f column,csv -o -,. : a in column on the console, b in csv to ex_b.csv
+	run stats -q -r cuda_gpu_kern_sum -f csv ex.sqlite; cp "$WORK/.out" "$WORK/kern.csv"
+	run stats -q -r cuda_api_sum -f column ex.sqlite; local api_column=$OUT
+	run stats -q -r cuda_api_sum -r cuda_gpu_kern_sum -f column,csv -o -,. ex.sqlite
+	rc_is 0; err_is ""; out_is "$api_column"
+	file_is ex_cuda_gpu_kern_sum.csv "$WORK/kern.csv"
+	no_file ex_cuda_api_sum.csv; no_file ex_cuda_api_sum.column
+	# the shorter list repeats its last element: both reports go to files, both in csv
+	run stats -q -r cuda_api_sum,cuda_gpu_kern_sum -f csv -o . --force-overwrite ex.sqlite
+	rc_is 0; out_is ""; [[ -f $WORK/ex_cuda_api_sum.csv ]] || fail "ex_cuda_api_sum.csv was not written"
+}
+test_export_untouched() {
+	local before after
+	before=$(sha256sum <"$WORK/ex.sqlite")$(stat -c %Y.%s "$WORK/ex.sqlite")
+	run stats -q -r cuda_api_sum,cuda_gpu_trace,nvtx_sum,osrt_sum -f csv ex.sqlite; rc_is 0
+	after=$(sha256sum <"$WORK/ex.sqlite")$(stat -c %Y.%s "$WORK/ex.sqlite")
+	[[ $before == "$after" ]] || fail "the export's bytes or mtime changed"
+	local extra
+	extra=$(cd "$WORK" && ls -A | grep -v -x -e ex.sqlite -e .out -e .err)
+	[[ -z $extra ]] || fail "the run left files beside the export: $extra"
+}
+test_write_error() {
+	if [[ ! -w /dev/full ]]; then echo "cli: note: no /dev/full, write_error not checked"; return; fi
+	(cd "$WORK" && "$NSTATS" stats -q -r cuda_api_sum -f csv ex.sqlite) >/dev/full 2>"$WORK/.err"
+	RC=$? ERR=$(<"$WORK/.err")
+	((RC != 0)) || fail "exit status 0 although stdout could not be written"
+	[[ -n $ERR ]] || fail "nothing said on stderr about the failed write"
+}
+
+main() {
+	(($# == 1)) || { echo "usage: tests/cli/run.sh NSTATS" >&2; exit 2; }
+	NSTATS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+	local nsysgen=${NSYSGEN:-$(dirname "$NSTATS")/nsysgen}
+	[[ -x $NSTATS ]] || { echo "cli: $1: not an executable" >&2; exit 2; }
+	[[ -x $nsysgen ]] || { echo "cli: $nsysgen: not an executable (set NSYSGEN)" >&2; exit 2; }
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/nstats-cli.XXXXXX")
+	trap 'rm -rf "$WORK"' EXIT
+	"$nsysgen" -q --seed 11 --processes 1 --kernels 20 --memcpy 20 --memset 2 --other-api 8 \
+		--nvtx 0 --osrt 0 -o "$WORK/ex.sqlite" >/dev/null || { echo "cli: nsysgen failed" >&2; exit 1; }
+	export LC_ALL=C.UTF-8
+	local name
+	for name in $(declare -F | awk '$3 ~ /^test_/ { sub(/^test_/, "", $3); print $3 }'); do
+		t "$name"
+	done
+	echo "cli: $PASSED passed, $FAILED failed"
+	((PASSED + FAILED > 0)) && ((FAILED == 0))
+}
+
+main "$@"

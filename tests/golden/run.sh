@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# tests/golden/run.sh NSTATS NSYSGEN: the golden suite. Makes each export of fixtures.txt with
+# NSYSGEN (the same bytes every time), runs every report of tests/corpus/reports in csv and column
+# the way shared/tools/oracle-outputs ran nsys, and compares byte for byte with
+# tests/golden/expected/<fixture>/ (written by make-expected.sh from the reference), or, for a
+# fixture with as=TWIN, with the reference's output on its twin. A difference passes only when
+# tests/corpus/deviations.tsv lists it (export glob `golden/<fixture>`).
+# Prints `golden: N matched, M deviated as listed, K failed`.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+main() {
+	(($# == 2)) || { echo "usage: tests/golden/run.sh NSTATS NSYSGEN" >&2; exit 2; }
+	local nstats nsysgen name opts key verdict report fmt line
+	local -i matched=0 deviated=0 failed=0 twins=0
+	local expect
+	local -a reports
+	nstats=$(abspath "$1") nsysgen=$(abspath "$2")
+	[[ -x $nstats && -x $nsysgen ]] || { echo "golden: $1 or $2 is not an executable" >&2; exit 2; }
+	mapfile -t reports < <(read_list "$ROOT/tests/corpus/reports")
+	((${#reports[@]})) || { echo "golden: no reports in tests/corpus/reports" >&2; exit 1; }
+	load_deviations "$ROOT/tests/corpus/deviations.tsv" "$ROOT/docs/deviations.md" || exit 1
+	work=$(mktemp -d "${TMPDIR:-/tmp}/nstats-golden.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+	while IFS=$'\t' read -r name twin opts; do
+		key=golden/$name
+		expect=$HERE/expected/$name
+		[[ $twin == - ]] || expect=$HERE/expected/$twin
+		if [[ ! -d $expect ]]; then
+			echo "FAIL $key: no $expect (run tests/golden/make-expected.sh)"
+			failed+=1
+			continue
+		fi
+		mkdir "$work/$name"
+		make_fixture "$nsysgen" "$name" "$opts" "$work/$name"
+		(cd "$work/$name" && run_cases "$nstats" "$name.sqlite" "$work/$name" "${reports[@]}")
+		if [[ $twin != - ]]; then
+			# the twin's messages name the twin's file
+			mkdir "$work/expected-$name"
+			for f in "$expect"/*; do
+				sed "s/$twin\.sqlite/$name.sqlite/g" "$f" >"$work/expected-$name/${f##*/}"
+			done
+			expect=$work/expected-$name
+			twins+=1
+		fi
+		verdict=""
+		while IFS= read -r line; do
+			case $line in
+			"ok "*) matched+=1; verdict="" ;;
+			"bad "*)
+				read -r _ report fmt <<<"$line"
+				if deviation_of "$key" "$report" "$fmt" >/dev/null; then
+					deviated+=1; verdict=""
+				else
+					failed+=1; verdict=1
+					echo "FAIL $key $report $fmt"
+				fi
+				;;
+			*) [[ -z $verdict ]] || printf '%s\n' "$line" ;;
+			esac
+		done < <(check_cases "$expect" "$work/$name" "${reports[@]}")
+	done < <(fixtures)
+	echo "golden: $matched matched ($twins fixtures against the reference on their twin), $deviated deviated as listed, $failed failed"
+	((matched + deviated + failed > 0)) || { echo "golden: no case ran" >&2; exit 1; }
+	((failed == 0))
+}
+
+main "$@"
