@@ -90,6 +90,41 @@ static enum nst_status assign_groups(const int64_t *const *keys, size_t nkeys,
 	return NST_OK;
 }
 
+/* One key with a small range (string ids, device ids): a direct table
+ * instead of hashing.  Returns false when the range is too wide. */
+static bool assign_small_range(const int64_t *key, const uint32_t *rows, size_t nrows,
+			       uint32_t *gid, struct nst_groups *g, enum nst_status *s,
+			       struct nst_error *err)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	for (size_t i = 0; i < nrows; i++) {
+		lo = key[rows[i]] < lo ? key[rows[i]] : lo;
+		hi = key[rows[i]] > hi ? key[rows[i]] : hi;
+	}
+	if (nrows == 0 || hi - lo < 0 || (uint64_t)(hi - lo) >= 4 * (uint64_t)nrows + 65536)
+		return false;
+	size_t span = (size_t)(hi - lo) + 1;
+	uint32_t *slot = malloc(span * sizeof *slot);
+	g->first = malloc(nrows * sizeof *g->first);
+	if (!slot || !g->first) {
+		free(slot);
+		*s = nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
+		return true;
+	}
+	memset(slot, 0xff, span * sizeof *slot);
+	for (size_t i = 0; i < nrows; i++) {
+		uint32_t *sl = &slot[key[rows[i]] - lo];
+		if (*sl == UINT32_MAX) {
+			*sl = (uint32_t)g->n;
+			g->first[g->n++] = rows[i];
+		}
+		gid[i] = *sl;
+	}
+	free(slot);
+	*s = NST_OK;
+	return true;
+}
+
 enum nst_status nst_group(const int64_t *const *keys, size_t nkeys,
 			  const uint32_t *rows, size_t nrows,
 			  struct nst_groups *g, struct nst_error *err)
@@ -98,7 +133,9 @@ enum nst_status nst_group(const int64_t *const *keys, size_t nkeys,
 	uint32_t *gid = malloc((nrows ? nrows : 1) * sizeof *gid);
 	if (!gid)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
-	enum nst_status s = assign_groups(keys, nkeys, rows, nrows, gid, g, err);
+	enum nst_status s;
+	if (nkeys != 1 || !assign_small_range(keys[0], rows, nrows, gid, g, &s, err))
+		s = assign_groups(keys, nkeys, rows, nrows, gid, g, err);
 	if (s == NST_OK) {
 		g->start = calloc(g->n + 1, sizeof *g->start);
 		g->order = malloc((nrows ? nrows : 1) * sizeof *g->order);
@@ -510,4 +547,84 @@ enum nst_status nst_require_strings(struct nst_ctx *ctx, struct nst_error *err)
 	if (nst_db_has_table(ctx->db, "StringIds"))
 		return NST_OK;
 	return nst_no_table(ctx, err, "StringIds");
+}
+
+/* ---- calls summarised by name ------------------------------------------- */
+
+struct by_total {
+	const struct nst_dist *d;
+	const int64_t *key;
+};
+
+/* Total descending; equal totals in name id order, as GROUP BY nameId
+ * leaves them. */
+static int cmp_total(uint32_t a, uint32_t b, void *arg)
+{
+	const struct by_total *t = arg;
+	if (t->d[a].sum != t->d[b].sum)
+		return t->d[a].sum > t->d[b].sum ? -1 : 1;
+	return (t->key[a] > t->key[b]) - (t->key[a] < t->key[b]);
+}
+
+static enum nst_status emit_by_name(struct nst_ctx *ctx, const struct nst_sink *out,
+				    const struct nst_groups *g, const struct nst_dist *d,
+				    const int64_t *name_id, nst_name_fn name_of,
+				    struct nst_error *err)
+{
+	size_t n = g->n ? g->n : 1;
+	uint32_t *order = malloc(n * sizeof *order);
+	int64_t *key = malloc(n * sizeof *key);
+	struct nst_summary_row *rows = malloc(n * sizeof *rows);
+	enum nst_status s = NST_OK;
+	if (!order || !key || !rows) {
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t k = 0; k < g->n; k++) {
+		order[k] = (uint32_t)k;
+		key[k] = name_id[g->first[k]];
+	}
+	nst_stable_sort(order, g->n, cmp_total, &(struct by_total){ d, key });
+	for (size_t k = 0; k < g->n; k++) {
+		rows[k].d = &d[order[k]];
+		rows[k].tail[0] = nst_text(name_of(ctx, key[order[k]]));
+	}
+	static const char *const tail[] = { "Name" };
+	s = nst_emit_summary(out, "Num Calls", tail, 1, rows, g->n, err);
+out:
+	free(order);
+	free(key);
+	free(rows);
+	return s;
+}
+
+enum nst_status nst_summarise_calls(struct nst_ctx *ctx, const struct nst_sink *out,
+				    const int64_t *start, const int64_t *end,
+				    const int64_t *name_id, size_t n,
+				    const uint32_t *rows, size_t nrows,
+				    nst_name_fn name_of, struct nst_error *err)
+{
+	int64_t *dur = malloc((n ? n : 1) * sizeof *dur);
+	if (!dur)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		dur[i] = end[i] - start[i];
+	struct nst_groups g;
+	struct nst_dist *d = NULL;
+	const int64_t *keys[] = { name_id };
+	enum nst_status s = nst_group(keys, 1, rows, nrows, &g, err);
+	if (s == NST_OK) {
+		s = nst_group_dists(&g, dur, &d, err);
+		if (s == NST_OK)
+			s = emit_by_name(ctx, out, &g, d, name_id, name_of, err);
+		nst_groups_release(&g);
+	}
+	free(d);
+	free(dur);
+	return s;
+}
+
+const char *nst_raw_name(struct nst_ctx *ctx, int64_t name_id)
+{
+	return nst_db_string(ctx->db, name_id);
 }

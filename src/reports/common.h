@@ -144,6 +144,20 @@ enum nst_status nst_emit_summary(const struct nst_sink *out,
 				 const struct nst_summary_row *rows, size_t n,
 				 struct nst_error *err);
 
+/* Names a call's group from its name id. */
+typedef const char *(*nst_name_fn)(struct nst_ctx *ctx, int64_t name_id);
+/* The StringIds value as it is (nst_api_name strips versions). */
+const char *nst_raw_name(struct nst_ctx *ctx, int64_t name_id);
+
+/* The summary of calls by function (cuda_api_sum, osrt_sum): rows[] of a
+ * table of n rows grouped by name id, ordered by total time descending,
+ * with "Num Calls" and a "Name" column. */
+enum nst_status nst_summarise_calls(struct nst_ctx *ctx, const struct nst_sink *out,
+				    const int64_t *start, const int64_t *end,
+				    const int64_t *name_id, size_t n,
+				    const uint32_t *rows, size_t nrows,
+				    nst_name_fn name_of, struct nst_error *err);
+
 /* nsys's "<file> file does not contain <table> table." */
 enum nst_status nst_no_table(struct nst_ctx *ctx, struct nst_error *err,
 			     const char *table);

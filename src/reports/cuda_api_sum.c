@@ -5,80 +5,19 @@
 
 #include "reports/common.h"
 
-struct by_total {
-	const struct nst_dist *d;
-	const int64_t *key;
-};
-
-/* Total descending; equal totals keep the order of their name ids. */
-static int cmp_total(uint32_t a, uint32_t b, void *arg)
-{
-	const struct by_total *t = arg;
-	if (t->d[a].sum != t->d[b].sum)
-		return t->d[a].sum > t->d[b].sum ? -1 : 1;
-	return (t->key[a] > t->key[b]) - (t->key[a] < t->key[b]);
-}
-
-static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
-			    const struct nst_groups *g, const struct nst_dist *d,
-			    const int64_t *name_id, struct nst_error *err)
-{
-	uint32_t *order = malloc((g->n ? g->n : 1) * sizeof *order);
-	int64_t *key = malloc((g->n ? g->n : 1) * sizeof *key);
-	struct nst_summary_row *rows = malloc((g->n ? g->n : 1) * sizeof *rows);
-	enum nst_status s = NST_OK;
-	if (!order || !key || !rows) {
-		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	for (size_t k = 0; k < g->n; k++) {
-		order[k] = (uint32_t)k;
-		key[k] = name_id[g->first[k]];
-	}
-	nst_stable_sort(order, g->n, cmp_total, &(struct by_total){ d, key });
-	for (size_t k = 0; k < g->n; k++) {
-		rows[k].d = &d[order[k]];
-		rows[k].tail[0] = nst_text(nst_api_name(ctx, key[order[k]]));
-	}
-	static const char *const tail[] = { "Name" };
-	s = nst_emit_summary(out, "Num Calls", tail, 1, rows, g->n, err);
-out:
-	free(order);
-	free(key);
-	free(rows);
-	return s;
-}
-
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			   struct nst_error *err)
 {
-	enum nst_status strings = nst_require_strings(ctx, err);
-	if (strings != NST_OK)
-		return strings;
+	enum nst_status s = nst_require_strings(ctx, err);
+	if (s != NST_OK)
+		return s;
 	if (!nst_db_has_table(ctx->db, RUNTIME))
 		return nst_nodata(ctx, err, "CUDA trace data.");
 	const struct nst_calls *c;
-	enum nst_status s = nst_calls_get(ctx, &c, err);
-	if (s != NST_OK)
+	if ((s = nst_calls_get(ctx, &c, err)) != NST_OK)
 		return s;
-	int64_t *dur = malloc((c->n ? c->n : 1) * sizeof *dur);
-	if (!dur)
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < c->n; i++)
-		dur[i] = c->end[i] - c->start[i];
-	struct nst_groups g;
-	struct nst_dist *d = NULL;
-	const int64_t *keys[] = { c->name_id };
-	s = nst_group(keys, 1, c->rows, c->ncalls, &g, err);
-	if (s == NST_OK) {
-		s = nst_group_dists(&g, dur, &d, err);
-		if (s == NST_OK)
-			s = emit(ctx, out, &g, d, c->name_id, err);
-		nst_groups_release(&g);
-	}
-	free(d);
-	free(dur);
-	return s;
+	return nst_summarise_calls(ctx, out, c->start, c->end, c->name_id, c->n,
+				   c->rows, c->ncalls, nst_api_name, err);
 }
 
 static const struct nst_need needs[] = {

@@ -2,14 +2,6 @@
  * memory copies by kind, memsets -- in one summary. */
 #include "reports/gpu_ops.h"
 
-static void category_tail(struct nst_ctx *ctx, const struct nst_op_set *set,
-			  uint32_t grp, struct nst_cell *tail)
-{
-	(void)ctx;
-	tail[0] = nst_text(nst_op_cat_label(set->sum.cat[grp]));
-	tail[1] = nst_text(nst_op_group_name(set, grp));
-}
-
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			   struct nst_error *err)
 {
@@ -25,7 +17,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	if (s != NST_OK)
 		return s;
 	static const char *const tail[] = { "Category", "Operation" };
-	s = nst_op_emit_summary(ctx, out, "Instances", tail, 2, category_tail, &set, err);
+	s = nst_op_emit_summary(ctx, out, "Instances", tail, 2, nst_op_category_tail, &set, err);
 	nst_op_set_release(&set);
 	return s;
 }

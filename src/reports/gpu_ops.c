@@ -613,3 +613,11 @@ enum nst_status nst_sort_idx_by_i64(uint32_t *idx, size_t n, const int64_t *key,
 	free(b);
 	return NST_OK;
 }
+
+void nst_op_category_tail(struct nst_ctx *ctx, const struct nst_op_set *set,
+			  uint32_t grp, struct nst_cell *tail)
+{
+	(void)ctx;
+	tail[0] = nst_text(nst_op_cat_label(set->sum.cat[grp]));
+	tail[1] = nst_text(nst_op_group_name(set, grp));
+}
