@@ -7,6 +7,7 @@
 set -uo pipefail
 
 NSTATS='' WORK='' OUT='' ERR='' RC=0 CUR=''
+SHARED=${NSTATS_SHARED:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/../shared}
 declare -i PASSED=0 FAILED=0 BAD=0
 
 # ---- assertions: each failed one prints a line; a test passes when none failed -----------------
@@ -168,6 +169,26 @@ test_write_error() {
 	RC=$? ERR=$(<"$WORK/.err")
 	((RC != 0)) || fail "exit status 0 although stdout could not be written"
 	[[ -n $ERR ]] || fail "nothing said on stderr about the failed write"
+}
+
+# D1 on the real --cudabacktrace export: each of its 5 launches once, one row per API
+test_backtrace_rows_are_not_calls() {
+	local saxpy=$SHARED/data/real/hpcgroup__pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite
+	if [[ ! -f $saxpy ]]; then echo "cli: note: no $saxpy, backtrace test not run"; return; fi
+	run stats -q -r cuda_kern_exec_trace -f csv "$saxpy"; rc_is 0; err_is ""
+	local rows starts
+	rows=$(sed '1d;/^$/d' <<<"$OUT" | wc -l)
+	starts=$(sed '1d;/^$/d' <<<"$OUT" | cut -d, -f5 | sort -u | wc -l)
+	[[ $rows == 5 && $starts == 5 ]] || fail "cuda_kern_exec_trace: $rows rows, $starts kernels; expected 5 and 5"
+	run stats -q -r cuda_kern_exec_sum -f csv "$saxpy"; rc_is 0
+	[[ $(sed -n 2p <<<"$OUT" | cut -d, -f4,5) == 5,3 ]] || fail "cuda_kern_exec_sum Count,QCount: $(sed -n 2p <<<"$OUT" | cut -d, -f4,5), expected 5,3"
+	run stats -q -r cuda_api_sum -f csv "$saxpy"; rc_is 0
+	local names dups launches
+	names=$(sed '1d;/^$/d' <<<"$OUT" | awk -F, '{ print $NF }')
+	dups=$(sort <<<"$names" | uniq -d)
+	[[ -z $dups ]] || fail "cuda_api_sum lists these APIs twice: $dups"
+	launches=$(awk -F, '$NF == "cudaLaunchKernel" { print $3 }' <<<"$OUT")
+	[[ $launches == 5 ]] || fail "cuda_api_sum: cudaLaunchKernel Num Calls $launches, expected 5"
 }
 
 main() {
