@@ -38,9 +38,8 @@ enum nst_status nst_gpu_table_load(struct nst_ctx *ctx, const char *table,
 	{ table, "correlationId", false }, { table, "deviceId", false },     \
 	{ table, "contextId", false }, { table, "greenContextId", false },   \
 	{ table, "streamId", false }
-#define NST_KERNEL_NAME_NEEDS                                                 \
-	{ KERNEL, "demangledName", false }, { KERNEL, "shortName", false },  \
-	{ KERNEL, "mangledName", false }
+/* shortName and mangledName are read only when base or mangled asks. */
+#define NST_KERNEL_NAME_NEEDS { KERNEL, "demangledName", false }
 #define NST_MEMCPY_KIND_NEEDS { MEMCPY, "copyKind", false }
 /* ---- names ----------------------------------------------------------------- */
 

@@ -10,7 +10,6 @@ const struct nst_need nst_kexec_needs[] = {
 	{ KERNEL, "start", false }, { KERNEL, "end", false },
 	{ KERNEL, "deviceId", false }, { KERNEL, "correlationId", false },
 	{ KERNEL, "globalPid", false }, { KERNEL, "demangledName", false },
-	{ KERNEL, "shortName", false }, { KERNEL, "mangledName", false },
 	{ KERNEL, "gridX", false }, { KERNEL, "gridY", false }, { KERNEL, "gridZ", false },
 	{ KERNEL, "blockX", false }, { KERNEL, "blockY", false }, { KERNEL, "blockZ", false },
 	{ NULL, NULL, false },

@@ -3,35 +3,35 @@
 
 #include "reports/report.h"
 
+extern const struct nst_report nst_report_cuda_api_gpu_sum;
 extern const struct nst_report nst_report_cuda_api_sum;
 extern const struct nst_report nst_report_cuda_api_trace;
+extern const struct nst_report nst_report_cuda_gpu_kern_gb_sum;
+extern const struct nst_report nst_report_cuda_gpu_kern_sum;
+extern const struct nst_report nst_report_cuda_gpu_mem_size_sum;
+extern const struct nst_report nst_report_cuda_gpu_mem_time_sum;
+extern const struct nst_report nst_report_cuda_gpu_sum;
+extern const struct nst_report nst_report_cuda_gpu_trace;
 extern const struct nst_report nst_report_cuda_kern_exec_sum;
 extern const struct nst_report nst_report_cuda_kern_exec_trace;
 extern const struct nst_report nst_report_nvtx_sum;
 extern const struct nst_report nst_report_osrt_sum;
 
-extern const struct nst_report nst_report_cuda_gpu_kern_sum;
-extern const struct nst_report nst_report_cuda_gpu_kern_gb_sum;
-extern const struct nst_report nst_report_cuda_gpu_trace;
-extern const struct nst_report nst_report_cuda_gpu_sum;
-extern const struct nst_report nst_report_cuda_api_gpu_sum;
-extern const struct nst_report nst_report_cuda_gpu_mem_time_sum;
-extern const struct nst_report nst_report_cuda_gpu_mem_size_sum;
-
+/* In name order, as --help-reports lists them. */
 static const struct nst_report *const reports[] = {
+	&nst_report_cuda_api_gpu_sum,
 	&nst_report_cuda_api_sum,
 	&nst_report_cuda_api_trace,
+	&nst_report_cuda_gpu_kern_gb_sum,
+	&nst_report_cuda_gpu_kern_sum,
+	&nst_report_cuda_gpu_mem_size_sum,
+	&nst_report_cuda_gpu_mem_time_sum,
+	&nst_report_cuda_gpu_sum,
+	&nst_report_cuda_gpu_trace,
 	&nst_report_cuda_kern_exec_sum,
 	&nst_report_cuda_kern_exec_trace,
 	&nst_report_nvtx_sum,
 	&nst_report_osrt_sum,
-	&nst_report_cuda_gpu_kern_sum,
-	&nst_report_cuda_gpu_kern_gb_sum,
-	&nst_report_cuda_gpu_trace,
-	&nst_report_cuda_gpu_sum,
-	&nst_report_cuda_api_gpu_sum,
-	&nst_report_cuda_gpu_mem_time_sum,
-	&nst_report_cuda_gpu_mem_size_sum,
 };
 
 /* nsys 2024.2.3's default set, in its order. */
