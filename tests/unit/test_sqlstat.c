@@ -52,7 +52,7 @@ static void round_matches_sqlite(void **state)
 			assert_true(nst_sql_round(fixed[i], d) == sqlite_round(db, fixed[i], d));
 	srand(42);
 	for (int i = 0; i < 200000; i++) {
-		int64_t sum = ((int64_t)rand() << 20) ^ rand();
+		int64_t sum = (int64_t)(((uint64_t)rand() << 20) ^ (uint64_t)rand());
 		int n = 1 + rand() % 40;
 		double x = (double)sum / n;
 		assert_true(nst_sql_round(x, 1) == sqlite_round(db, x, 1));
@@ -141,7 +141,7 @@ static void radix_sort_agrees_with_qsort(void **state)
 	assert_non_null(b);
 	srand(3);
 	for (int i = 0; i < N; i++) {
-		int64_t r = ((int64_t)rand() << 33) ^ ((int64_t)rand() << 2) ^ rand();
+		int64_t r = (int64_t)(((uint64_t)rand() << 33) ^ ((uint64_t)rand() << 2) ^ (uint64_t)rand());
 		a[i] = b[i] = (i % 3 == 0) ? -r : r;
 	}
 	a[0] = b[0] = INT64_MIN;
