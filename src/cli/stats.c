@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/input.h"
@@ -420,6 +421,8 @@ static void run_export(struct run_state *st, const char *input,
 	st->export_path = path;
 	st->ev = nst_ev_new(st->db);
 	st->shared = nst_shared_new();
+	if (st->ev)
+		nst_ev_show_progress(st->ev, !st->cmd->quiet && isatty(STDERR_FILENO));
 	if (!st->ev || !st->shared || declare_needs(st->ev, jobs, njobs) != NST_OK) {
 		cli_error("out of memory");
 		note_status(st, NST_ERR_NOMEM);

@@ -29,6 +29,7 @@ struct ev_table {
 
 struct nst_events {
 	struct nst_db *db;
+	bool progress; /* say on stderr how far a big table's read is */
 	struct ev_table *tables;
 	struct nst_arena arena; /* names and text values */
 };
@@ -42,6 +43,25 @@ struct nst_events *nst_ev_new(struct nst_db *db)
 }
 
 struct nst_db *nst_ev_db(struct nst_events *ev) { return ev->db; }
+
+void nst_ev_show_progress(struct nst_events *ev, bool on) { ev->progress = on; }
+
+/* Every 2^20 rows of a table whose size is known, a percentage. */
+static void show_progress(const struct nst_events *ev, const struct ev_table *t,
+			  size_t row, size_t expected)
+{
+	if (!ev->progress || expected < (4u << 20) || (row & ((1u << 20) - 1)) != 0)
+		return;
+	fprintf(stderr, "\rnstats: reading %s: %3zu%%", t->name,
+		row < expected ? row * 100 / expected : 100);
+	fflush(stderr);
+}
+
+static void end_progress(const struct nst_events *ev, size_t expected)
+{
+	if (ev->progress && expected >= (4u << 20))
+		fputs("\r\033[K", stderr);
+}
 
 void nst_ev_free(struct nst_events *ev)
 {
@@ -294,7 +314,8 @@ static enum nst_status scan(struct nst_events *ev, struct ev_table *t,
 	if (rc != SQLITE_OK)
 		return nst_fail(err, NST_ERR_DB, "%s: cannot read %s: %s",
 				nst_db_path(ev->db), t->name, sqlite3_errmsg(h));
-	size_t n = 0, cap = strchr(t->name, '"') ? 0 : expected_rows(ev, t);
+	size_t expected = strchr(t->name, '"') ? 0 : expected_rows(ev, t);
+	size_t n = 0, cap = expected;
 	enum nst_status s = NST_OK;
 	for (size_t k = 0; cap && k < nload; k++)
 		map_column(load[k], cap);
@@ -311,11 +332,13 @@ static enum nst_status scan(struct nst_events *ev, struct ev_table *t,
 		}
 		s = store_row(ev, t, st, load, nload, n, err);
 		n++;
+		show_progress(ev, t, n, expected);
 	}
 	if (s == NST_OK && rc != SQLITE_DONE)
 		s = nst_fail(err, NST_ERR_DB, "%s: cannot read %s: %s",
 			     nst_db_path(ev->db), t->name, sqlite3_errmsg(h));
 	sqlite3_finalize(st);
+	end_progress(ev, expected);
 	/* An empty column is still a column: never leave it NULL. */
 	if (s == NST_OK && cap == 0 && grow(load, nload, 1, 0))
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");

@@ -25,6 +25,8 @@ struct nst_events;
 struct nst_events *nst_ev_new(struct nst_db *db);
 void nst_ev_free(struct nst_events *ev);
 struct nst_db *nst_ev_db(struct nst_events *ev);
+/* Reading a table of millions of rows says how far it is, on stderr. */
+void nst_ev_show_progress(struct nst_events *ev, bool on);
 
 /* Declares that the run will need table.column; text for TEXT columns. */
 enum nst_status nst_ev_want(struct nst_events *ev, const char *table,
