@@ -1,62 +1,153 @@
+# shellcheck shell=bash
 # lib.sh: sourced by tests/corpus/run.sh and tests/golden/run.sh.
 # Runs nstats on one export the way shared/tools/oracle-outputs ran nsys, post-processes its output
 # the same way, and compares it with a folder of expected outputs; also reads deviations.tsv.
+# Forks are what costs time here, so each step handles every case of an export in one go.
 
-# Reports of a list file: one name a line, '#' starts a comment.
+FORMATS=(csv column)
+
+# read_list FILE: its names, one a line, without '#' comments and blank lines
 read_list() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1"
 }
 
-# run_case NSTATS DIR BASENAME REPORT FMT OUT
-# Runs `NSTATS stats --report REPORT --format FMT BASENAME` in DIR with LC_ALL=C.UTF-8 and writes
-#   OUT.out  what stdout says besides SKIPPED/ERROR/WARNING/Processing lines ('' when only blanks)
-#   OUT.msg  the SKIPPED/ERROR/WARNING lines of stdout and stderr, sorted, unique
-#   OUT.err  stderr as it was;  OUT.rc  the exit status
-run_case() {
-	local nstats=$1 dir=$2 base=$3 report=$4 fmt=$5 out=$6 rc=0
-	(cd "$dir" && LC_ALL=C.UTF-8 exec "$nstats" stats --report "$report" --format "$fmt" "$base") \
-		>"$out.raw" 2>"$out.err" || rc=$?
-	echo "$rc" >"$out.rc"
-	grep -h -E '^(SKIPPED|ERROR|WARNING)' "$out.raw" "$out.err" | sort -u >"$out.msg" || true
-	sed -E '/^(SKIPPED|ERROR|WARNING|Processing \[)/d' "$out.raw" >"$out.out"
-	[[ -n $(tr -d '[:space:]' <"$out.out") ]] || : >"$out.out"
-	rm -f "$out.raw"
-}
-
-# fmt_ext FMT: the file ending oracle-outputs gives a format's output.
+# fmt_ext FMT: the file ending oracle-outputs gives a format's output
 fmt_ext() { if [[ $1 == column ]]; then echo column.txt; else echo "$1"; fi; }
 
 # expected_file EXPDIR REPORT SUFFIX: the expected file, or /dev/null where the reference left none
-# (oracle-outputs removes files that would be empty).
+# (oracle-outputs removes files that would be empty)
 expected_file() {
-	local f="$1/$2.$3"
-	if [[ -f $f ]]; then echo "$f"; else echo /dev/null; fi
+	if [[ -f $1/$2.$3 ]]; then echo "$1/$2.$3"; else echo /dev/null; fi
 }
 
-# compare_case EXPDIR REPORT FMT OUT: 0 when OUT.out, OUT.msg and the exit status are what the
-# reference gives; otherwise prints why (a short diff) and returns 1.
-compare_case() {
-	local expdir=$1 report=$2 fmt=$3 out=$4 ok=0 exp_out exp_msg rc
-	exp_out=$(expected_file "$expdir" "$report" "$(fmt_ext "$fmt")")
-	exp_msg=$(expected_file "$expdir" "$report" msg)
-	rc=$(<"$out.rc")
-	# nsys exits 0 also when a report is skipped; only a reference ERROR allows a failure
-	if [[ $rc != 0 ]] && ! grep -q '^ERROR' "$exp_msg"; then
-		echo "    exit status $rc (expected 0); stderr: $(head -c 300 "$out.err" | tr '\n' ' ')"
-		ok=1
+# run_cases NSTATS BASENAME OUT REPORT... runs, in the current folder, with LC_ALL=C.UTF-8,
+# `NSTATS stats --report R --format F BASENAME` for each REPORT and format, then post-processes
+# the outputs the way oracle-outputs did, writing for each case R.F:
+#   OUT/R.F.out  stdout without SKIPPED/ERROR/WARNING/Processing lines (emptied when only blanks)
+#   OUT/R.F.msg  the SKIPPED/ERROR/WARNING lines of stdout and stderr, sorted, once each
+#   OUT/R.F.err  stderr;  OUT/R.F.rc  the exit status;  OUT/R.F.err.san  there when stderr
+#                holds a sanitizer report
+run_cases() {
+	local nstats=$1 base=$2 out=$3 report fmt rc f
+	local -a files=()
+	local -A keep=()
+	shift 3
+	for report; do
+		for fmt in "${FORMATS[@]}"; do
+			rc=0
+			LC_ALL=C.UTF-8 "$nstats" stats --report "$report" --format "$fmt" "$base" \
+				>"$out/$report.$fmt.out" 2>"$out/$report.$fmt.err" || rc=$?
+			echo "$rc" >"$out/$report.$fmt.rc"
+			: >"$out/$report.$fmt.msg"
+			files+=("$out/$report.$fmt.out" "$out/$report.$fmt.err")
+		done
+	done
+	# one pass over all: each case's messages into its .msg; prints the outputs that have more
+	# than blanks besides those lines (an empty file never reaches FNR == 1, and needs nothing)
+	while IFS= read -r f; do
+		if [[ $f == "SAN "* ]]; then : >"${f#SAN }.san"; else keep[$f]=1; fi
+	done < <(awk '
+		function flush(   i, j, t, f) {
+			for (i = 2; i <= n; i++)
+				for (j = i; j > 1 && m[j - 1] > m[j]; j--) { t = m[j]; m[j] = m[j - 1]; m[j - 1] = t }
+			f = cur ".msg"
+			for (i = 1; i <= n; i++) if (i == 1 || m[i] != m[i - 1]) print m[i] >f
+			if (n) close(f)
+			n = 0
+		}
+		FNR == 1 {
+			c = FILENAME; sub(/\.(out|err)$/, "", c)
+			if (c != cur) { flush(); cur = c }
+			isout = FILENAME ~ /\.out$/
+		}
+		!isout && /(Sanitizer|runtime error:)/ && !(FILENAME in san) { san[FILENAME] = 1; print "SAN " FILENAME }
+		/^(SKIPPED|ERROR|WARNING)/ { m[++n] = $0; next }
+		isout && !/^Processing \[/ && /[^ \t\r\f\v]/ && !(FILENAME in text) { text[FILENAME] = 1; print FILENAME }
+		END { flush() }' "${files[@]}")
+	sed -i -E '/^(SKIPPED|ERROR|WARNING|Processing \[)/d' "${files[@]/%.err/.out}"
+	for f in "${files[@]}"; do
+		[[ $f == *.out && -z ${keep[$f]:-} ]] && : >"$f"
+	done
+	return 0
+}
+
+# check_cases EXPDIR OUT REPORT...: compares each case that run_cases left in OUT with EXPDIR's
+# REPORT.csv, REPORT.column.txt and REPORT.msg (a missing one means: nothing), and the exit status
+# with 0 (nsys exits 0 also when it skips a report; only a reference ERROR allows another), and
+# finds no sanitizer report. Prints
+# `ok R F`, or `bad R F` followed by indented lines that say why (short diffs).
+check_cases() {
+	local expdir=$1 out=$2 report fmt e a eo em o m rc why md od
+	local -A sum=()
+	local -a files=()
+	shift 2
+	for report; do
+		for fmt in "${FORMATS[@]}"; do
+			files+=("$(expected_file "$expdir" "$report" "$(fmt_ext "$fmt")")" "$out/$report.$fmt.out"
+				"$(expected_file "$expdir" "$report" msg)" "$out/$report.$fmt.msg")
+		done
+	done
+	# one checksum run for all the files; diff only where they differ
+	while read -r e a; do sum[$a]=$e; done < <(md5sum -- "${files[@]}")
+	set -- "${files[@]}"
+	while (($#)); do
+		eo=$1 o=$2 em=$3 m=$4
+		shift 4
+		report=${o##*/} fmt=${report%.out} fmt=${fmt##*.} report=${report%."$fmt".out}
+		md=0 od=0
+		[[ ${sum[$em]} == "${sum[$m]}" ]] || md=1
+		[[ ${sum[$eo]} == "${sum[$o]}" ]] || od=1
+		rc=$(<"${o%.out}.rc")
+		why=""
+		# the common case without a fork
+		[[ $rc == 0 && ! -e ${o%.out}.err.san && $md$od == 00 ]] || why=$(why_case "$eo" "$em" "$o" $md $od)
+		if [[ -z $why ]]; then echo "ok $report $fmt"; else echo "bad $report $fmt"; printf '%s\n' "$why"; fi
+	done
+}
+
+# why_case EXPOUT EXPMSG OUT MSGDIFF OUTDIFF [OUTFILE]: the indented lines that say why the case
+# run_cases left as OUT (R.F.out) is not what EXPOUT and EXPMSG hold (MSGDIFF, OUTDIFF: 1 where
+# the files differ; OUTFILE: the output compared, when not OUT itself); nothing when it is
+why_case() {
+	local eo=$1 em=$2 o=$3 m=${3%.out}.msg rc of=${6:-$3}
+	rc=$(<"${o%.out}.rc")
+	if [[ $rc != 0 ]] && ! grep -q '^ERROR' "$em"; then
+		echo "    exit status $rc (expected 0); stderr: $(head -c 300 "${o%.out}.err" | tr '\n' ' ')"
 	fi
-	if ! cmp -s "$exp_msg" "$out.msg"; then
+	if [[ -e ${o%.out}.err.san ]]; then
+		echo "    sanitizer report: $(grep -m1 -E 'Sanitizer|runtime error:' "${o%.out}.err")"
+	fi
+	if (($4)); then
 		echo "    messages differ:"
-		diff -u --label "expected $report.msg" --label "nstats" "$exp_msg" "$out.msg" | sed -n '3,10s/^/    /p'
-		ok=1
+		diff -u --label "expected ${em##*/}" --label nstats "$em" "$m" | sed -n '3,10s/^/    /p'
 	fi
-	if ! cmp -s "$exp_out" "$out.out"; then
+	if (($5)); then
 		echo "    output differs:"
-		diff -u --label "expected $report.$(fmt_ext "$fmt")" --label "nstats" "$exp_out" "$out.out" |
-			sed -n '3,22s/^/    /p'
-		ok=1
+		diff -u --label "expected ${eo##*/}" --label nstats "$eo" "$of" | sed -n '3,22s/^/    /p'
 	fi
-	return $ok
+	return 0
+}
+
+# check_one EXPOUT EXPMSG OUT [OUTFILE]: why_case for one case, comparing the files itself
+check_one() {
+	local md=0 od=0
+	cmp -s "$2" "${3%.out}.msg" || md=1
+	cmp -s "$1" "${4:-$3}" || od=1
+	why_case "$1" "$2" "$3" $md $od "${4:-$3}"
+}
+
+# ---- patched-expected/: the reference's output on a patched copy (make-patched-expected.sh) ----
+
+# patched_file PDIR REPORT SUFFIX TMP: the stored file PDIR/REPORT.SUFFIX, or its .gz unpacked to
+# TMP; returns 1 when there is neither
+patched_file() {
+	if [[ -f $1/$2.$3 ]]; then
+		echo "$1/$2.$3"
+	elif [[ -f $1/$2.$3.gz ]]; then
+		gzip -dc "$1/$2.$3.gz" >"$4" && echo "$4"
+	else
+		return 1
+	fi
 }
 
 # ---- deviations.tsv: EXPORT-GLOB <TAB> REPORT-GLOB <TAB> FORMAT-GLOB <TAB> D-ID <TAB> note ----
