@@ -5,7 +5,7 @@ CC      ?= cc
 OPT     ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_XOPEN_SOURCE=700 $(OPT)
 CPPFLAGS += -Iinclude -Isrc
-LDLIBS  += -lsqlite3 -lm
+LDLIBS  += -lsqlite3 -lm -pthread
 B       ?= build
 
 LIB_SRC  := $(shell find src -name '*.c' ! -path 'src/cli/*' | sort)

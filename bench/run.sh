@@ -37,15 +37,15 @@ cols() { # the columns a report set reads from one table, summed by sqlite3
 	for c in "$@"; do expr+="${expr:+,}total(\"$c\")"; done
 	printf 'SELECT %s FROM %s;' "$expr" "$table"
 }
-runtime=$(cols CUPTI_ACTIVITY_KIND_RUNTIME start end eventClass globalTid correlationId nameId returnValue callchainId)
-kernel=$(cols CUPTI_ACTIVITY_KIND_KERNEL start end globalPid correlationId demangledName deviceId gridX gridY gridZ blockX blockY blockZ)
+# each floor reads exactly the columns that nstats reads for the case
 memops="$(cols CUPTI_ACTIVITY_KIND_MEMCPY start end bytes copyKind) $(cols CUPTI_ACTIVITY_KIND_MEMSET start end bytes)"
-nvtx=$(cols NVTX_EVENTS start end eventType textId globalTid domainId)
+nvtx=$(cols NVTX_EVENTS start end eventType textId text globalTid domainId)
 osrt=$(cols OSRT_API start end eventClass nameId)
-floor_default="$runtime $kernel $memops $nvtx $osrt"
-floor_exec="$runtime $kernel"
+floor_default="$(cols CUPTI_ACTIVITY_KIND_RUNTIME start end nameId eventClass callchainId)
+ $(cols CUPTI_ACTIVITY_KIND_KERNEL start end demangledName) $memops $nvtx $osrt"
+floor_exec="$(cols CUPTI_ACTIVITY_KIND_RUNTIME start end eventClass globalTid correlationId nameId returnValue callchainId)
+ $(cols CUPTI_ACTIVITY_KIND_KERNEL start end globalPid correlationId demangledName deviceId gridX gridY gridZ blockX blockY blockZ)"
 
-out=$work/out
 row() { # name, runs, command...
 	local name=$1 n=$2; shift 2
 	local r

@@ -426,6 +426,9 @@ static void run_export(struct run_state *st, const char *input,
 	if (!st->ev || !st->shared || declare_needs(st->ev, jobs, njobs) != NST_OK) {
 		cli_error("out of memory");
 		note_status(st, NST_ERR_NOMEM);
+	} else if ((s = nst_ev_preload(st->ev, &err)) != NST_OK) {
+		cli_error("%s", err.msg);
+		note_status(st, s);
 	} else {
 		for (size_t j = 0; j < njobs; j++) {
 			if (jobs[j].report) {

@@ -75,3 +75,15 @@ void nst_arena_release(struct nst_arena *a)
 	}
 	a->head = NULL;
 }
+
+void nst_arena_adopt(struct nst_arena *into, struct nst_arena *from)
+{
+	struct nst_arena_block *b = from->head;
+	while (b) {
+		struct nst_arena_block *next = b->next;
+		b->next = into->head;
+		into->head = b;
+		b = next;
+	}
+	from->head = NULL;
+}

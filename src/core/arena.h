@@ -15,5 +15,7 @@ char *nst_arena_strndup(struct nst_arena *a, const char *s, size_t n);
 char *nst_arena_printf(struct nst_arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void nst_arena_release(struct nst_arena *a);
+/* Moves every block of `from` into `into` (from is left empty). */
+void nst_arena_adopt(struct nst_arena *into, struct nst_arena *from);
 
 #endif

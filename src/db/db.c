@@ -116,6 +116,30 @@ static enum nst_status check_schema_version(struct nst_db *db,
 	return NST_OK;
 }
 
+/* Read-only and immutable: SQLite takes no lock and writes nothing, not
+ * even a journal.  NOMUTEX: each connection is used by one thread. */
+static int connect(const char *uri, sqlite3 **h)
+{
+	int rc = sqlite3_open_v2(uri, h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+				 SQLITE_OPEN_NOMUTEX, NULL);
+	/* Tables are read in one scan each: a small page cache is enough, and
+	 * plain reads keep the file's pages out of our resident memory. */
+	if (rc == SQLITE_OK)
+		sqlite3_exec(*h, "PRAGMA mmap_size=0; PRAGMA cache_size=-8192",
+			     NULL, NULL, NULL);
+	return rc;
+}
+
+sqlite3 *nst_db_connect(struct nst_db *db)
+{
+	sqlite3 *h = NULL;
+	if (connect(db->uri, &h) != SQLITE_OK) {
+		sqlite3_close(h);
+		return NULL;
+	}
+	return h;
+}
+
 enum nst_status nst_db_open(const char *path, struct nst_db **out,
 			    struct nst_error *err)
 {
@@ -133,19 +157,15 @@ enum nst_status nst_db_open(const char *path, struct nst_db **out,
 	db->path = nst_arena_strndup(&db->arena, path, strlen(path));
 	const char *slash = db->path ? strrchr(db->path, '/') : NULL;
 	db->base = slash ? slash + 1 : db->path;
-	int rc = sqlite3_open_v2(uri, &db->h,
-				 SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+	db->uri = nst_arena_strndup(&db->arena, uri, strlen(uri));
+	int rc = connect(uri, &db->h);
 	free(uri);
-	if (rc != SQLITE_OK || !db->path) {
+	if (rc != SQLITE_OK || !db->path || !db->uri) {
 		s = nst_fail(err, NST_ERR_DB, "%s: cannot open: %s", path,
 			     db->h ? sqlite3_errmsg(db->h) : "out of memory");
 		nst_db_close(db);
 		return s;
 	}
-	/* Tables are read in one scan each: a small page cache is enough, and
-	 * plain reads keep the file's pages out of our resident memory. */
-	sqlite3_exec(db->h, "PRAGMA mmap_size=0; PRAGMA cache_size=-8192",
-		     NULL, NULL, NULL);
 	s = load_tables(db, err);
 	if (s == NST_OK && !looks_like_export(db))
 		s = nst_fail(err, NST_ERR_DB,

@@ -24,6 +24,9 @@ void nst_db_close(struct nst_db *db);
 const char *nst_db_basename(const struct nst_db *db);
 const char *nst_db_path(const struct nst_db *db);
 sqlite3 *nst_db_handle(const struct nst_db *db);
+/* Another connection to the same export, for a second thread; the caller
+ * closes it with sqlite3_close().  NULL when it cannot be opened. */
+sqlite3 *nst_db_connect(struct nst_db *db);
 
 bool nst_db_has_table(const struct nst_db *db, const char *table);
 bool nst_db_has_column(struct nst_db *db, const char *table,

@@ -29,6 +29,7 @@ struct db_meta {
 
 struct nst_db {
 	sqlite3 *h;
+	char *uri; /* how h was opened, for nst_db_connect() */
 	char *path;
 	const char *base;
 	struct db_table *tables;

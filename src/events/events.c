@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <time.h>
 
@@ -27,6 +28,13 @@ struct ev_table {
 	struct ev_table *next;
 };
 
+/* What one thread reads a table with: its own connection and arena. */
+struct reader {
+	sqlite3 *h;
+	struct nst_arena *arena;
+	bool progress;
+};
+
 struct nst_events {
 	struct nst_db *db;
 	bool progress; /* say on stderr how far a big table's read is */
@@ -47,19 +55,19 @@ struct nst_db *nst_ev_db(struct nst_events *ev) { return ev->db; }
 void nst_ev_show_progress(struct nst_events *ev, bool on) { ev->progress = on; }
 
 /* Every 2^20 rows of a table whose size is known, a percentage. */
-static void show_progress(const struct nst_events *ev, const struct ev_table *t,
+static void show_progress(const struct reader *rd, const struct ev_table *t,
 			  size_t row, size_t expected)
 {
-	if (!ev->progress || expected < (4u << 20) || (row & ((1u << 20) - 1)) != 0)
+	if (!rd->progress || expected < (4u << 20) || (row & ((1u << 20) - 1)) != 0)
 		return;
 	fprintf(stderr, "\rnstats: reading %s: %3zu%%", t->name,
 		row < expected ? row * 100 / expected : 100);
 	fflush(stderr);
 }
 
-static void end_progress(const struct nst_events *ev, size_t expected)
+static void end_progress(const struct reader *rd, size_t expected)
 {
-	if (ev->progress && expected >= (4u << 20))
+	if (rd->progress && expected >= (4u << 20))
 		fputs("\r\033[K", stderr);
 }
 
@@ -219,8 +227,8 @@ static int grow(struct ev_col **load, size_t nload, size_t cap, size_t used)
 	return 0;
 }
 
-static enum nst_status store_row(struct nst_events *ev, struct ev_table *t,
-				 sqlite3_stmt *st, struct ev_col **load,
+static enum nst_status store_row(struct nst_events *ev, const struct reader *rd,
+				 struct ev_table *t, sqlite3_stmt *st, struct ev_col **load,
 				 size_t nload, size_t row, struct nst_error *err)
 {
 	for (size_t k = 0; k < nload; k++) {
@@ -233,7 +241,7 @@ static enum nst_status store_row(struct nst_events *ev, struct ev_table *t,
 			continue;
 		}
 		const char *v = (const char *)sqlite3_column_text(st, (int)k);
-		c->s[row] = v ? nst_arena_strndup(&ev->arena, v,
+		c->s[row] = v ? nst_arena_strndup(rd->arena, v,
 						  (size_t)sqlite3_column_bytes(st, (int)k))
 			      : NULL;
 		if (v && !c->s[row])
@@ -263,13 +271,13 @@ static char *select_sql(const struct ev_table *t, struct ev_col **load, size_t n
  * row count in every export nsys writes (rows are never deleted).  Sizing
  * up front avoids growing (and copying) every column while reading.
  * A span that is absurd for the file falls back to growing. */
-static size_t expected_rows(struct nst_events *ev, const struct ev_table *t)
+static size_t expected_rows(const struct reader *rd, const struct ev_table *t)
 {
 	char sql[256];
 	snprintf(sql, sizeof sql, "SELECT min(rowid), max(rowid) FROM \"%s\"", t->name);
 	sqlite3_stmt *st;
 	size_t n = 0;
-	if (sqlite3_prepare_v2(nst_db_handle(ev->db), sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(rd->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return 0;
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER) {
 		int64_t lo = sqlite3_column_int64(st, 0), hi = sqlite3_column_int64(st, 1);
@@ -293,28 +301,28 @@ static void note_timing(const struct ev_table *t, size_t ncols, double t0)
 	static int on = -1;
 	if (on < 0)
 		on = getenv("NSTATS_TIMING") != NULL;
-	if (on)
+	if (on && t)
 		fprintf(stderr, "nstats: timing: read %s (%zu rows, %zu columns) in %.3f s\n",
 			t->name, t->nrows, ncols, seconds() - t0);
 }
 
 /* One scan of t reading the columns in load[]. */
-static enum nst_status scan(struct nst_events *ev, struct ev_table *t,
-			    struct ev_col **load, size_t nload,
+static enum nst_status scan(struct nst_events *ev, const struct reader *rd,
+			    struct ev_table *t, struct ev_col **load, size_t nload,
 			    struct nst_error *err)
 {
 	double t0 = seconds();
 	char *sql = select_sql(t, load, nload);
 	if (!sql)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	sqlite3 *h = nst_db_handle(ev->db);
+	sqlite3 *h = rd->h;
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
 	free(sql);
 	if (rc != SQLITE_OK)
 		return nst_fail(err, NST_ERR_DB, "%s: cannot read %s: %s",
 				nst_db_path(ev->db), t->name, sqlite3_errmsg(h));
-	size_t expected = strchr(t->name, '"') ? 0 : expected_rows(ev, t);
+	size_t expected = strchr(t->name, '"') ? 0 : expected_rows(rd, t);
 	size_t n = 0, cap = expected;
 	enum nst_status s = NST_OK;
 	for (size_t k = 0; cap && k < nload; k++)
@@ -330,15 +338,15 @@ static enum nst_status scan(struct nst_events *ev, struct ev_table *t,
 				break;
 			}
 		}
-		s = store_row(ev, t, st, load, nload, n, err);
+		s = store_row(ev, rd, t, st, load, nload, n, err);
 		n++;
-		show_progress(ev, t, n, expected);
+		show_progress(rd, t, n, expected);
 	}
 	if (s == NST_OK && rc != SQLITE_DONE)
 		s = nst_fail(err, NST_ERR_DB, "%s: cannot read %s: %s",
 			     nst_db_path(ev->db), t->name, sqlite3_errmsg(h));
 	sqlite3_finalize(st);
-	end_progress(ev, expected);
+	end_progress(rd, expected);
 	/* An empty column is still a column: never leave it NULL. */
 	if (s == NST_OK && cap == 0 && grow(load, nload, 1, 0))
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -355,8 +363,9 @@ static enum nst_status scan(struct nst_events *ev, struct ev_table *t,
 }
 
 /* Loads every wanted column of t not loaded yet, plus `extra`. */
-static enum nst_status load(struct nst_events *ev, struct ev_table *t,
-			    struct ev_col *extra, struct nst_error *err)
+static enum nst_status load_with(struct nst_events *ev, const struct reader *rd,
+				 struct ev_table *t, struct ev_col *extra,
+				 struct nst_error *err)
 {
 	struct ev_col **todo = malloc((t->ncols + 1) * sizeof *todo);
 	if (!todo)
@@ -369,9 +378,119 @@ static enum nst_status load(struct nst_events *ev, struct ev_table *t,
 	}
 	enum nst_status s = NST_OK;
 	if (n > 0 || !t->loaded)
-		s = scan(ev, t, todo, n, err);
+		s = scan(ev, rd, t, todo, n, err);
 	t->loaded = s == NST_OK;
 	free(todo);
+	return s;
+}
+
+static enum nst_status load(struct nst_events *ev, struct ev_table *t,
+			    struct ev_col *extra, struct nst_error *err)
+{
+	struct reader rd = { nst_db_handle(ev->db), &ev->arena, ev->progress };
+	return load_with(ev, &rd, t, extra, err);
+}
+
+/* ---- reading every wanted table up front, two at a time ------------------ */
+
+struct batch {
+	struct nst_events *ev;
+	struct reader rd;
+	struct ev_table **tables;
+	size_t n;
+	struct nst_error err;
+	enum nst_status status;
+};
+
+static bool needs_read(const struct ev_table *t)
+{
+	if (!t->present)
+		return false;
+	for (size_t c = 0; c < t->ncols; c++)
+		if (t->cols[c].wanted && t->cols[c].present && !t->cols[c].loaded)
+			return true;
+	return !t->loaded && t->ncols > 0;
+}
+
+static void *read_batch(void *arg)
+{
+	struct batch *b = arg;
+	b->status = NST_OK;
+	for (size_t i = 0; i < b->n && b->status == NST_OK; i++)
+		b->status = load_with(b->ev, &b->rd, b->tables[i], NULL, &b->err);
+	return NULL;
+}
+
+/* The bigger tables first, each to the thread with less to read. */
+static void split(struct nst_events *ev, struct ev_table **all, size_t n,
+		  struct batch *a, struct batch *b)
+{
+	uint64_t weight[2] = { 0, 0 };
+	struct reader rd = { nst_db_handle(ev->db), NULL, false };
+	uint64_t *w = malloc((n ? n : 1) * sizeof *w);
+	for (size_t i = 0; w && i < n; i++)
+		w[i] = (uint64_t)expected_rows(&rd, all[i]) * all[i]->ncols + 1;
+	for (size_t done = 0; done < n; done++) {
+		size_t best = done;
+		for (size_t i = done; w && i < n; i++)
+			best = w[i] > w[best] ? i : best;
+		struct ev_table *t = all[best];
+		uint64_t tw = w ? w[best] : 1;
+		all[best] = all[done];
+		all[done] = t;
+		if (w) {
+			w[best] = w[done];
+			w[done] = tw;
+		}
+		int to = weight[1] < weight[0];
+		weight[to] += tw;
+		struct batch *bt = to ? b : a;
+		bt->tables[bt->n++] = t;
+	}
+	free(w);
+}
+
+enum nst_status nst_ev_preload(struct nst_events *ev, struct nst_error *err)
+{
+	size_t n = 0;
+	for (struct ev_table *t = ev->tables; t; t = t->next)
+		n += needs_read(t);
+	struct ev_table **all = malloc((n ? n : 1) * sizeof *all);
+	struct ev_table **lists = malloc((n ? n : 1) * 2 * sizeof *lists);
+	sqlite3 *second = n > 1 ? nst_db_connect(ev->db) : NULL;
+	struct nst_arena worker_arena = { 0 };
+	struct batch a = { .ev = ev, .rd = { nst_db_handle(ev->db), &ev->arena, ev->progress } };
+	struct batch b = { .ev = ev, .rd = { second, &worker_arena, false } };
+	enum nst_status s = NST_OK;
+	if (!all || !lists) {
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	n = 0;
+	for (struct ev_table *t = ev->tables; t; t = t->next)
+		if (needs_read(t))
+			all[n++] = t;
+	a.tables = lists;
+	b.tables = lists + n;
+	note_timing(NULL, 0, 0); /* settles its one-time setting before threads */
+	pthread_t worker;
+	if (!second || (split(ev, all, n, &a, &b), pthread_create(&worker, NULL, read_batch, &b) != 0)) {
+		/* One thread: the lazy path reads each table when it is asked for. */
+		goto out;
+	}
+	read_batch(&a);
+	pthread_join(worker, NULL);
+	nst_arena_adopt(&ev->arena, &worker_arena);
+	if (a.status != NST_OK)
+		s = (*err = a.err, a.status);
+	else if (b.status != NST_OK)
+		s = (*err = b.err, b.status);
+out:
+	nst_arena_release(&worker_arena);
+	if (second)
+		sqlite3_close(second);
+	free(all);
+	free(lists);
 	return s;
 }
 

@@ -32,6 +32,12 @@ void nst_ev_show_progress(struct nst_events *ev, bool on);
 enum nst_status nst_ev_want(struct nst_events *ev, const char *table,
 			    const char *column, bool text);
 
+/* Reads every table with declared columns now, two tables at a time on
+ * two threads (each with its own connection); what is read does not
+ * depend on the threads' timing.  Optional: tables are read on demand
+ * otherwise. */
+enum nst_status nst_ev_preload(struct nst_events *ev, struct nst_error *err);
+
 /* Rows of table (0 when it does not exist). */
 enum nst_status nst_ev_rows(struct nst_events *ev, const char *table,
 			    size_t *n, struct nst_error *err);
