@@ -2,6 +2,7 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "format/format.h"
@@ -37,6 +38,10 @@ static int close_stdout(int rc)
 
 int main(int argc, char **argv)
 {
+	/* A report of millions of rows into a pipe or file: big blocks. */
+	static char stdout_buf[1 << 20];
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
 	setlocale(LC_ALL, "");
 	nst_fmt_use_locale();
 	if (argc < 2) {
