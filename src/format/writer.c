@@ -330,6 +330,9 @@ static int fmt_row(void *ctx, const struct nst_cell *cells)
 	if (!f->begun || f->failed)
 		return -1;
 	saved = uselocale(f->cloc);
+	/* Once the process has had a second thread, every stdio call locks;
+	 * holding the lock for the row makes the calls inside it cheap. */
+	flockfile(f->out);
 	switch (f->spec.style) {
 	case NST_STYLE_COLUMN:
 	case NST_STYLE_TABLE:
@@ -347,6 +350,7 @@ static int fmt_row(void *ctx, const struct nst_cell *cells)
 		html_row(f, cells);
 		break;
 	}
+	funlockfile(f->out);
 	uselocale(saved);
 	f->rows++;
 	f->failed = rc != 0;
