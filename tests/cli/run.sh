@@ -171,6 +171,19 @@ test_write_error() {
 	[[ -n $ERR ]] || fail "nothing said on stderr about the failed write"
 }
 
+# a .nsys-rep stands for the .sqlite beside it when that is at least as new; otherwise, without
+# nsys on PATH, the error names the export command to run
+test_nsys_rep_uses_sqlite_beside_it() {
+	touch -d '2020-01-01' "$WORK/ex.nsys-rep"
+	run stats -q -r cuda_api_sum -f csv ex.nsys-rep; rc_is 0; err_is ""; out_has "Num Calls"
+}
+test_nsys_rep_without_export() {
+	: >"$WORK/new.nsys-rep"
+	PATH=/nonexistent run stats -q -r cuda_api_sum new.nsys-rep
+	rc_is 3; out_is ""
+	err_line "^nstats: error: new\.nsys-rep: .*nsys export --type=sqlite --output=new\.sqlite new\.nsys-rep$"
+}
+
 # D1 on the real --cudabacktrace export: each of its 5 launches once, one row per API
 test_backtrace_rows_are_not_calls() {
 	local saxpy=$SHARED/data/real/hpcgroup__pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite
