@@ -36,15 +36,32 @@ static struct corr_proc *add_proc(struct nst_corrindex *x, int64_t process, int6
 	return &p[x->last];
 }
 
-/* First pass: the processes and the id range and count of each. */
-static int survey(struct nst_corrindex *x, const int64_t *process, uint64_t mask,
-		  const int64_t *id, const uint32_t *rows, size_t n, int64_t null)
+/* What the rows are indexed by. */
+struct keys {
+	const int64_t *process, *id;
+	uint64_t mask;
+	int64_t null;
+};
+
+/* Row r's process, or false when its process or id is NULL. */
+static bool process_of(const struct keys *k, uint32_t r, int64_t *proc)
 {
+	if (k->process[r] == k->null || k->id[r] == k->null)
+		return false;
+	*proc = (int64_t)((uint64_t)k->process[r] & k->mask);
+	return true;
+}
+
+/* First pass: the processes and the id range and count of each. */
+static int survey(struct nst_corrindex *x, const struct keys *k,
+		  const uint32_t *rows, size_t n)
+{
+	const int64_t *id = k->id;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t r = rows[i];
-		if (process[r] == null || id[r] == null)
+		int64_t proc;
+		if (!process_of(k, r, &proc))
 			continue;
-		int64_t proc = (int64_t)((uint64_t)process[r] & mask);
 		struct corr_proc *p = proc_of(x, proc);
 		if (!p && !(p = add_proc(x, proc, id[r])))
 			return -1;
@@ -61,8 +78,8 @@ static int allocate(struct nst_corrindex *x)
 	size_t sparse = 0;
 	for (size_t k = 0; k < x->nprocs; k++) {
 		struct corr_proc *p = &x->procs[k];
-		uint64_t span = (uint64_t)p->hi - (uint64_t)p->lo + 1;
-		if (p->hi - p->lo >= 0 && span <= 4 * (uint64_t)p->count + 4096) {
+		uint64_t span = (uint64_t)p->hi - (uint64_t)p->lo + 1; /* 0: all of int64 */
+		if (span != 0 && span <= 4 * (uint64_t)p->count + 4096) {
 			p->row = malloc(span * sizeof *p->row);
 			if (!p->row)
 				return -1;
@@ -79,16 +96,17 @@ int nst_corrindex_build(struct nst_corrindex *x, const int64_t *process,
 			size_t n, int64_t null)
 {
 	memset(x, 0, sizeof *x);
-	if (survey(x, process, mask, id, rows, n, null) || allocate(x))
+	const struct keys k = { process, id, mask, null };
+	if (survey(x, &k, rows, n) || allocate(x))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t r = rows[i];
-		if (process[r] == null || id[r] == null)
+		int64_t proc;
+		if (!process_of(&k, r, &proc))
 			continue;
-		int64_t proc = (int64_t)((uint64_t)process[r] & mask);
 		struct corr_proc *p = proc_of(x, proc);
 		if (p->row) {
-			uint32_t *slot = &p->row[id[r] - p->lo];
+			uint32_t *slot = &p->row[(uint64_t)id[r] - (uint64_t)p->lo];
 			if (*slot == NONE)
 				*slot = r;
 			continue;
@@ -106,8 +124,10 @@ int64_t nst_corrindex_find(struct nst_corrindex *x, int64_t process, int64_t id)
 	struct corr_proc *p = proc_of(x, process);
 	if (!p || id < p->lo || id > p->hi)
 		return -1;
-	if (p->row)
-		return p->row[id - p->lo] == NONE ? -1 : (int64_t)p->row[id - p->lo];
+	if (p->row) {
+		uint32_t r = p->row[(uint64_t)id - (uint64_t)p->lo];
+		return r == NONE ? -1 : (int64_t)r;
+	}
 	uint32_t r;
 	return nst_map_get(&x->sparse, process, id, &r) ? (int64_t)r : -1;
 }
