@@ -421,8 +421,11 @@ static void run_export(struct run_state *st, const char *input,
 	st->export_path = path;
 	st->ev = nst_ev_new(st->db);
 	st->shared = nst_shared_new();
+	/* Progress goes to a terminal on stderr, and only when stdout is not
+	 * that terminal too, where the Processing lines already show it. */
 	if (st->ev)
-		nst_ev_show_progress(st->ev, !st->cmd->quiet && isatty(STDERR_FILENO));
+		nst_ev_show_progress(st->ev, !st->cmd->quiet && isatty(STDERR_FILENO) &&
+					     !isatty(STDOUT_FILENO));
 	if (!st->ev || !st->shared || declare_needs(st->ev, jobs, njobs) != NST_OK) {
 		cli_error("out of memory");
 		note_status(st, NST_ERR_NOMEM);
