@@ -155,8 +155,6 @@ enum nst_status nst_db_open(const char *path, struct nst_db **out,
 		return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
 	}
 	db->path = nst_arena_strndup(&db->arena, path, strlen(path));
-	const char *slash = db->path ? strrchr(db->path, '/') : NULL;
-	db->base = slash ? slash + 1 : db->path;
 	db->uri = nst_arena_strndup(&db->arena, uri, strlen(uri));
 	int rc = connect(uri, &db->h);
 	free(uri);
@@ -189,7 +187,6 @@ void nst_db_close(struct nst_db *db)
 	for (size_t i = 0; i < db->ntables; i++)
 		free(db->tables[i].cols);
 	free(db->tables);
-	free(db->prefix_hits);
 	free(db->dense);
 	free(db->sparse);
 	for (struct db_enum *e = db->enums, *next; e; e = next) {
@@ -202,7 +199,6 @@ void nst_db_close(struct nst_db *db)
 	free(db);
 }
 
-const char *nst_db_basename(const struct nst_db *db) { return db->base; }
 const char *nst_db_path(const struct nst_db *db) { return db->path; }
 sqlite3 *nst_db_handle(const struct nst_db *db) { return db->h; }
 
@@ -260,19 +256,4 @@ bool nst_db_has_column(struct nst_db *db, const char *table,
 		if (strcmp(t->cols[i], column) == 0)
 			return true;
 	return false;
-}
-
-const char *const *nst_db_tables_with_prefix(struct nst_db *db,
-					     const char *prefix, size_t *n)
-{
-	size_t len = strlen(prefix);
-	*n = 0;
-	free(db->prefix_hits);
-	db->prefix_hits = malloc((db->ntables + 1) * sizeof *db->prefix_hits);
-	if (!db->prefix_hits)
-		return NULL;
-	for (size_t i = 0; i < db->ntables; i++)
-		if (strncmp(db->tables[i].name, prefix, len) == 0)
-			db->prefix_hits[(*n)++] = db->tables[i].name;
-	return db->prefix_hits;
 }

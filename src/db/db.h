@@ -20,8 +20,6 @@ enum nst_status nst_db_open(const char *path, struct nst_db **out,
 			    struct nst_error *err);
 void nst_db_close(struct nst_db *db);
 
-/* The export's file name without directories, as nsys names it in messages. */
-const char *nst_db_basename(const struct nst_db *db);
 const char *nst_db_path(const struct nst_db *db);
 sqlite3 *nst_db_handle(const struct nst_db *db);
 /* Another connection to the same export, for a second thread; the caller
@@ -31,10 +29,6 @@ sqlite3 *nst_db_connect(struct nst_db *db);
 bool nst_db_has_table(const struct nst_db *db, const char *table);
 bool nst_db_has_column(struct nst_db *db, const char *table,
 		       const char *column);
-/* The tables whose names start with prefix, in sqlite_master order;
- * *n is set to their count.  The array is borrowed. */
-const char *const *nst_db_tables_with_prefix(struct nst_db *db,
-					     const char *prefix, size_t *n);
 
 /* StringIds value for id, or NULL when the id points nowhere. */
 const char *nst_db_string(struct nst_db *db, int64_t id);

@@ -31,10 +31,8 @@ struct nst_db {
 	sqlite3 *h;
 	char *uri; /* how h was opened, for nst_db_connect() */
 	char *path;
-	const char *base;
 	struct db_table *tables;
 	size_t ntables;
-	const char **prefix_hits; /* scratch for nst_db_tables_with_prefix */
 
 	/* StringIds: ids below ndense index dense[]; the rest are sorted. */
 	int strings_loaded;

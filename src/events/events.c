@@ -295,13 +295,19 @@ static double seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* NSTATS_TIMING=1 says on stderr how long each table took to read. */
-static void note_timing(const struct ev_table *t, size_t ncols, double t0)
+/* NSTATS_TIMING=1 says on stderr how long each table took to read.  The
+ * first call settles it; nst_ev_preload() makes that before any thread. */
+static bool timing_wanted(void)
 {
 	static int on = -1;
 	if (on < 0)
 		on = getenv("NSTATS_TIMING") != NULL;
-	if (on && t)
+	return on;
+}
+
+static void note_timing(const struct ev_table *t, size_t ncols, double t0)
+{
+	if (timing_wanted())
 		fprintf(stderr, "nstats: timing: read %s (%zu rows, %zu columns) in %.3f s\n",
 			t->name, t->nrows, ncols, seconds() - t0);
 }
@@ -472,7 +478,7 @@ enum nst_status nst_ev_preload(struct nst_events *ev, struct nst_error *err)
 			all[n++] = t;
 	a.tables = lists;
 	b.tables = lists + n;
-	note_timing(NULL, 0, 0); /* settles its one-time setting before threads */
+	timing_wanted();
 	pthread_t worker;
 	if (!second || (split(ev, all, n, &a, &b), pthread_create(&worker, NULL, read_batch, &b) != 0)) {
 		/* One thread: the lazy path reads each table when it is asked for. */

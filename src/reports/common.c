@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "core/corrindex.h"
-#include "core/hashmap.h"
 
 struct nst_shared {
 	bool calls_loaded;

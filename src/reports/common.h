@@ -57,6 +57,11 @@ static inline struct nst_cell nst_null(void)
 {
 	return (struct nst_cell){ .kind = NST_NULL };
 }
+/* An integer column's value, NULL where the export has NULL. */
+static inline struct nst_cell nst_int_or_null(int64_t v)
+{
+	return v == NST_NULL_I64 ? nst_null() : nst_int(v);
+}
 /* round(x, 1) as a REAL cell, the way the summaries print averages. */
 static inline struct nst_cell nst_round1(double v)
 {

@@ -69,11 +69,6 @@ static int64_t or_null(const int64_t *col, size_t row)
 	return col ? col[row] : NST_NULL_I64;
 }
 
-static struct nst_cell int_or_null(int64_t v)
-{
-	return v == NST_NULL_I64 ? nst_null() : nst_int(v);
-}
-
 /* One output row: the call, and the thread name row `tn` (-1: none). */
 static int emit_call(struct nst_ctx *ctx, const struct nst_sink *out,
 		     const struct nst_calls *c, const struct thread_names *t,
@@ -84,11 +79,11 @@ static int emit_call(struct nst_ctx *ctx, const struct nst_sink *out,
 		nst_int(c->start[r]),
 		nst_int(c->end[r] - c->start[r]),
 		nst_text(nst_api_name(ctx, c->name_id[r])),
-		int_or_null(or_null(c->ret, r)),
-		int_or_null(or_null(c->corr, r)),
+		nst_int_or_null(or_null(c->ret, r)),
+		nst_int_or_null(or_null(c->corr, r)),
 		gtid == NST_NULL_I64 ? nst_null() : nst_int(nst_pid(gtid)),
 		gtid == NST_NULL_I64 ? nst_null() : nst_int(nst_tid(gtid)),
-		tn < 0 ? nst_null() : int_or_null(or_null(t->priority, (size_t)tn)),
+		tn < 0 ? nst_null() : nst_int_or_null(or_null(t->priority, (size_t)tn)),
 		tn < 0 || !t->name_id ? nst_null()
 				      : nst_text(nst_db_string(ctx->db, t->name_id[tn])),
 	};

@@ -175,7 +175,7 @@ static enum nst_status load_sources(struct trace *tr, struct nst_error *err)
 
 static struct nst_cell int_at(const int64_t *col, size_t row)
 {
-	return col && col[row] != NST_NULL_I64 ? nst_int(col[row]) : nst_null();
+	return col ? nst_int_or_null(col[row]) : nst_null();
 }
 
 /* bytes * (1000000000 / duration) in SQLite arithmetic: integer division,

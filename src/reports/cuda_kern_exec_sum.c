@@ -227,7 +227,7 @@ static int emit_group(const struct nst_sink *out, const struct launch_keys *k,
 	uint32_t f = lg->first;
 	struct nst_cell c[27] = {
 		nst_int(k->pid[f]), nst_int(k->tid[f]),
-		k->dev[f] == NST_NULL_I64 ? nst_null() : nst_int(k->dev[f]),
+		nst_int_or_null(k->dev[f]),
 		nst_int((int64_t)lg->count), nst_int((int64_t)lg->nqueue),
 	};
 	stat_cells(lg, M_TOTAL, lg->count, c + 5);

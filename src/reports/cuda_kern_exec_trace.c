@@ -5,11 +5,6 @@
 
 #include "reports/kern_exec.h"
 
-static struct nst_cell int_or_null(int64_t v)
-{
-	return v == NST_NULL_I64 ? nst_null() : nst_int(v);
-}
-
 static enum nst_status emit_launch(struct nst_ctx *ctx, const struct nst_sink *out,
 				   struct nst_kexec *j, size_t i, struct nst_error *err)
 {
@@ -24,13 +19,13 @@ static enum nst_status emit_launch(struct nst_ctx *ctx, const struct nst_sink *o
 		nst_int(c->start[r]),
 		nst_int(t.api),
 		t.queue == NST_NULL_I64 ? nst_null() : nst_int(c->end[r]),
-		int_or_null(t.queue),
+		nst_int_or_null(t.queue),
 		nst_int(j->kstart[k]),
 		nst_int(t.kernel),
 		nst_int(t.total),
 		gtid == NST_NULL_I64 ? nst_null() : nst_int(nst_pid(gtid)),
 		gtid == NST_NULL_I64 ? nst_null() : nst_int(nst_tid(gtid)),
-		j->device ? int_or_null(j->device[k]) : nst_null(),
+		j->device ? nst_int_or_null(j->device[k]) : nst_null(),
 		nst_text(nst_api_name(ctx, c->name_id[r])),
 		nst_text(grid),
 		nst_text(block),

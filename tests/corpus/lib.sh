@@ -1,10 +1,17 @@
 # shellcheck shell=bash
-# lib.sh: sourced by tests/corpus/run.sh and tests/golden/run.sh.
+# lib.sh: sourced by tests/corpus/run.sh, make-patched-expected.sh and tests/golden/run.sh.
 # Runs nstats on one export the way shared/tools/oracle-outputs ran nsys, post-processes its output
 # the same way, and compares it with a folder of expected outputs; also reads deviations.tsv.
 # Forks are what costs time here, so each step handles every case of an export in one go.
 
 FORMATS=(csv column)
+
+# Where the repository and the shared data are: shared/ is ../shared beside the repository, or
+# $NSTATS_SHARED.
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SHARED=${NSTATS_SHARED:-$ROOT/../shared}
+DATA=$SHARED/data
+ORACLE=$DATA/oracle-2024.2.3
 
 # read_list FILE: its names, one a line, without '#' comments and blank lines
 read_list() {

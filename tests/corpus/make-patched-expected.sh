@@ -23,12 +23,8 @@
 # has to refuse it too, and the stored reference output checks that.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
 # shellcheck source=tests/corpus/lib.sh
-source "$HERE/lib.sh"
-SHARED=${NSTATS_SHARED:-$ROOT/../shared}
-DATA=$SHARED/data
-ORACLE=$DATA/oracle-2024.2.3
+source "$HERE/lib.sh" # ROOT, SHARED, DATA, ORACLE
 OUTROOT=$HERE/patched-expected
 IDS=" D1 D2 D15 "
 REFUSED='does not contain ENUM_|greenContextId|TARGET_INFO_GPU|no such column'

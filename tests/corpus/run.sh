@@ -17,13 +17,8 @@
 # on a patched copy), K failed, S skipped`.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
 # shellcheck source=tests/corpus/lib.sh
-source "$HERE/lib.sh"
-
-SHARED=${NSTATS_SHARED:-$ROOT/../shared}
-DATA=$SHARED/data
-ORACLE=$DATA/oracle-2024.2.3
+source "$HERE/lib.sh" # ROOT, SHARED, DATA, ORACLE
 PATCHED=$HERE/patched-expected
 
 # ---- one export (run by xargs, in a process of its own) ---------------------------------------

@@ -1,9 +1,9 @@
 # shellcheck shell=bash
 # common.sh: sourced by tests/golden/run.sh and make-expected.sh.
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
+# ROOT, SHARED, DATA, ORACLE come from tests/corpus/lib.sh
 # shellcheck source=tests/corpus/lib.sh
-source "$ROOT/tests/corpus/lib.sh"
+source "$HERE/../corpus/lib.sh"
 
 # fixtures: prints NAME<TAB>TWIN<TAB>OPTIONS for each fixture line (TWIN "-" when none)
 fixtures() {

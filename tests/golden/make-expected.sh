@@ -6,8 +6,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 nsysgen=$(abspath "${1:-$ROOT/build/nsysgen}")
-shared=${NSTATS_SHARED:-$ROOT/../shared}
-oracle=$shared/tools/oracle-outputs
+oracle=$SHARED/tools/oracle-outputs
 [[ -x $nsysgen ]] || { echo "make-expected: $nsysgen: build it first (make)" >&2; exit 1; }
 [[ -x $oracle ]] || { echo "make-expected: $oracle: not found" >&2; exit 1; }
 mapfile -t reports < <(read_list "$ROOT/tests/corpus/reports")
