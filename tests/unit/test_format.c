@@ -637,6 +637,87 @@ static void test_help(void **state)
 	free(help_text("nope", NST_ERR_USAGE));
 }
 
+/* deviation D8: a width of 0 drops the column; nsys leaves an empty cell
+ * behind it, nstats drops it cleanly */
+static void test_width_zero_drops_column(void **state)
+{
+	static const char *const cols[] = { "a", "b" };
+	const struct nst_cell rows[] = { I(1), T("x"), I(2), T("y") };
+	(void)state;
+	expect("column:0:.", cols, 2, rows, 2, TITLE
+	       " b\n"
+	       " -\n"
+	       " x\n"
+	       " y\n");
+}
+
+/* Characters, not bytes: the clipping mark is three bytes of UTF-8. */
+static size_t display_width(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* deviation D9: nsys crashes (std::length_error) when a row after the
+ * sizing rows has more decimals than they had; nstats prints every row,
+ * each line as wide as the header's */
+static void test_more_decimals_after_sizing(void **state)
+{
+	static const char *const cols[] = { "Value" };
+	const struct nst_cell rows[] = { R(1.5), R(2.125), R(30.0625) };
+	(void)state;
+	char *got = render("column:autolines=1", cols, 1, rows, 3);
+	char *lines[8];
+	size_t n = 0;
+	for (char *line = strtok(got, "\n"); line && n < 8; line = strtok(NULL, "\n"))
+		lines[n++] = line;
+	assert_int_equal(n, 6); /* title, header, rule, three rows */
+	for (size_t i = 2; i < n; i++)
+		assert_int_equal(display_width(lines[i]), display_width(lines[1]));
+	assert_non_null(strstr(lines[3], "1.5"));
+	assert_non_null(strstr(lines[4], "2."));
+	free(got);
+}
+
+/* deviation D11: nsys cuts a converted value to 127 characters, a wrong
+ * number; 1e150 B is 1e144 MB, 145 digits before the point */
+static void test_long_converted_value(void **state)
+{
+	static const char *const cols[] = { "Size:mem_B" };
+	const struct nst_cell rows[] = { R(1e150) };
+	(void)state;
+	char *got = render("csv", cols, 1, rows, 1);
+	char *value = strchr(got, '\n') + 1;
+	*strchr(value, '\n') = '\0';
+	assert_true(strlen(value) > 127);
+	assert_string_equal(value + strlen(value) - 4, ".000");
+	double back = strtod(value, NULL);
+	assert_true(back > 0.999999e144 && back < 1.000001e144);
+	free(got);
+}
+
+/* deviation D12: with a decimal comma (de_DE), nsys misreads decimals;
+ * nstats keeps '.' in csv and json and shows the locale's separators with
+ * the right value in column */
+static void test_decimal_comma(void **state)
+{
+	static const char *const cols[] = { "V" };
+	const struct nst_cell rows[] = { R(1234567.125) };
+	(void)state;
+	nst_fmt_set_numeric(".", "\3", ",");
+	char *csv = render("csv", cols, 1, rows, 1);
+	assert_string_equal(csv, "V\n1234567.125\n");
+	char *json = render("json", cols, 1, rows, 1);
+	assert_non_null(strstr(json, "1234567.125"));
+	char *column = render("column", cols, 1, rows, 1);
+	assert_non_null(strstr(column, "1.234.567,125"));
+	free(csv);
+	free(json);
+	free(column);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -673,6 +754,10 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_width_zero_drops_column),
+		cmocka_unit_test(test_more_decimals_after_sizing),
+		cmocka_unit_test(test_long_converted_value),
+		cmocka_unit_test_teardown(test_decimal_comma, reset_locale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
