@@ -397,6 +397,18 @@ enum nst_status nst_emit_summary(const struct nst_sink *out,
 				 const struct nst_summary_row *rows, size_t n,
 				 struct nst_error *err)
 {
+	double total = 0;
+	for (size_t k = 0; k < n; k++)
+		total += (double)rows[k].d->sum;
+	return nst_emit_summary_of(out, count_label, tail_cols, ntail, rows, n, total, err);
+}
+
+enum nst_status nst_emit_summary_of(const struct nst_sink *out,
+				    const char *count_label,
+				    const char *const *tail_cols, size_t ntail,
+				    const struct nst_summary_row *rows, size_t n,
+				    double total, struct nst_error *err)
+{
 	const char *cols[8 + 4] = {
 		"Time:ratio_%", "Total Time:dur_ns", count_label, "Avg:dur_ns",
 		"Med:dur_ns", "Min:dur_ns", "Max:dur_ns", "StdDev:dur_ns",
@@ -405,9 +417,6 @@ enum nst_status nst_emit_summary(const struct nst_sink *out,
 		cols[8 + t] = tail_cols[t];
 	if (out->begin(out->ctx, cols, 8 + ntail))
 		return nst_fail(err, NST_ERR_IO, "cannot write the report");
-	double total = 0;
-	for (size_t k = 0; k < n; k++)
-		total += (double)rows[k].d->sum;
 	for (size_t k = 0; k < n; k++) {
 		const struct nst_dist *d = rows[k].d;
 		struct nst_cell c[12] = {

@@ -148,6 +148,13 @@ enum nst_status nst_emit_summary(const struct nst_sink *out,
 				 const char *const *tail_cols, size_t ntail,
 				 const struct nst_summary_row *rows, size_t n,
 				 struct nst_error *err);
+/* The same with the percentage taken of `total`, for reports whose
+ * percentages count groups they do not show. */
+enum nst_status nst_emit_summary_of(const struct nst_sink *out,
+				    const char *count_label,
+				    const char *const *tail_cols, size_t ntail,
+				    const struct nst_summary_row *rows, size_t n,
+				    double total, struct nst_error *err);
 
 /* Names a call's group from its name id. */
 typedef const char *(*nst_name_fn)(struct nst_ctx *ctx, int64_t name_id);

@@ -3,66 +3,8 @@
  * not calls and are left out (nsys 2024.2.3 lists them as extra rows). */
 #include <stdlib.h>
 
-#include "core/hashmap.h"
 #include "reports/common.h"
-
-#define THREADS "ThreadNames"
-
-/* ThreadNames rows by globalTid: nsys LEFT JOINs the table, so a thread
- * named twice gives each of its calls twice, in ThreadNames order. */
-struct thread_names {
-	size_t n;
-	const int64_t *gtid, *name_id, *priority;
-	struct nst_map first; /* (globalTid, 0) -> first row */
-	uint32_t *next;       /* next row of the same thread, or UINT32_MAX */
-};
-
-static enum nst_status load_thread_names(struct nst_ctx *ctx, struct thread_names *t,
-					 struct nst_error *err)
-{
-	enum nst_status s = nst_ev_rows(ctx->ev, THREADS, &t->n, err);
-	if (!s) s = nst_ev_i64(ctx->ev, THREADS, "globalTid", &t->gtid, err);
-	if (!s) s = nst_ev_i64(ctx->ev, THREADS, "nameId", &t->name_id, err);
-	if (!s) s = nst_ev_i64(ctx->ev, THREADS, "priority", &t->priority, err);
-	if (s != NST_OK)
-		return s;
-	t->next = malloc((t->n ? t->n : 1) * sizeof *t->next);
-	uint32_t *last = malloc((t->n ? t->n : 1) * sizeof *last);
-	if (!t->next || !last || nst_map_init(&t->first, t->n) != 0) {
-		free(last);
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory reading %s", THREADS);
-	}
-	for (size_t i = 0; t->gtid && i < t->n; i++) {
-		t->next[i] = UINT32_MAX;
-		if (t->gtid[i] == NST_NULL_I64)
-			continue;
-		uint32_t head;
-		bool fresh;
-		if (nst_map_get_or_put(&t->first, t->gtid[i], 0, (uint32_t)i, &head, &fresh)) {
-			free(last);
-			return nst_fail(err, NST_ERR_NOMEM, "out of memory reading %s", THREADS);
-		}
-		if (!fresh)
-			t->next[last[head]] = (uint32_t)i;
-		last[head] = (uint32_t)i;
-	}
-	free(last);
-	return NST_OK;
-}
-
-static void release_thread_names(struct thread_names *t)
-{
-	nst_map_release(&t->first);
-	free(t->next);
-}
-
-static int64_t first_name_row(const struct thread_names *t, int64_t gtid)
-{
-	uint32_t row;
-	if (gtid == NST_NULL_I64 || !t->gtid || !nst_map_get(&t->first, gtid, 0, &row))
-		return -1;
-	return row;
-}
+#include "reports/threads.h"
 
 static int64_t or_null(const int64_t *col, size_t row)
 {
@@ -71,7 +13,7 @@ static int64_t or_null(const int64_t *col, size_t row)
 
 /* One output row: the call, and the thread name row `tn` (-1: none). */
 static int emit_call(struct nst_ctx *ctx, const struct nst_sink *out,
-		     const struct nst_calls *c, const struct thread_names *t,
+		     const struct nst_calls *c, const struct nst_threads *t,
 		     uint32_t r, int64_t tn)
 {
 	int64_t gtid = or_null(c->gtid, r);
@@ -83,15 +25,14 @@ static int emit_call(struct nst_ctx *ctx, const struct nst_sink *out,
 		nst_int_or_null(or_null(c->corr, r)),
 		gtid == NST_NULL_I64 ? nst_null() : nst_int(nst_pid(gtid)),
 		gtid == NST_NULL_I64 ? nst_null() : nst_int(nst_tid(gtid)),
-		tn < 0 ? nst_null() : nst_int_or_null(or_null(t->priority, (size_t)tn)),
-		tn < 0 || !t->name_id ? nst_null()
-				      : nst_text(nst_db_string(ctx->db, t->name_id[tn])),
+		nst_threads_priority(t, tn),
+		nst_threads_name(ctx, t, tn),
 	};
 	return out->row(out->ctx, cells);
 }
 
 static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
-			    const struct nst_calls *c, const struct thread_names *t,
+			    const struct nst_calls *c, const struct nst_threads *t,
 			    const uint32_t *order, struct nst_error *err)
 {
 	static const char *const cols[] = {
@@ -102,11 +43,11 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 		return nst_fail(err, NST_ERR_IO, "cannot write the report");
 	for (size_t k = 0; k < c->ncalls; k++) {
 		uint32_t r = order[k];
-		int64_t tn = first_name_row(t, or_null(c->gtid, r));
+		int64_t tn = nst_threads_first(t, or_null(c->gtid, r));
 		int bad = 0;
 		if (tn < 0)
 			bad = emit_call(ctx, out, c, t, r, -1);
-		for (; tn >= 0 && !bad; tn = t->next[tn] == UINT32_MAX ? -1 : (int64_t)t->next[tn])
+		for (; tn >= 0 && !bad; tn = nst_threads_next(t, tn))
 			bad = emit_call(ctx, out, c, t, r, tn);
 		if (bad)
 			return nst_fail(err, NST_ERR_IO, "cannot write the report");
@@ -128,7 +69,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	enum nst_status s = nst_calls_ids(ctx, &c, err);
 	if (s != NST_OK)
 		return s;
-	struct thread_names t = { 0 };
+	struct nst_threads t = { 0 };
 	uint32_t *order = malloc((c->ncalls ? c->ncalls : 1) * sizeof *order);
 	if (!order)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -136,10 +77,10 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 		order[k] = c->rows[k];
 	s = nst_sort_by_key(order, c->ncalls, c->start, err);
 	if (s == NST_OK)
-		s = load_thread_names(ctx, &t, err);
+		s = nst_threads_load(ctx, &t, err);
 	if (s == NST_OK)
 		s = emit(ctx, out, c, &t, order, err);
-	release_thread_names(&t);
+	nst_threads_release(&t);
 	free(order);
 	return s;
 }
@@ -147,8 +88,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 static const struct nst_need needs[] = {
 	NST_CALL_NEEDS,
 	NST_CALL_ID_NEEDS,
-	{ THREADS, "globalTid", false }, { THREADS, "nameId", false },
-	{ THREADS, "priority", false },
+	NST_THREAD_NEEDS,
 	{ NULL, NULL, false },
 };
 
