@@ -101,6 +101,23 @@ test_processing_line() {
 	[[ ${OUT%%$'\n'*} == "Processing [ex.sqlite] with [cuda_gpu_kern_sum:base]... " ]] ||
 		fail "first line is '${OUT%%$'\n'*}'"
 }
+# the default set runs the graphics reports in nsys's order: each says why it skipped, none is
+# "not implemented"
+test_default_set_graphics() {
+	run stats -f csv ex.sqlite
+	rc_is 0
+	local skipped
+	skipped=$(grep -E '^SKIPPED: ex\.sqlite does not contain .*(KHR|Vulkan|DX1)' <<<"$OUT")
+	[[ $skipped == "SKIPPED: ex.sqlite does not contain KHR Extension (KHR_DEBUG) data.
+SKIPPED: ex.sqlite does not contain GPU KHR Extension (KHR_DEBUG) data.
+SKIPPED: ex.sqlite does not contain Vulkan Debug Extension (Vulkan Debug Util) data.
+SKIPPED: ex.sqlite does not contain GPU Vulkan Debug Extension (GPU Vulkan Debug markers) data.
+SKIPPED: ex.sqlite does not contain DX11 CPU debug markers.
+SKIPPED: ex.sqlite does not contain DX12 GPU debug markers.
+SKIPPED: ex.sqlite does not contain DX12 CPU debug markers." ]] || fail "graphics SKIPPED lines: '${skipped:0:600}'"
+	! grep -qE '(opengl|vulkan|dx1).* not implemented' <<<"$ERR" ||
+		fail "a graphics report is noted as not implemented: '${ERR:0:300}'"
+}
 test_bad_format_argument() {
 	# D10: nsys ignores it silently
 	run stats -r cuda_api_sum -f csv:bogus ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: .*bogus"
