@@ -118,6 +118,31 @@ SKIPPED: ex.sqlite does not contain DX12 CPU debug markers." ]] || fail "graphic
 	! grep -qE '(opengl|vulkan|dx1).* not implemented' <<<"$ERR" ||
 		fail "a graphics report is noted as not implemented: '${ERR:0:300}'"
 }
+# odd graphics ranges (tests/cli/graphics-edge.sql) print what nsys 2024.2.3 printed for them
+test_graphics_edge_cases() {
+	if ! command -v sqlite3 >/dev/null; then echo "cli: note: no sqlite3 shell, graphics edge cases not run"; return; fi
+	cp "$WORK/ex.sqlite" "$WORK/edge.sqlite"
+	sqlite3 "$WORK/edge.sqlite" <"$(dirname "${BASH_SOURCE[0]}")/graphics-edge.sql" || { fail "graphics-edge.sql"; return; }
+	run stats -q -r dx11_pix_sum -f csv edge.sqlite; rc_is 0; err_is ""
+	out_is "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Range
+466.7,280,2,140.0,140.0,90,190,70.7,frame
+150.0,90,1,90.0,90.0,90,90,0.0,frame"
+	run stats -q -r opengl_khr_range_sum -f column edge.sqlite; rc_is 0; err_is ""
+	out_is "
+ ** OpenGL KHR_debug Range Summary (opengl_khr_range_sum):
+
+ Time (%)  Total Time (ns)  Instances  Avg (ns)  Med (ns)  Min (ns)  Max (ns)  StdDev (ns)  Range
+ --------  ---------------  ---------  --------  --------  --------  --------  -----------  -----
+    100.0              310          2     155.0     155.0        10       300        205.1  frame
+      3.2               10          1      10.0      10.0        10        10          0.0       
+      3.2               10          1      10.0      10.0        10        10          0.0      9
+      3.2               10          1      10.0      10.0        10        10          0.0    100
+      3.2               10          1      10.0      10.0        10        10          0.0     10
+      3.2               10          1      10.0      10.0        10        10          0.0     ZZ"
+	run stats -q -r opengl_khr_gpu_range_sum -f csv edge.sqlite; rc_is 0; err_is ""
+	out_is "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Range
+100.0,300,1,300.0,300.0,300,300,0.0,shadow pass"
+}
 test_bad_format_argument() {
 	# D10: nsys ignores it silently
 	run stats -r cuda_api_sum -f csv:bogus ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: .*bogus"
