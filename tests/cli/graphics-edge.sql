@@ -3,33 +3,8 @@
 -- thread and correlationId, a negative total hidden yet counted in the percentages, KHR_debug
 -- groups named by id, an open group, names of several types. The expected outputs in run.sh are
 -- what nsys 2024.2.3 printed for the result.
-CREATE TABLE D3D11_PIX_DEBUG_API (
-    -- D3D11 debug marker events.
-
-    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
-    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
-    globalTid                   INTEGER,                               -- Serialized GlobalId.
-    correlationId               INTEGER,                               -- First ID matching an API call to GPU workloads.
-    endCorrelationId            INTEGER,                               -- Last ID matching an API call to GPU workloads.
-    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name
-    shortContextId              INTEGER,                               -- Short form of the COM interface object address.
-    frameId                     INTEGER,                               -- Index of the graphics frame starting from 1.
-    color                       INTEGER,                               -- Encoded ARGB color value.
-    textId                      INTEGER                                -- REFERENCES StringIds(id) -- PIX marker text
-);
-CREATE TABLE KHR_DEBUG_EVENTS (
-    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_TYPE(id)
-    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
-    end                         INTEGER,                               -- Event end timestamp (ns).
-    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- Debug marker/group text
-    globalTid                   INTEGER,                               -- Serialized GlobalId.
-    source                      INTEGER,                               -- REFERENCES ENUM_OPENGL_DEBUG_SOURCE(id)
-    khrdType                    INTEGER,                               -- REFERENCES ENUM_OPENGL_DEBUG_TYPE(id)
-    id                          INTEGER,                               -- KHR event ID.
-    severity                    INTEGER,                               -- REFERENCES ENUM_OPENGL_DEBUG_SEVERITY(id)
-    correlationId               INTEGER,                               -- ID used to correlate KHR CPU trace to GPU trace.
-    context                     INTEGER                                -- Context ID.
-);
+CREATE TABLE D3D11_PIX_DEBUG_API (start INTEGER, end INTEGER, globalTid INTEGER, correlationId INTEGER, endCorrelationId INTEGER, nameId INTEGER, shortContextId INTEGER, frameId INTEGER, color INTEGER, textId INTEGER);
+CREATE TABLE KHR_DEBUG_EVENTS (eventClass INTEGER, start INTEGER, end INTEGER, textId INTEGER, globalTid INTEGER, source INTEGER, khrdType INTEGER, id INTEGER, severity INTEGER, correlationId INTEGER, context INTEGER);
 INSERT INTO StringIds VALUES (9001,'frame'),(9002,'shadow pass'),(9003,'frame'),(9004,'10'),(9005,'ZZ');
 INSERT INTO D3D11_PIX_DEBUG_API(start,end,globalTid,correlationId,endCorrelationId,nameId,shortContextId,frameId,color,textId) VALUES
  (100,110,281474976710657,1,1,9001,5,1,0,9001),(200,210,281474976710657,1,1,9001,5,1,0,NULL),
