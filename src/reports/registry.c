@@ -15,7 +15,12 @@ extern const struct nst_report nst_report_cuda_gpu_trace;
 extern const struct nst_report nst_report_cuda_kern_exec_sum;
 extern const struct nst_report nst_report_cuda_kern_exec_trace;
 extern const struct nst_report nst_report_nvtx_sum;
+extern const struct nst_report nst_report_openacc_sum;
+extern const struct nst_report nst_report_openmp_sum;
 extern const struct nst_report nst_report_osrt_sum;
+extern const struct nst_report nst_report_um_cpu_page_faults_sum;
+extern const struct nst_report nst_report_um_sum;
+extern const struct nst_report nst_report_um_total_sum;
 
 /* In name order, as --help-reports lists them. */
 static const struct nst_report *const reports[] = {
@@ -31,7 +36,12 @@ static const struct nst_report *const reports[] = {
 	&nst_report_cuda_kern_exec_sum,
 	&nst_report_cuda_kern_exec_trace,
 	&nst_report_nvtx_sum,
+	&nst_report_openacc_sum,
+	&nst_report_openmp_sum,
 	&nst_report_osrt_sum,
+	&nst_report_um_cpu_page_faults_sum,
+	&nst_report_um_sum,
+	&nst_report_um_total_sum,
 };
 
 /* nsys 2024.2.3's default set, in its order. */
