@@ -21,6 +21,7 @@ extern const struct nst_report nst_report_osrt_sum;
 extern const struct nst_report nst_report_um_cpu_page_faults_sum;
 extern const struct nst_report nst_report_um_sum;
 extern const struct nst_report nst_report_um_total_sum;
+extern const struct nst_report nst_report_wddm_queue_sum;
 
 /* In name order, as --help-reports lists them. */
 static const struct nst_report *const reports[] = {
@@ -42,6 +43,7 @@ static const struct nst_report *const reports[] = {
 	&nst_report_um_cpu_page_faults_sum,
 	&nst_report_um_sum,
 	&nst_report_um_total_sum,
+	&nst_report_wddm_queue_sum,
 };
 
 /* nsys 2024.2.3's default set, in its order. */
