@@ -1,5 +1,6 @@
 /* openacc_sum: time spent in OpenACC events, by event name over every
  * CUPTI_ACTIVITY_KIND_OPENACC_* table together. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,25 @@ struct events {
 	int64_t *dur;
 	const char **name;
 };
+
+static const char *string_of(struct nst_ctx *ctx, int64_t id)
+{
+	return id == NST_NULL_I64 ? NULL : nst_db_string(ctx->db, id);
+}
+
+/* "name@file:line" for an event with a source file, else the name; NULL
+ * when a part is unknown (nsys concatenates in SQL, where NULL wins). */
+static const char *event_name(struct nst_ctx *ctx, int64_t name_id, int64_t file_id,
+			      int64_t line)
+{
+	const char *name = string_of(ctx, name_id);
+	if (file_id == NST_NULL_I64)
+		return name;
+	const char *file = string_of(ctx, file_id);
+	if (!name || !file || line == NST_NULL_I64)
+		return NULL;
+	return nst_arena_printf(ctx->arena, "%s@%s:%" PRId64, name, file, line);
+}
 
 static enum nst_status add_table(struct nst_ctx *ctx, const char *table,
 				 struct events *ev, struct nst_error *err)
@@ -32,10 +52,15 @@ static enum nst_status add_table(struct nst_ctx *ctx, const char *table,
 		ev->name = name;
 		ev->cap = cap;
 	}
+	const int64_t *file, *line;
+	enum nst_status s2 = nst_ev_i64(ctx->ev, table, "srcFile", &file, err);
+	if (!s2) s2 = nst_ev_i64(ctx->ev, table, "lineNo", &line, err);
+	if (s2 != NST_OK)
+		return s2;
 	for (size_t i = 0; i < t.n; i++, ev->n++) {
 		ev->dur[ev->n] = t.end[i] - t.start[i];
-		ev->name[ev->n] = t.name_id[i] == NST_NULL_I64 ? NULL
-							     : nst_db_string(ctx->db, t.name_id[i]);
+		ev->name[ev->n] = event_name(ctx, t.name_id[i], file ? file[i] : NST_NULL_I64,
+					     line ? line[i] : NST_NULL_I64);
 	}
 	return NST_OK;
 }
