@@ -3462,7 +3462,7 @@ static void write_um(struct extra_gen *x)
 {
     int64_t n = x->g->cfg->um_events;
     int64_t pages = max64(3, n / 6);
-    struct weighted_table pick;
+    struct weighted_table pick = {0};
     weighted_init(&pick, UM_WEIGHTS, UM_EVENTS);
     for (int64_t i = 0; i < n; i++) {
         const struct process *p = extra_process(x, i);
@@ -3533,7 +3533,7 @@ static void omp_row(struct extra_gen *x, const struct thread *th, const struct o
 
 static void write_openmp(struct extra_gen *x)
 {
-    struct weighted_table pick;
+    struct weighted_table pick = {0};
     weighted_init(&pick, OMP_WEIGHTS, COUNT_OF(OMP_EVENTS));
     for (int64_t i = 0; i < x->g->cfg->openmp_events; i++)
         omp_row(x, extra_thread(x, i), &OMP_EVENTS[weighted_pick_rng(&x->rng, &pick)], 1 + i / 8);
@@ -3610,7 +3610,7 @@ static void acc_row(struct extra_gen *x, const struct thread *th, const struct a
 
 static void write_openacc(struct extra_gen *x)
 {
-    struct weighted_table pick;
+    struct weighted_table pick = {0};
     weighted_init(&pick, ACC_WEIGHTS, COUNT_OF(ACC_EVENTS));
     for (int64_t i = 0; i < x->g->cfg->openacc_events; i++)
         acc_row(x, extra_thread(x, i), &ACC_EVENTS[weighted_pick_rng(&x->rng, &pick)]);
@@ -3735,7 +3735,7 @@ static void write_wddm(struct extra_gen *x)
     int64_t n = g->cfg->wddm_packets;
     int64_t *seq = xcalloc((size_t)(g->cfg->processes * WDDM_NQUEUES), sizeof *seq);
     int64_t *busy = xcalloc((size_t)(g->cfg->processes * WDDM_NQUEUES), sizeof *busy);
-    struct weighted_table pick;
+    struct weighted_table pick = {0};
     weighted_init(&pick, WDDM_WEIGHTS, WDDM_NQUEUES);
     write_wddm_contexts(x);
     for (int64_t i = 0; i < n; i++) {

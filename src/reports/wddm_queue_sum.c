@@ -26,7 +26,7 @@ static const struct qkind kinds[] = {
 
 /* One packet: a start event joined to a stop event. */
 struct packet {
-	int64_t qtype, pid, gpu, context, engine; /* the group key, in sort order */
+	int64_t qtype, pid, gpu, context, engine; /* the group key (sorted by pid first) */
 	int64_t start, end;
 };
 
@@ -158,8 +158,8 @@ static enum nst_status pair_kind(struct nst_ctx *ctx, int64_t qtype, struct pack
 
 static int cmp_key(const struct packet *a, const struct packet *b)
 {
-	const int64_t ka[] = { a->qtype, a->pid, a->gpu, a->context, a->engine };
-	const int64_t kb[] = { b->qtype, b->pid, b->gpu, b->context, b->engine };
+	const int64_t ka[] = { a->pid, a->qtype, a->gpu, a->context, a->engine };
+	const int64_t kb[] = { b->pid, b->qtype, b->gpu, b->context, b->engine };
 	for (int i = 0; i < 5; i++)
 		if (ka[i] != kb[i])
 			return (ka[i] > kb[i]) - (ka[i] < kb[i]);
