@@ -18,13 +18,19 @@ extern const struct nst_report nst_report_dx11_pix_sum;
 extern const struct nst_report nst_report_dx12_gpu_marker_sum;
 extern const struct nst_report nst_report_dx12_pix_sum;
 extern const struct nst_report nst_report_nvtx_sum;
+extern const struct nst_report nst_report_openacc_sum;
 extern const struct nst_report nst_report_opengl_khr_gpu_range_sum;
 extern const struct nst_report nst_report_opengl_khr_range_sum;
+extern const struct nst_report nst_report_openmp_sum;
 extern const struct nst_report nst_report_osrt_sum;
+extern const struct nst_report nst_report_um_cpu_page_faults_sum;
+extern const struct nst_report nst_report_um_sum;
+extern const struct nst_report nst_report_um_total_sum;
 extern const struct nst_report nst_report_vulkan_api_sum;
 extern const struct nst_report nst_report_vulkan_api_trace;
 extern const struct nst_report nst_report_vulkan_gpu_marker_sum;
 extern const struct nst_report nst_report_vulkan_marker_sum;
+extern const struct nst_report nst_report_wddm_queue_sum;
 
 /* In name order, as --help-reports lists them. */
 static const struct nst_report *const reports[] = {
@@ -43,13 +49,19 @@ static const struct nst_report *const reports[] = {
 	&nst_report_dx12_gpu_marker_sum,
 	&nst_report_dx12_pix_sum,
 	&nst_report_nvtx_sum,
+	&nst_report_openacc_sum,
 	&nst_report_opengl_khr_gpu_range_sum,
 	&nst_report_opengl_khr_range_sum,
+	&nst_report_openmp_sum,
 	&nst_report_osrt_sum,
+	&nst_report_um_cpu_page_faults_sum,
+	&nst_report_um_sum,
+	&nst_report_um_total_sum,
 	&nst_report_vulkan_api_sum,
 	&nst_report_vulkan_api_trace,
 	&nst_report_vulkan_gpu_marker_sum,
 	&nst_report_vulkan_marker_sum,
+	&nst_report_wddm_queue_sum,
 };
 
 /* nsys 2024.2.3's default set, in its order. */

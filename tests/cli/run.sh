@@ -246,6 +246,55 @@ test_backtrace_rows_are_not_calls() {
 	[[ $launches == 5 ]] || fail "cuda_api_sum: cudaLaunchKernel Num Calls $launches, expected 5"
 }
 
+# um_sum's rows= as nsys's LIMIT takes it; a value that is not a number is a usage error (D13)
+test_um_sum_rows() {
+	"$(dirname "$NSTATS")/nsysgen" -q --seed 21 --processes 2 --kernels 4 --memcpy 0 --memset 0 \
+		--nvtx 0 --osrt 0 --um 80 -o "$WORK/um.sqlite" >/dev/null || { fail "nsysgen --um failed"; return; }
+	local all
+	run stats -q -r um_sum:rows=-1 -f csv um.sqlite; rc_is 0; err_is ""
+	all=$(sed '1d;/^$/d' <<<"$OUT" | wc -l)
+	((all > 10)) || fail "rows=-1 gave $all rows; the export has more than 10 addresses"
+	run stats -q -r um_sum -f csv um.sqlite; rc_is 0
+	[[ $(sed '1d;/^$/d' <<<"$OUT" | wc -l) == 10 ]] || fail "the default is not 10 rows"
+	run stats -q -r um_sum:rows=3 -f csv um.sqlite; rc_is 0
+	[[ $(sed '1d;/^$/d' <<<"$OUT" | wc -l) == 3 ]] || fail "rows=3 did not give 3 rows"
+	run stats -q -r um_sum:rows=0 -f csv um.sqlite; rc_is 0; out_is ""
+	run stats -q -r um_sum:rows=x -f csv um.sqlite
+	rc_is 2; out_is ""; err_line "^nstats: error: report 'um_sum': argument rows: invalid int value: 'x'$"
+}
+
+# D25: equal totals from two OPENMP_EVENT_KIND_* tables come in table name order, every run
+test_openmp_ties_in_table_name_order() {
+	command -v sqlite3 >/dev/null || { echo "cli: note: no sqlite3, D25 test not run"; return; }
+	cp "$WORK/ex.sqlite" "$WORK/omp.sqlite"
+	sqlite3 -batch -bail "$WORK/omp.sqlite" "
+		INSERT INTO StringIds VALUES (900001, 'task_b'), (900002, 'parallel_a');
+		CREATE TABLE OPENMP_EVENT_KIND_TASK (start INTEGER, end INTEGER, nameId INTEGER);
+		CREATE TABLE OPENMP_EVENT_KIND_PARALLEL (start INTEGER, end INTEGER, nameId INTEGER);
+		INSERT INTO OPENMP_EVENT_KIND_TASK VALUES (0, 400, 900001);
+		INSERT INTO OPENMP_EVENT_KIND_PARALLEL VALUES (0, 400, 900002);" || { fail "sqlite3 failed"; return; }
+	local i
+	for i in 1 2 3; do
+		run stats -q -r openmp_sum -f csv omp.sqlite; rc_is 0
+		[[ $(sed '1d;/^$/d' <<<"$OUT" | cut -d, -f9 | tr '\n' ' ') == "parallel_a task_b " ]] ||
+			fail "run $i: names in the order $(sed '1d;/^$/d' <<<"$OUT" | cut -d, -f9 | tr '\n' ' ')"
+	done
+}
+
+# D26: a MEMCPY table without virtualAddress: the migrations count, their address is unknown
+test_um_without_virtual_address() {
+	command -v sqlite3 >/dev/null || { echo "cli: note: no sqlite3, D26 test not run"; return; }
+	"$(dirname "$NSTATS")/nsysgen" -q --seed 24 --processes 1 --kernels 4 --memcpy 0 --memset 0 \
+		--nvtx 0 --osrt 0 --um 14 -o "$WORK/um.sqlite" >/dev/null || { fail "nsysgen --um failed"; return; }
+	sqlite3 -batch -bail "$WORK/um.sqlite" "ALTER TABLE CUPTI_ACTIVITY_KIND_MEMCPY DROP COLUMN virtualAddress" ||
+		{ fail "sqlite3 failed"; return; }
+	run stats -q -r um_total_sum -f csv um.sqlite; rc_is 0; err_is ""
+	[[ $(sed -n 2p <<<"$OUT") =~ ^[0-9.]+,[0-9.]+,[0-9]+,[0-9]+,,$ ]] ||
+		fail "um_total_sum: '$(sed -n 2p <<<"$OUT")', expected both totals and no address range"
+	run stats -q -r um_sum -f csv um.sqlite; rc_is 0; err_is ""
+	[[ $(sed -n 2p <<<"$OUT") == ,* ]] || fail "um_sum: the first row has an address: '$(sed -n 2p <<<"$OUT")'"
+}
+
 main() {
 	(($# == 1)) || { echo "usage: tests/cli/run.sh NSTATS" >&2; exit 2; }
 	NSTATS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
