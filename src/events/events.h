@@ -93,7 +93,8 @@ struct nst_events *nst_ev_all(struct nst_events *ev);
  * process) has a name, ordered by start; INDEX (0 when absent or when
  * what follows the last '/' is not a number) picks one.  Its scope is
  * its thread when the thread is not the process's main thread, else its
- * process.  NST_ERR_NODATA with nsys's message when there is none; *open
+ * process.  NST_ERR_NODATA with nsys's message when there is none (or no
+ * NVTX_EVENTS table); *open
  * says the range never ended (w->end is then INT64_MAX). */
 enum nst_status nst_ev_nvtx_window(struct nst_db *db, const char *spec,
 				   struct nst_ev_window *w, bool *open,

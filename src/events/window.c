@@ -318,7 +318,10 @@ enum nst_status nst_ev_nvtx_window(struct nst_db *db, const char *spec,
 	int64_t index;
 	size_t len = split_index(spec, &index);
 	*open = false;
-	if (index < 0 || !nst_db_has_table(db, "NVTX_EVENTS"))
+	if (!nst_db_has_table(db, "NVTX_EVENTS"))
+		return nst_fail(err, NST_ERR_NODATA,
+				"%s does not contain NV Tools Extension (NVTX) data.", nst_db_path(db));
+	if (index < 0)
 		return not_found(db, spec, err);
 	char *sql = range_sql(db);
 	if (!sql)

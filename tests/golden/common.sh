@@ -13,10 +13,17 @@ fixtures() {
 		       sub(/^ +/, ""); print name "\t" twin "\t" $0 }'
 }
 
+# A fixture's options may end with `-- STATS-OPTIONS`: options of `stats` (both nsys's and
+# nstats's) that every report of the fixture runs with, e.g. `-- --filter-time 1ms/2ms`;
+# words are split at blanks.
+# gen_opts OPTIONS, stats_opts OPTIONS: the nsysgen part, the stats part
+gen_opts() { if [[ $1 == *" -- "* ]]; then echo "${1%% -- *}"; else echo "$1"; fi; }
+stats_opts() { if [[ $1 == *" -- "* ]]; then echo "${1#* -- }"; fi; }
+
 # make_fixture NSYSGEN NAME OPTIONS DIR: writes DIR/NAME.sqlite
 make_fixture() {
 	local -a opts
-	read -r -a opts <<<"$3"
+	read -r -a opts <<<"$(gen_opts "$3")"
 	"$1" -q "${opts[@]}" -o "$4/$2.sqlite" >/dev/null ||
 		{ echo "golden: nsysgen failed on fixture $2 ($3)" >&2; return 1; }
 }
