@@ -144,6 +144,7 @@ static struct ev_col *col_of(struct nst_events *ev, struct ev_table *t,
 	c->name = nst_arena_strndup(&ev->arena, name, strlen(name));
 	if (!c->name)
 		return NULL;
+	/* "rowid" reads SQLite's rowid where no column has that name. */
 	c->present = t->present && (strcmp(name, "rowid") == 0 ||
 				    nst_db_has_column(ev->db, t->name, name));
 	t->ncols++;

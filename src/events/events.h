@@ -8,14 +8,8 @@
  *
  * Integer columns are int64 arrays with NULL stored as NST_NULL_I64; text
  * columns are arrays of strings (NULL for SQL NULL).  Rows are in rowid
- * order, which is the order nsys's SQL sees them in.  The pseudo-column
- * "rowid" is each row's rowid.
- *
- * A filtered view (nst_ev_filter) reads like the events it filters, with
- * the rows of every table that has both start and end columns cut to a
- * time window (and a thread or process): the shadowing views nsys puts
- * over such tables for --filter-time/--filter-nvtx.  Other tables read
- * through unchanged. */
+ * order, which is the order nsys's SQL sees them in; the column "rowid"
+ * is the rowid itself (tables nsys writes have no column of that name). */
 #ifndef NSTATS_EVENTS_H
 #define NSTATS_EVENTS_H
 
@@ -59,6 +53,12 @@ enum nst_status nst_ev_text(struct nst_events *ev, const char *table,
 			    struct nst_error *err);
 
 /* ---- time/NVTX filters ------------------------------------------------- */
+
+/* A filtered view (nst_ev_filter) reads like the events it filters, with
+ * the rows of every table that has both start and end columns cut to a
+ * time window (and a thread or process): the shadowing views nsys puts
+ * over such tables for --filter-time/--filter-nvtx.  Other tables read
+ * through unchanged; "rowid" keeps each row's rowid. */
 
 enum nst_ev_scope {
 	NST_EV_ALL_THREADS,

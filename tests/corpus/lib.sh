@@ -28,8 +28,7 @@ expected_file() {
 }
 
 # run_cases NSTATS BASENAME OUT REPORT... runs, in the current folder, with LC_ALL=C.UTF-8,
-# `NSTATS stats [STATS_OPTS...] --report R --format F BASENAME` for each REPORT and format (the
-# array STATS_OPTS, when set, holds options such as --filter-time), then post-processes
+# `NSTATS stats --report R --format F BASENAME` for each REPORT and format, then post-processes
 # the outputs the way oracle-outputs did, writing for each case R.F:
 #   OUT/R.F.out  stdout without SKIPPED/ERROR/WARNING/Processing lines (emptied when only blanks)
 #   OUT/R.F.msg  the SKIPPED/ERROR/WARNING lines of stdout and stderr, sorted, once each
@@ -43,8 +42,7 @@ run_cases() {
 	for report; do
 		for fmt in "${FORMATS[@]}"; do
 			rc=0
-			LC_ALL=C.UTF-8 "$nstats" stats ${STATS_OPTS[@]+"${STATS_OPTS[@]}"} \
-				--report "$report" --format "$fmt" "$base" \
+			LC_ALL=C.UTF-8 "$nstats" stats --report "$report" --format "$fmt" "$base" \
 				>"$out/$report.$fmt.out" 2>"$out/$report.$fmt.err" || rc=$?
 			echo "$rc" >"$out/$report.$fmt.rc"
 			: >"$out/$report.$fmt.msg"
