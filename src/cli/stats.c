@@ -353,10 +353,12 @@ static enum nst_status run_report(struct run_state *st, const struct report_job 
 	struct filter_spec filter;
 	filter_of_report(&st->cmd->filter, job->args, job->nargs, &filter);
 	enum nst_status fs = filter_views_get(st->views, &filter, &ctx.ev, &ctx.shared, err);
-	if (fs == NST_ERR_NODATA)
-		return skipped_by_filter(job->report, &ctx, err);
-	if (fs != NST_OK)
+	if (fs != NST_OK) {
+		if (fs == NST_ERR_NODATA)
+			fs = skipped_by_filter(job->report, &ctx, err);
+		nst_arena_release(&arena);
 		return fs;
+	}
 	struct lazy_out l = {
 		.target = t, .spec = spec, .title = job->report->title,
 		.name = job->name, .force = st->cmd->force,
