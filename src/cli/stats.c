@@ -6,13 +6,15 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/filter.h"
 #include "cli/input.h"
 #include "cli/output.h"
 #include "format/format.h"
 #include "reports/report.h"
 
 enum {
-	O_REPORT, O_FORMAT, O_OUTPUT, O_TIMEUNIT, O_FORCE, O_QUIET, O_STRICT,
+	O_REPORT, O_FORMAT, O_OUTPUT, O_TIMEUNIT, O_FILTER_TIME, O_FILTER_NVTX,
+	O_FORCE, O_QUIET, O_STRICT,
 	O_HELP_REPORTS, O_HELP_FORMATS, O_HELP,
 };
 
@@ -30,6 +32,16 @@ static const struct opt options[] = {
 	{ 0, "timeunit", OPT_REQUIRED, "UNIT",
 	  "Time unit of every format: nsec, usec, msec, seconds (prefixes work).",
 	  O_TIMEUNIT },
+	{ 0, "filter-time", OPT_REQUIRED, "[START]/[END]",
+	  "Only events that overlap this time range (ns, or values with units\n"
+	  "ns, us, ms, s, m, h and their long names, e.g. 1s2ms); an omitted\n"
+	  "end is open.  Per report: start=NS, end=NS (they win over it).",
+	  O_FILTER_TIME },
+	{ 0, "filter-nvtx", OPT_REQUIRED, "RANGE[@DOMAIN][/INDEX]",
+	  "Only events that overlap an NVTX range (the INDEX-th by start, from\n"
+	  "0) on its thread, or its process when it is on the main thread; the\n"
+	  "domain is required when the range has one.  Wins over --filter-time.\n"
+	  "Per report: nvtx=RANGE[@DOMAIN][/INDEX].", O_FILTER_NVTX },
 	{ 0, "force-overwrite", OPT_OPTIONAL, "[true|false]",
 	  "Replace output files that exist (refused otherwise).", O_FORCE },
 	{ 'q', "quiet", OPT_NONE, NULL, "Only print errors and report output.", O_QUIET },
@@ -52,6 +64,7 @@ struct list {
 struct stats_cmd {
 	struct list reports, formats, outputs, inputs;
 	const char *timeunit;
+	struct filter_spec filter;
 	bool force, quiet, strict;
 	bool help, help_reports, help_formats;
 	const char *help_reports_arg, *help_formats_arg;
@@ -101,6 +114,8 @@ static int on_option(void *state, const struct opt *o, const char *v)
 	case O_FORMAT: bad = list_add_split(&c->formats, v); break;
 	case O_OUTPUT: bad = list_add_split(&c->outputs, v); break;
 	case O_TIMEUNIT: c->timeunit = v; break;
+	case O_FILTER_TIME: return filter_parse_time("stats", v, &c->filter);
+	case O_FILTER_NVTX: filter_set_nvtx(&c->filter, v); break;
 	case O_FORCE: return opt_bool("stats", o, v, &c->force);
 	case O_QUIET: c->quiet = true; break;
 	case O_STRICT: c->strict = true; break;
@@ -187,7 +202,11 @@ static int parse_report(const char *spec, struct report_job *job)
 		if (eq)
 			*eq = '\0';
 		job->args[job->nargs++] = (struct nst_arg){ tok, eq ? eq + 1 : NULL };
-		if (job->report && !accepts(job->report, tok)) {
+		if (job->report && filter_is_arg(tok)) {
+			int rc = filter_check_arg(job->name, &job->args[job->nargs - 1]);
+			if (rc)
+				return rc;
+		} else if (job->report && !accepts(job->report, tok)) {
 			cli_error("report '%s': unknown argument '%s' (see nstats stats --help-reports %s)",
 				  job->name, tok, job->name);
 			return EXIT_USAGE;
@@ -215,6 +234,7 @@ struct run_state {
 	struct nst_db *db;
 	struct nst_events *ev;
 	struct nst_shared *shared;
+	struct filter_views *views;
 	int rc;
 };
 
@@ -296,15 +316,49 @@ static void say_result(const struct run_state *st, const struct target *t,
 		puts("PROCESSED");
 }
 
+static int discard_begin(void *ctx, const char *const *cols, size_t n)
+{
+	(void)ctx, (void)cols, (void)n;
+	return 0;
+}
+
+static int discard_row(void *ctx, const struct nst_cell *cells)
+{
+	(void)ctx, (void)cells;
+	return 0;
+}
+
+/* The NVTX range of the filter is not there: nsys says so, unless the
+ * export lacks what the report needs, which it says first.  The report
+ * runs on no rows to tell. */
+static enum nst_status skipped_by_filter(const struct nst_report *r, struct nst_ctx *ctx,
+					 struct nst_error *err)
+{
+	struct nst_error own = { 0 };
+	struct nst_sink none = { discard_begin, discard_row, NULL };
+	if (r->run(ctx, &none, &own) == NST_ERR_NODATA)
+		*err = own;
+	return NST_ERR_NODATA;
+}
+
 static enum nst_status run_report(struct run_state *st, const struct report_job *job,
 				  const struct nst_fmt_spec *spec, struct target *t,
 				  struct nst_error *err)
 {
 	struct nst_arena arena = { 0 };
 	struct nst_ctx ctx = {
-		.ev = st->ev, .db = st->db, .shared = st->shared,
+		.ev_all = st->ev, .db = st->db,
 		.args = job->args, .nargs = job->nargs, .arena = &arena,
 	};
+	struct filter_spec filter;
+	filter_of_report(&st->cmd->filter, job->args, job->nargs, &filter);
+	enum nst_status fs = filter_views_get(st->views, &filter, &ctx.ev, &ctx.shared, err);
+	if (fs != NST_OK) {
+		if (fs == NST_ERR_NODATA)
+			fs = skipped_by_filter(job->report, &ctx, err);
+		nst_arena_release(&arena);
+		return fs;
+	}
 	struct lazy_out l = {
 		.target = t, .spec = spec, .title = job->report->title,
 		.name = job->name, .force = st->cmd->force,
@@ -388,20 +442,32 @@ static void run_job(struct run_state *st, size_t i, const struct report_job *job
 	target_release(&t);
 }
 
-static enum nst_status declare_needs(struct nst_events *ev, const struct report_job *jobs,
-				     size_t n)
+static enum nst_status declare(struct nst_events *ev, const struct nst_need *need,
+			       bool filtered)
 {
-	for (size_t j = 0; j < n; j++) {
+	enum nst_status s = NST_OK;
+	for (; s == NST_OK && need && need->table; need++) {
+		s = nst_ev_want(ev, need->table, need->column, need->text);
+		if (s == NST_OK && filtered)
+			s = nst_ev_want_filter(ev, need->table);
+	}
+	return s;
+}
+
+static enum nst_status declare_needs(const struct stats_cmd *c, struct nst_events *ev,
+				     const struct report_job *jobs, size_t n)
+{
+	enum nst_status s = NST_OK;
+	for (size_t j = 0; s == NST_OK && j < n; j++) {
 		if (!jobs[j].report)
 			continue;
-		for (const struct nst_need *need = jobs[j].report->needs;
-		     need && need->table; need++) {
-			enum nst_status s = nst_ev_want(ev, need->table, need->column, need->text);
-			if (s != NST_OK)
-				return s;
-		}
+		struct filter_spec f;
+		filter_of_report(&c->filter, jobs[j].args, jobs[j].nargs, &f);
+		s = declare(ev, jobs[j].report->needs, f.has_start || f.has_end || f.nvtx);
+		if (s == NST_OK)
+			s = declare(ev, jobs[j].report->needs_unfiltered, false);
 	}
-	return NST_OK;
+	return s;
 }
 
 static void run_export(struct run_state *st, const char *input,
@@ -421,12 +487,13 @@ static void run_export(struct run_state *st, const char *input,
 	st->export_path = path;
 	st->ev = nst_ev_new(st->db);
 	st->shared = nst_shared_new();
+	st->views = st->ev && st->shared ? filter_views_new(st->db, st->ev, st->shared) : NULL;
 	/* Progress goes to a terminal on stderr, and only when stdout is not
 	 * that terminal too, where the Processing lines already show it. */
 	if (st->ev)
 		nst_ev_show_progress(st->ev, !st->cmd->quiet && isatty(STDERR_FILENO) &&
 					     !isatty(STDOUT_FILENO));
-	if (!st->ev || !st->shared || declare_needs(st->ev, jobs, njobs) != NST_OK) {
+	if (!st->views || declare_needs(st->cmd, st->ev, jobs, njobs) != NST_OK) {
 		cli_error("out of memory");
 		note_status(st, NST_ERR_NOMEM);
 	} else if ((s = nst_ev_preload(st->ev, &err)) != NST_OK) {
@@ -443,6 +510,7 @@ static void run_export(struct run_state *st, const char *input,
 			}
 		}
 	}
+	filter_views_free(st->views);
 	nst_shared_free(st->shared);
 	nst_ev_free(st->ev);
 	nst_db_close(st->db);

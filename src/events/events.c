@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "core/arena.h"
+#include "events/events_int.h"
 
 struct ev_col {
 	char *name;
@@ -40,6 +41,7 @@ struct nst_events {
 	bool progress; /* say on stderr how far a big table's read is */
 	struct ev_table *tables;
 	struct nst_arena arena; /* names and text values */
+	struct ev_view *view;   /* a filtered view: what it filters, how */
 };
 
 struct nst_events *nst_ev_new(struct nst_db *db)
@@ -51,6 +53,22 @@ struct nst_events *nst_ev_new(struct nst_db *db)
 }
 
 struct nst_db *nst_ev_db(struct nst_events *ev) { return ev->db; }
+
+struct nst_events *nst_ev_filter(struct nst_events *all,
+				 const struct nst_ev_window *w)
+{
+	struct nst_events *ev = nst_ev_new(all->db);
+	if (ev && !(ev->view = ev_view_new(all, w))) {
+		free(ev);
+		return NULL;
+	}
+	return ev;
+}
+
+struct nst_events *nst_ev_all(struct nst_events *ev)
+{
+	return ev->view ? ev_view_all(ev->view) : ev;
+}
 
 void nst_ev_show_progress(struct nst_events *ev, bool on) { ev->progress = on; }
 
@@ -75,6 +93,7 @@ void nst_ev_free(struct nst_events *ev)
 {
 	if (!ev)
 		return;
+	ev_view_free(ev->view);
 	for (struct ev_table *t = ev->tables, *next; t; t = next) {
 		next = t->next;
 		for (size_t c = 0; c < t->ncols; c++) {
@@ -125,7 +144,9 @@ static struct ev_col *col_of(struct nst_events *ev, struct ev_table *t,
 	c->name = nst_arena_strndup(&ev->arena, name, strlen(name));
 	if (!c->name)
 		return NULL;
-	c->present = t->present && nst_db_has_column(ev->db, t->name, name);
+	/* "rowid" reads SQLite's rowid where no column has that name. */
+	c->present = t->present && (strcmp(name, "rowid") == 0 ||
+				    nst_db_has_column(ev->db, t->name, name));
 	t->ncols++;
 	return c;
 }
@@ -133,6 +154,8 @@ static struct ev_col *col_of(struct nst_events *ev, struct ev_table *t,
 enum nst_status nst_ev_want(struct nst_events *ev, const char *table,
 			    const char *column, bool text)
 {
+	if (ev->view)
+		return ev_view_want(ev->view, table, column, text);
 	struct ev_table *t = table_of(ev, table);
 	struct ev_col *c = t ? col_of(ev, t, column, text) : NULL;
 	if (!c)
@@ -458,6 +481,8 @@ static void split(struct nst_events *ev, struct ev_table **all, size_t n,
 
 enum nst_status nst_ev_preload(struct nst_events *ev, struct nst_error *err)
 {
+	if (ev->view)
+		return nst_ev_preload(ev_view_all(ev->view), err);
 	size_t n = 0;
 	for (struct ev_table *t = ev->tables; t; t = t->next)
 		n += needs_read(t);
@@ -504,6 +529,8 @@ enum nst_status nst_ev_rows(struct nst_events *ev, const char *table,
 			    size_t *n, struct nst_error *err)
 {
 	*n = 0;
+	if (ev->view)
+		return ev_view_rows(ev->view, table, n, err);
 	struct ev_table *t = table_of(ev, table);
 	if (!t)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -545,6 +572,8 @@ enum nst_status nst_ev_i64(struct nst_events *ev, const char *table,
 			   const char *column, const int64_t **out,
 			   struct nst_error *err)
 {
+	if (ev->view)
+		return ev_view_i64(ev->view, table, column, out, err);
 	struct ev_col *c;
 	enum nst_status s = get_col(ev, table, column, false, &c, err);
 	*out = c ? c->i : NULL;
@@ -555,6 +584,8 @@ enum nst_status nst_ev_text(struct nst_events *ev, const char *table,
 			    const char *column, const char *const **out,
 			    struct nst_error *err)
 {
+	if (ev->view)
+		return ev_view_text(ev->view, table, column, out, err);
 	struct ev_col *c;
 	enum nst_status s = get_col(ev, table, column, true, &c, err);
 	*out = c ? c->s : NULL;

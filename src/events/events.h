@@ -8,7 +8,8 @@
  *
  * Integer columns are int64 arrays with NULL stored as NST_NULL_I64; text
  * columns are arrays of strings (NULL for SQL NULL).  Rows are in rowid
- * order, which is the order nsys's SQL sees them in. */
+ * order, which is the order nsys's SQL sees them in; the column "rowid"
+ * is the rowid itself (tables nsys writes have no column of that name). */
 #ifndef NSTATS_EVENTS_H
 #define NSTATS_EVENTS_H
 
@@ -50,5 +51,53 @@ enum nst_status nst_ev_i64(struct nst_events *ev, const char *table,
 enum nst_status nst_ev_text(struct nst_events *ev, const char *table,
 			    const char *column, const char *const **out,
 			    struct nst_error *err);
+
+/* ---- time/NVTX filters ------------------------------------------------- */
+
+/* A filtered view (nst_ev_filter) reads like the events it filters, with
+ * the rows of every table that has both start and end columns cut to a
+ * time window (and a thread or process): the shadowing views nsys puts
+ * over such tables for --filter-time/--filter-nvtx.  Other tables read
+ * through unchanged; "rowid" keeps each row's rowid. */
+
+enum nst_ev_scope {
+	NST_EV_ALL_THREADS,
+	NST_EV_THREAD,  /* globalTid == gtid (globalPid: gtid's process) */
+	NST_EV_PROCESS, /* the process of globalTid (or globalPid) is gtid's */
+};
+
+/* A row stays when it overlaps [start, end) the way nsys's filter says:
+ * (start >= S AND start < E) OR (end >= S AND end < E) OR
+ * (start < S AND end >= E), with SQL's NULLs (a NULL end overlaps only
+ * through its start).  Tables without globalTid or globalPid ignore the
+ * scope. */
+struct nst_ev_window {
+	int64_t start, end;
+	enum nst_ev_scope scope;
+	int64_t gtid;
+};
+
+/* The view of `all` through w; `all` must outlive it.  nst_ev_free()
+ * frees the view only.  Columns are declared and preloaded on `all`. */
+struct nst_events *nst_ev_filter(struct nst_events *all,
+				 const struct nst_ev_window *w);
+/* Declares on the unfiltered events the columns that filtering table
+ * reads, so that a filtered run scans it once too. */
+enum nst_status nst_ev_want_filter(struct nst_events *ev, const char *table);
+/* The unfiltered events under ev (ev itself when it is not a view). */
+struct nst_events *nst_ev_all(struct nst_events *ev);
+
+/* The window of an NVTX range as nsys's `nvtx=NAME[@DOMAIN][/INDEX]` finds
+ * it: ranges (event types 59, 60, 70, 71) named NAME (text, else the
+ * registered string) with "@DOMAIN" when their domain (created in the same
+ * process) has a name, ordered by start; INDEX (0 when absent or when
+ * what follows the last '/' is not a number) picks one.  Its scope is
+ * its thread when the thread is not the process's main thread, else its
+ * process.  NST_ERR_NODATA with nsys's message when there is none (or no
+ * NVTX_EVENTS table); *open
+ * says the range never ended (w->end is then INT64_MAX). */
+enum nst_status nst_ev_nvtx_window(struct nst_db *db, const char *spec,
+				   struct nst_ev_window *w, bool *open,
+				   struct nst_error *err);
 
 #endif

@@ -35,7 +35,11 @@ struct nst_need {
 struct nst_shared; /* what reports derive once per export (common.c) */
 
 struct nst_ctx {
+	/* The events as the report's start=/end=/nvtx= filter shows them (all
+	 * of them when it has none), and all of them whatever the filter:
+	 * nsys's filter shadows `X`, not `main.X`. */
 	struct nst_events *ev;
+	struct nst_events *ev_all;
 	struct nst_db *db;
 	struct nst_shared *shared;
 	const struct nst_arg *args;
@@ -55,7 +59,10 @@ struct nst_report {
 	const char *title;   /* nsys's display name */
 	const char *help;    /* --help-reports text */
 	const char *const *args; /* accepted arguments, NULL-terminated */
-	const struct nst_need *needs; /* {NULL} terminated */
+	const struct nst_need *needs; /* read through ctx->ev; {NULL} terminated */
+	/* Read through ctx->ev_all, unfiltered (may be NULL); a table may be
+	 * in both lists: the run then holds it filtered and unfiltered. */
+	const struct nst_need *needs_unfiltered;
 	enum nst_status (*run)(struct nst_ctx *ctx, const struct nst_sink *out,
 			       struct nst_error *err);
 	unsigned flags;

@@ -295,6 +295,73 @@ test_um_without_virtual_address() {
 	[[ $(sed -n 2p <<<"$OUT") == ,* ]] || fail "um_sum: the first row has an address: '$(sed -n 2p <<<"$OUT")'"
 }
 
+# ---- time and NVTX filters ------------------------------------------------------------------------
+
+# nvtx_export: $WORK/nv.sqlite, an export with NVTX ranges on several threads (made once)
+nvtx_export() {
+	local top=${WORK%/t}
+	[[ -f $top/nv.sqlite ]] || "$(dirname "$NSTATS")/nsysgen" -q --seed 9 --processes 1 --threads 3 \
+		--kernels 10 --memcpy 20 --memset 2 --nvtx 120 --osrt 150 -o "$top/nv.sqlite" >/dev/null
+	ln -f "$top/nv.sqlite" "$WORK/nv.sqlite"
+}
+test_filter_help() {
+	run stats --help; rc_is 0; out_has "--filter-time [START]/[END]"; out_has "--filter-nvtx RANGE[@DOMAIN][/INDEX]"
+}
+test_filter_time_errors() {
+	local arg
+	declare -A why=([5]="must contain a slash" [/]="at least one time value"
+		[abc/5]="numeric conversion at 'abc'" [.5us/]="numeric conversion at '.5us'"
+		[1x/2]="unknown unit at 'x'" [1e1.5/9]="unknown unit at '.5'" [10/20/30]="unknown unit at '/30'"
+		[5/3]="start time must be less than or equal to the end time"
+		[1ms/2]="start time must be less than or equal to the end time")
+	for arg in "${!why[@]}"; do
+		run stats -r cuda_api_sum --filter-time "$arg" ex.sqlite; rc_is 2; out_is ""
+		err_line "^nstats: error: stats: illegal --filter-time argument '.*': .*${why[$arg]}"
+	done
+	run stats -r cuda_api_sum ex.sqlite --filter-time; rc_is 2; out_is ""; err_line "^nstats: error: .*--filter-time"
+}
+test_filter_report_argument_errors() {
+	run stats -r cuda_api_sum:start=abc ex.sqlite; rc_is 2; out_is ""
+	err_line "^nstats: error: report 'cuda_api_sum': argument start: invalid int value 'abc'$"
+	run stats -r cuda_api_sum:end=1s ex.sqlite; rc_is 2; err_line "argument end: invalid int value '1s'$"
+	run stats -r cuda_api_sum:nvtx ex.sqlite; rc_is 2; err_line "argument nvtx: expected one argument$"
+}
+# --filter-time S/E is start=S:end=E for every report, in any unit; a report's own wins
+test_filter_time_is_report_arguments() {
+	local want
+	run stats -q -r cuda_gpu_trace:start=105000000:end=1002003004 -f csv ex.sqlite; rc_is 0; want=$OUT
+	[[ $(wc -l <<<"$want") -gt 2 ]] || fail "the window holds no rows: '$want'"
+	run stats -q -r cuda_gpu_trace -f csv --filter-time 105ms/1s2ms3us4ns ex.sqlite; rc_is 0; out_is "$want"
+	run stats -q -r cuda_gpu_trace -f csv --filter-time 1.05e8/1002003004 ex.sqlite; out_is "$want"
+	run stats -q -r cuda_gpu_trace:start=105_000_000:end=1002003004 -f csv --filter-time 0/1 ex.sqlite; out_is "$want"
+	run stats -q -r cuda_gpu_trace -f csv --filter-time 0/1 ex.sqlite; rc_is 0; out_is ""
+}
+test_filter_nvtx_not_found() {
+	nvtx_export
+	run stats -r osrt_sum --filter-nvtx nosuch nv.sqlite; rc_is 0
+	out_has "SKIPPED: NVTX range 'nosuch' could not be found in nv.sqlite."
+	run stats --strict -r osrt_sum --filter-nvtx MPI_Allreduce nv.sqlite; rc_is 5
+	# the export's lack of the report's tables is said first
+	run stats -r osrt_sum --filter-nvtx nosuch ex.sqlite; rc_is 0
+	out_has "SKIPPED: ex.sqlite does not contain OS Runtime trace data."
+}
+# D40: an NVTX range that never ended filters from its start on, with no end (nsys fails)
+test_filter_nvtx_open_range() {
+	nvtx_export
+	cp "$WORK/nv.sqlite" "$WORK/open.sqlite"
+	local name='data loader: next batch' open want
+	open=$(sqlite3 "$WORK/open.sqlite" "UPDATE NVTX_EVENTS SET end = NULL WHERE rowid = (SELECT rowid
+		FROM NVTX_EVENTS WHERE text = '$name' ORDER BY start LIMIT 1); SELECT changes()")
+	[[ $open == 1 ]] || fail "no open range made"
+	run stats -q -r nvtx_sum -f csv --filter-nvtx "$name" open.sqlite; rc_is 0; err_is ""
+	want=$OUT
+	[[ $(wc -l <<<"$want") -gt 2 ]] || fail "no ranges in the filter of an open range: '$want'"
+	run stats -q -r nvtx_sum:end=9223372036854775807 -f csv --filter-nvtx "$name" open.sqlite
+	rc_is 0; out_is "$want"
+	run stats -q -r nvtx_sum:end=118000000 -f csv --filter-nvtx "$name" open.sqlite
+	[[ $OUT != "$want" ]] || fail "an explicit end does not bound the open range's window"
+}
+
 main() {
 	(($# == 1)) || { echo "usage: tests/cli/run.sh NSTATS" >&2; exit 2; }
 	NSTATS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")

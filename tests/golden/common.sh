@@ -16,9 +16,28 @@ fixtures() {
 # make_fixture NSYSGEN NAME OPTIONS DIR: writes DIR/NAME.sqlite
 make_fixture() {
 	local -a opts
-	read -r -a opts <<<"$3"
+	read -r -a opts <<<"$(gen_opts "$3")"
 	"$1" -q "${opts[@]}" -o "$4/$2.sqlite" >/dev/null ||
 		{ echo "golden: nsysgen failed on fixture $2 ($3)" >&2; return 1; }
 }
 
 abspath() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+
+# ---- fixtures with stats options ----------------------------------------------------------------
+# A fixture's options may end with `-- OPTIONS`: options of `stats` (of nsys and nstats alike) that
+# every report of the fixture runs with, e.g. `-- --filter-time 1ms/2ms`; words split at blanks.
+
+# gen_opts OPTIONS, stats_opts OPTIONS: the nsysgen part, the stats part
+gen_opts() { if [[ $1 == *" -- "* ]]; then echo "${1%% -- *}"; else echo "$1"; fi; }
+stats_opts() { if [[ $1 == *" -- "* ]]; then echo "${1#* -- }"; fi; }
+
+# with_opts PROGRAM OPTIONS DIR: PROGRAM itself when OPTIONS has no stats part; else a script in
+# DIR that runs PROGRAM with those options after its command word (`stats`)
+with_opts() {
+	local extra
+	extra=$(stats_opts "$2")
+	if [[ -z $extra ]]; then echo "$1"; return; fi
+	printf '#!/usr/bin/env bash\nexec %q "$1" %s "${@:2}"\n' "$1" "$extra" >"$3/with-opts"
+	chmod +x "$3/with-opts"
+	echo "$3/with-opts"
+}

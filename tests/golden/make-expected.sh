@@ -8,7 +8,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 nsysgen=$(abspath "${1:-$ROOT/build/nsysgen}")
-oracle=$SHARED/tools/oracle-outputs
+oracle=$HERE/oracle-outputs.sh # shared/tools/oracle-outputs, with a fixture's stats options
 [[ -x $nsysgen ]] || { echo "make-expected: $nsysgen: build it first (make)" >&2; exit 1; }
 [[ -x $oracle ]] || { echo "make-expected: $oracle: not found" >&2; exit 1; }
 if [[ -n ${REPORTS:-} ]]; then read -r -a reports <<<"$REPORTS"; else mapfile -t reports < <(read_list "$ROOT/tests/corpus/reports"); fi

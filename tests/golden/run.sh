@@ -33,7 +33,7 @@ main() {
 		fi
 		mkdir "$work/$name"
 		make_fixture "$nsysgen" "$name" "$opts" "$work/$name"
-		(cd "$work/$name" && run_cases "$nstats" "$name.sqlite" "$work/$name" "${reports[@]}")
+		(cd "$work/$name" && run_cases "$(with_opts "$nstats" "$opts" "$work/$name")" "$name.sqlite" "$work/$name" "${reports[@]}")
 		if [[ $twin != - ]]; then
 			# the twin's messages name the twin's file
 			mkdir "$work/expected-$name"

@@ -1,0 +1,303 @@
+/* --filter-time, --filter-nvtx and the start=/end=/nvtx= report arguments,
+ * read the way nsys 2024.2.3 reads them. */
+#include "cli/filter.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* ---- --filter-time --------------------------------------------------------- */
+
+static const struct { const char *name; double ns; } units[] = {
+	{ "nsec", 1 }, { "usec", 1e3 }, { "msec", 1e6 }, { "hour", 3600e9 },
+	{ "sec", 1e9 }, { "min", 60e9 }, { "ns", 1 }, { "us", 1e3 },
+	{ "ms", 1e6 }, { "s", 1e9 }, { "m", 60e9 }, { "h", 3600e9 },
+}; /* longest names first: "1ms" is milliseconds, "1secs" a second and "s" */
+
+/* nsys converts each value to a 64-bit integer as the x86 conversion
+ * does: what does not fit (or is not a number) becomes INT64_MIN. */
+static int64_t to_ns(double v)
+{
+	if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
+		return INT64_MIN;
+	return (int64_t)v;
+}
+
+/* A value starts with a digit, after blanks and a sign: ".5", "inf" and
+ * "nan" are refused although strtod() would read them. */
+static bool starts_number(const char *p)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '+' || *p == '-')
+		p++;
+	return isdigit((unsigned char)*p);
+}
+
+static size_t unit_at(const char *p, double *ns)
+{
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+		size_t l = strlen(units[i].name);
+		if (strncmp(p, units[i].name, l) == 0) {
+			*ns = units[i].ns;
+			return l;
+		}
+	}
+	return 0;
+}
+
+/* One side of the range: values with optional units, summed.  On error,
+ * *why says what and *at where. */
+static bool parse_time(const char *s, int64_t *out, const char **why, const char **at)
+{
+	uint64_t total = 0; /* wraps as nsys's sum does */
+	const char *p = s;
+	while (*p) {
+		if (!starts_number(p)) {
+			*why = "time format cannot do numeric conversion at";
+			*at = p;
+			return false;
+		}
+		char *end;
+		double v = strtod(p, &end), ns = 1;
+		p = end;
+		size_t l = *p ? unit_at(p, &ns) : 0;
+		if (*p && l == 0) {
+			*why = "time value has unknown unit at";
+			*at = p;
+			return false;
+		}
+		p += l;
+		total += (uint64_t)to_ns(v * ns);
+	}
+	*out = (int64_t)total;
+	return true;
+}
+
+static int bad_time(const char *cmd, const char *arg, const char *why, const char *at)
+{
+	if (at)
+		cli_error("%s: illegal --filter-time argument '%s': %s '%s'", cmd, arg, why, at);
+	else
+		cli_error("%s: illegal --filter-time argument '%s': %s", cmd, arg, why);
+	return EXIT_USAGE;
+}
+
+int filter_parse_time(const char *cmd, const char *arg, struct filter_spec *f)
+{
+	const char *slash = strchr(arg, '/');
+	if (!slash)
+		return bad_time(cmd, arg, "the argument must contain a slash", NULL);
+	if (slash == arg && !slash[1])
+		return bad_time(cmd, arg, "the argument must contain at least one time value", NULL);
+	char *start = strndup(arg, (size_t)(slash - arg));
+	if (!start) {
+		cli_error("out of memory");
+		return EXIT_FAILED;
+	}
+	const char *why = NULL, *at = NULL;
+	int64_t s = INT64_MIN, e = INT64_MAX;
+	bool ok = (!*start || parse_time(start, &s, &why, &at)) &&
+		  (!slash[1] || parse_time(slash + 1, &e, &why, &at));
+	int rc = 0;
+	if (!ok)
+		rc = bad_time(cmd, arg, why, at);
+	else if (s > e)
+		rc = bad_time(cmd, arg, "the start time must be less than or equal to the end time", NULL);
+	free(start);
+	if (rc == 0)
+		*f = (struct filter_spec){ true, true, s, e, f->nvtx };
+	return rc;
+}
+
+void filter_set_nvtx(struct filter_spec *f, const char *arg) { f->nvtx = arg; }
+
+/* ---- start=, end=, nvtx= ------------------------------------------------------ */
+
+const char *const filter_arg_names[] = { "start", "end", "nvtx", NULL };
+
+bool filter_is_arg(const char *key)
+{
+	for (const char *const *n = filter_arg_names; *n; n++)
+		if (strcmp(*n, key) == 0)
+			return true;
+	return false;
+}
+
+/* An integer as Python's int() reads one: blanks around it, a sign, and
+ * digits that single underscores may group. */
+static bool parse_int(const char *s, int64_t *out)
+{
+	char digits[32];
+	size_t n = 0;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '+' || *s == '-')
+		digits[n++] = *s++;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	for (; *s && !isspace((unsigned char)*s); s++) {
+		if (*s == '_' && isdigit((unsigned char)s[1]) && isdigit((unsigned char)s[-1]))
+			continue;
+		if (!isdigit((unsigned char)*s) || n + 1 >= sizeof digits)
+			return false;
+		digits[n++] = *s;
+	}
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s)
+		return false;
+	digits[n] = '\0';
+	errno = 0;
+	long long v = strtoll(digits, NULL, 10);
+	*out = v;
+	return errno != ERANGE;
+}
+
+int filter_check_arg(const char *report, const struct nst_arg *a)
+{
+	int64_t v;
+	if (!a->value) {
+		cli_error("report '%s': argument %s: expected one argument", report, a->key);
+		return EXIT_USAGE;
+	}
+	if (strcmp(a->key, "nvtx") != 0 && !parse_int(a->value, &v)) {
+		cli_error("report '%s': argument %s: invalid int value '%s'", report, a->key,
+			  a->value);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+void filter_of_report(const struct filter_spec *cmd, const struct nst_arg *args,
+		      size_t nargs, struct filter_spec *out)
+{
+	*out = *cmd;
+	if (out->nvtx)
+		out->has_start = out->has_end = false;
+	for (size_t i = 0; i < nargs; i++) {
+		const struct nst_arg *a = &args[i];
+		if (!a->value)
+			continue;
+		if (strcmp(a->key, "nvtx") == 0)
+			out->nvtx = a->value;
+		else if (strcmp(a->key, "start") == 0)
+			out->has_start = parse_int(a->value, &out->start);
+		else if (strcmp(a->key, "end") == 0)
+			out->has_end = parse_int(a->value, &out->end);
+	}
+}
+
+/* ---- the events each filter sees ------------------------------------------- */
+
+struct view {
+	struct filter_spec spec;
+	struct nst_events *ev;
+	struct nst_shared *shared;
+	struct nst_error err; /* why there is no view (a range not found) */
+	enum nst_status status;
+	struct view *next;
+};
+
+struct filter_views {
+	struct nst_db *db;
+	struct nst_events *all;
+	struct nst_shared *all_shared;
+	struct view *views;
+};
+
+struct filter_views *filter_views_new(struct nst_db *db, struct nst_events *all,
+				      struct nst_shared *all_shared)
+{
+	struct filter_views *fv = calloc(1, sizeof *fv);
+	if (fv)
+		*fv = (struct filter_views){ db, all, all_shared, NULL };
+	return fv;
+}
+
+static bool same_spec(const struct filter_spec *a, const struct filter_spec *b)
+{
+	return a->has_start == b->has_start && a->has_end == b->has_end &&
+	       (!a->has_start || a->start == b->start) && (!a->has_end || a->end == b->end) &&
+	       (a->nvtx && b->nvtx ? strcmp(a->nvtx, b->nvtx) == 0 : a->nvtx == b->nvtx);
+}
+
+/* The window of a spec: the NVTX range's, with start=/end= replacing its
+ * ends; without a range, 0 and the largest time stand for what is not
+ * given (as nsys's reports default them). */
+static enum nst_status window_of(struct nst_db *db, const struct filter_spec *f,
+				 struct nst_ev_window *w, struct nst_error *err)
+{
+	*w = (struct nst_ev_window){ 0, INT64_MAX, NST_EV_ALL_THREADS, 0 };
+	if (f->nvtx) {
+		bool open;
+		enum nst_status s = nst_ev_nvtx_window(db, f->nvtx, w, &open, err);
+		if (s != NST_OK)
+			return s;
+	}
+	if (f->has_start)
+		w->start = f->start;
+	if (f->has_end)
+		w->end = f->end;
+	return NST_OK;
+}
+
+/* A range that is not there leaves a view without a row, which reports
+ * check their tables against before they say so (as nsys does). */
+static void make_view(struct filter_views *fv, struct view *v)
+{
+	struct nst_ev_window w;
+	v->status = window_of(fv->db, &v->spec, &w, &v->err);
+	if (v->status == NST_ERR_NODATA)
+		w = (struct nst_ev_window){ INT64_MIN, INT64_MIN, NST_EV_ALL_THREADS, 0 };
+	else if (v->status != NST_OK)
+		return;
+	v->ev = nst_ev_filter(fv->all, &w);
+	v->shared = nst_shared_new();
+	if (!v->ev || !v->shared)
+		v->status = nst_fail(&v->err, NST_ERR_NOMEM, "out of memory");
+}
+
+enum nst_status filter_views_get(struct filter_views *fv, const struct filter_spec *f,
+				 struct nst_events **ev, struct nst_shared **shared,
+				 struct nst_error *err)
+{
+	*ev = fv->all;
+	*shared = fv->all_shared;
+	if (!f->has_start && !f->has_end && !f->nvtx)
+		return NST_OK;
+	struct view *v = fv->views;
+	while (v && !same_spec(&v->spec, f))
+		v = v->next;
+	if (!v) {
+		if (!(v = calloc(1, sizeof *v)))
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		v->spec = *f;
+		v->next = fv->views;
+		fv->views = v;
+		make_view(fv, v);
+	}
+	if (v->status != NST_OK)
+		*err = v->err;
+	if (v->status == NST_OK || v->status == NST_ERR_NODATA) {
+		*ev = v->ev;
+		*shared = v->shared;
+	}
+	return v->status;
+}
+
+void filter_views_free(struct filter_views *fv)
+{
+	if (!fv)
+		return;
+	for (struct view *v = fv->views, *next; v; v = next) {
+		next = v->next;
+		nst_shared_free(v->shared);
+		nst_ev_free(v->ev);
+		free(v);
+	}
+	free(fv);
+}

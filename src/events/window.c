@@ -1,0 +1,354 @@
+/* Filtered views of the event tables: nsys's --filter-time/--filter-nvtx.
+ *
+ * nsys shadows every table that has start and end columns with a view
+ * keeping the rows that overlap the window (and, for an NVTX range, its
+ * thread or process); SQL over the other tables is untouched.  A view
+ * here does the same to the columns read once from the export: the rows
+ * to keep are found per table from its start, end, globalTid and
+ * globalPid, and each column asked for is copied down to them once.
+ * A column keeps rowid order, and the "rowid" column the rows' rowids,
+ * as nsys's views do. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events/events_int.h"
+
+struct view_col {
+	char *name;
+	bool text;
+	void *cells; /* int64_t[] or const char *[] of the kept rows */
+	struct view_col *next;
+};
+
+struct view_table {
+	char *name;
+	bool whole;    /* not filtered: columns are the unfiltered ones */
+	size_t n;      /* rows kept */
+	uint32_t *keep; /* their indexes in the unfiltered table */
+	struct view_col *cols;
+	struct view_table *next;
+};
+
+struct ev_view {
+	struct nst_events *all;
+	struct nst_ev_window w;
+	struct view_table *tables;
+};
+
+/* The columns a table's filter reads. */
+static const char *const filter_cols[] = { "start", "end", "globalTid", "globalPid" };
+
+struct ev_view *ev_view_new(struct nst_events *all, const struct nst_ev_window *w)
+{
+	struct ev_view *v = calloc(1, sizeof *v);
+	if (v) {
+		v->all = all;
+		v->w = *w;
+	}
+	return v;
+}
+
+struct nst_events *ev_view_all(struct ev_view *v) { return v->all; }
+
+void ev_view_free(struct ev_view *v)
+{
+	if (!v)
+		return;
+	for (struct view_table *t = v->tables, *tn; t; t = tn) {
+		tn = t->next;
+		for (struct view_col *c = t->cols, *cn; c; c = cn) {
+			cn = c->next;
+			free(c->cells);
+			free(c->name);
+			free(c);
+		}
+		free(t->keep);
+		free(t->name);
+		free(t);
+	}
+	free(v);
+}
+
+enum nst_status nst_ev_want_filter(struct nst_events *ev, const char *table)
+{
+	enum nst_status s = NST_OK;
+	ev = nst_ev_all(ev);
+	for (size_t i = 0; s == NST_OK && i < sizeof filter_cols / sizeof *filter_cols; i++)
+		s = nst_ev_want(ev, table, filter_cols[i], false);
+	return s;
+}
+
+enum nst_status ev_view_want(struct ev_view *v, const char *table,
+			     const char *column, bool text)
+{
+	enum nst_status s = nst_ev_want(v->all, table, column, text);
+	return s == NST_OK ? nst_ev_want_filter(v->all, table) : s;
+}
+
+/* ---- which rows stay ------------------------------------------------------ */
+
+#define NUL NST_NULL_I64
+
+/* SQL's three-valued overlap test: a row stays only when one of the
+ * three terms is true, so a NULL start or end can only fail its terms. */
+static bool overlaps(const struct nst_ev_window *w, int64_t start, int64_t end)
+{
+	if (start != NUL && start >= w->start && start < w->end)
+		return true;
+	if (end != NUL && end >= w->start && end < w->end)
+		return true;
+	return start != NUL && end != NUL && start < w->start && end >= w->end;
+}
+
+/* The process part of a globalTid or globalPid, as nsys shifts it. */
+static int64_t process_of(int64_t g) { return g >> 24; }
+
+static bool in_scope(const struct nst_ev_window *w, const int64_t *gtid,
+		     const int64_t *gpid, size_t r)
+{
+	if (w->scope == NST_EV_ALL_THREADS)
+		return true;
+	if (gtid) {
+		if (gtid[r] == NUL)
+			return false;
+		return w->scope == NST_EV_THREAD ? gtid[r] == w->gtid
+						 : process_of(gtid[r]) == process_of(w->gtid);
+	}
+	if (gpid)
+		return gpid[r] != NUL && process_of(gpid[r]) == process_of(w->gtid);
+	return true;
+}
+
+static enum nst_status select_rows(struct ev_view *v, struct view_table *t,
+				   struct nst_error *err)
+{
+	const int64_t *c[4] = { NULL };
+	size_t n = 0;
+	enum nst_status s = nst_ev_rows(v->all, t->name, &n, err);
+	for (size_t i = 0; s == NST_OK && i < 4; i++)
+		s = nst_ev_i64(v->all, t->name, filter_cols[i], &c[i], err);
+	if (s != NST_OK)
+		return s;
+	if (!c[0] || !c[1]) {
+		t->whole = true;
+		t->n = n;
+		return NST_OK;
+	}
+	if (n > UINT32_MAX)
+		return nst_fail(err, NST_ERR_INTERNAL, "%s: too many rows to filter", t->name);
+	t->keep = malloc((n ? n : 1) * sizeof *t->keep);
+	if (!t->keep)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t r = 0; r < n; r++)
+		if (overlaps(&v->w, c[0][r], c[1][r]) && in_scope(&v->w, c[2], c[3], r))
+			t->keep[t->n++] = (uint32_t)r;
+	return NST_OK;
+}
+
+static enum nst_status table_of(struct ev_view *v, const char *name,
+				struct view_table **out, struct nst_error *err)
+{
+	for (struct view_table *t = v->tables; t; t = t->next)
+		if (strcmp(t->name, name) == 0) {
+			*out = t;
+			return NST_OK;
+		}
+	struct view_table *t = calloc(1, sizeof *t);
+	if (!t || !(t->name = strdup(name))) {
+		free(t);
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	enum nst_status s = select_rows(v, t, err);
+	if (s != NST_OK) {
+		free(t->keep);
+		free(t->name);
+		free(t);
+		return s;
+	}
+	t->next = v->tables;
+	v->tables = t;
+	*out = t;
+	return NST_OK;
+}
+
+enum nst_status ev_view_rows(struct ev_view *v, const char *table, size_t *n,
+			     struct nst_error *err)
+{
+	struct view_table *t;
+	enum nst_status s = table_of(v, table, &t, err);
+	*n = s == NST_OK ? t->n : 0;
+	return s;
+}
+
+/* ---- columns of the kept rows --------------------------------------------- */
+
+static struct view_col *copy_col(struct view_table *t, const char *name, bool text,
+				 const void *all)
+{
+	struct view_col *c = calloc(1, sizeof *c);
+	size_t size = text ? sizeof(const char *) : sizeof(int64_t);
+	if (!c || !(c->name = strdup(name)) ||
+	    !(c->cells = malloc((t->n ? t->n : 1) * size))) {
+		if (c)
+			free(c->name);
+		free(c);
+		return NULL;
+	}
+	c->text = text;
+	for (size_t i = 0; i < t->n; i++)
+		memcpy((char *)c->cells + i * size, (const char *)all + t->keep[i] * size, size);
+	c->next = t->cols;
+	t->cols = c;
+	return c;
+}
+
+/* The column of the kept rows: the unfiltered one when the table is not
+ * filtered, else a copy made on first use.  *out is NULL when the table
+ * or column does not exist, as for unfiltered events. */
+static enum nst_status view_col(struct ev_view *v, const char *table,
+				const char *column, bool text, const void **out,
+				struct nst_error *err)
+{
+	*out = NULL;
+	struct view_table *t;
+	enum nst_status s = table_of(v, table, &t, err);
+	if (s != NST_OK)
+		return s;
+	const void *all = NULL;
+	s = text ? nst_ev_text(v->all, table, column, (const char *const **)&all, err)
+		 : nst_ev_i64(v->all, table, column, (const int64_t **)&all, err);
+	if (s != NST_OK || !all || t->whole) {
+		*out = all;
+		return s;
+	}
+	for (struct view_col *c = t->cols; c; c = c->next)
+		if (c->text == text && strcmp(c->name, column) == 0) {
+			*out = c->cells;
+			return NST_OK;
+		}
+	struct view_col *c = copy_col(t, column, text, all);
+	if (!c)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	*out = c->cells;
+	return NST_OK;
+}
+
+enum nst_status ev_view_i64(struct ev_view *v, const char *table,
+			    const char *column, const int64_t **out,
+			    struct nst_error *err)
+{
+	const void *p;
+	enum nst_status s = view_col(v, table, column, false, &p, err);
+	*out = p;
+	return s;
+}
+
+enum nst_status ev_view_text(struct ev_view *v, const char *table,
+			     const char *column, const char *const **out,
+			     struct nst_error *err)
+{
+	const void *p;
+	enum nst_status s = view_col(v, table, column, true, &p, err);
+	*out = p;
+	return s;
+}
+
+/* ---- the window of an NVTX range ------------------------------------------ */
+
+/* "NAME/3" is NAME's range 3; a suffix that is not a number is part of
+ * the name.  *index is -1 for an index too big to exist. */
+static size_t split_index(const char *spec, int64_t *index)
+{
+	const char *slash = strrchr(spec, '/');
+	size_t len = strlen(spec);
+	*index = 0;
+	if (!slash || !slash[1] || strspn(slash + 1, "0123456789") != strlen(slash + 1))
+		return len;
+	errno = 0;
+	long long i = strtoll(slash + 1, NULL, 10);
+	*index = errno == ERANGE ? -1 : i;
+	return (size_t)(slash - spec);
+}
+
+/* Ranges by "name@domain", the domain being the DomainCreate row (75) of
+ * the range's domainId in its process. */
+static char *range_sql(struct nst_db *db)
+{
+	bool text_id = nst_db_has_column(db, "NVTX_EVENTS", "textId") &&
+		       nst_db_has_table(db, "StringIds");
+	bool domain = nst_db_has_column(db, "NVTX_EVENTS", "domainId");
+	char *sql = malloc(1024);
+	if (!sql)
+		return NULL;
+	snprintf(sql, 1024,
+		 "WITH d AS MATERIALIZED (SELECT domainId AS id, globalTid & 0x0000FFFFFF000000 AS p,"
+		 " text FROM NVTX_EVENTS WHERE eventType = 75 AND %s)"
+		 " SELECT e.start, e.end, e.globalTid FROM NVTX_EVENTS AS e"
+		 " LEFT JOIN d ON d.id = %s AND d.p = e.globalTid & 0x0000FFFFFF000000"
+		 " WHERE e.eventType IN (59, 60, 70, 71)"
+		 " AND coalesce(e.text, %s) || coalesce('@' || d.text, '') = ?1"
+		 " ORDER BY e.start, e.rowid LIMIT 1 OFFSET ?2",
+		 domain ? "1" : "0", domain ? "e.domainId" : "NULL",
+		 text_id ? "(SELECT value FROM StringIds WHERE id = e.textId)" : "NULL");
+	return sql;
+}
+
+static enum nst_status not_found(struct nst_db *db, const char *spec,
+				 struct nst_error *err)
+{
+	return nst_fail(err, NST_ERR_NODATA, "NVTX range '%s' could not be found in %s.",
+			spec, nst_db_path(db));
+}
+
+static void scope_of(int64_t gtid, struct nst_ev_window *w)
+{
+	/* A range on the main thread (tid == pid) stands for its process. */
+	int64_t pid = (gtid >> 24) & 0xFFFFFF, tid = gtid & 0xFFFFFF;
+	w->gtid = gtid;
+	w->scope = gtid == NUL ? NST_EV_ALL_THREADS
+		 : tid == pid ? NST_EV_PROCESS : NST_EV_THREAD;
+}
+
+enum nst_status nst_ev_nvtx_window(struct nst_db *db, const char *spec,
+				   struct nst_ev_window *w, bool *open,
+				   struct nst_error *err)
+{
+	int64_t index;
+	size_t len = split_index(spec, &index);
+	*open = false;
+	if (!nst_db_has_table(db, "NVTX_EVENTS"))
+		return nst_fail(err, NST_ERR_NODATA,
+				"%s does not contain NV Tools Extension (NVTX) data.", nst_db_path(db));
+	if (index < 0)
+		return not_found(db, spec, err);
+	char *sql = range_sql(db);
+	if (!sql)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	sqlite3 *h = nst_db_handle(db);
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return nst_fail(err, NST_ERR_DB, "%s: cannot read NVTX_EVENTS: %s",
+				nst_db_path(db), sqlite3_errmsg(h));
+	sqlite3_bind_text(st, 1, spec, (int)len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, index);
+	enum nst_status s;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		w->start = sqlite3_column_int64(st, 0);
+		*open = sqlite3_column_type(st, 1) == SQLITE_NULL;
+		w->end = *open ? INT64_MAX : sqlite3_column_int64(st, 1);
+		scope_of(sqlite3_column_type(st, 2) == SQLITE_NULL ? NUL
+				 : sqlite3_column_int64(st, 2), w);
+		s = NST_OK;
+	} else if (rc == SQLITE_DONE) {
+		s = not_found(db, spec, err);
+	} else {
+		s = nst_fail(err, NST_ERR_DB, "%s: cannot read NVTX_EVENTS: %s",
+			     nst_db_path(db), sqlite3_errmsg(h));
+	}
+	sqlite3_finalize(st);
+	return s;
+}

@@ -1,0 +1,255 @@
+/* Filtered views of the event tables against the SQL that defines nsys's
+ * filter: for many windows, the rows a view keeps are the rows SQLite's
+ * own evaluation of the overlap condition keeps (NULLs included); the
+ * thread/process scope, rowids, unfiltered reads beside filtered ones,
+ * and the lookup of NVTX ranges. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "db/db.h"
+#include "events/events.h"
+
+#define PID(p) ((int64_t)(p) << 24)
+#define TID(p, t) (PID(p) | (t))
+
+static char path[64];
+
+static void exec(sqlite3 *h, const char *sql)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", sql, msg);
+}
+
+/* T: times with NULLs and extremes; P: globalPid only; U: no end column;
+ * NVTX_EVENTS: ranges on a main and a worker thread, in a domain. */
+static int make_export(void **state)
+{
+	(void)state;
+	strcpy(path, "/tmp/nstats-test-filter-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	sqlite3 *h;
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	exec(h, "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+		"INSERT INTO StringIds VALUES (1, 'registered');"
+		"CREATE TABLE T(start INT, end INT, globalTid INT, globalPid INT, v TEXT);"
+		"CREATE TABLE P(start INT, end INT, globalPid INT);"
+		"CREATE TABLE U(start INT, v INT);"
+		"INSERT INTO U VALUES (1, 1), (100, 2);"
+		"CREATE TABLE NVTX_EVENTS(start INT, end INT, eventType INT, text TEXT, textId INT,"
+		" globalTid INT, domainId INT);");
+	/* (INT64_MIN is the NULL of event columns; exports never hold it) */
+	static const int64_t times[] = { INT64_MIN + 1, -5, 0, 5, 9, 10, 15, 20, 25, 30, INT64_MAX };
+	size_t nt = sizeof times / sizeof *times;
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(h, "INSERT INTO T VALUES (?, ?, ?, ?, ?)", -1, &st, NULL),
+			 SQLITE_OK);
+	int k = 0;
+	for (size_t i = 0; i <= nt; i++)
+		for (size_t j = 0; j <= nt; j++, k++) {
+			if (i < nt) sqlite3_bind_int64(st, 1, times[i]); else sqlite3_bind_null(st, 1);
+			if (j < nt) sqlite3_bind_int64(st, 2, times[j]); else sqlite3_bind_null(st, 2);
+			if (k % 7 == 3) sqlite3_bind_null(st, 3);
+			else sqlite3_bind_int64(st, 3, TID(100 + k % 2, k % 3 ? 100 + k % 2 : 7));
+			sqlite3_bind_int64(st, 4, PID(100 + k % 2));
+			char v[16];
+			snprintf(v, sizeof v, "r%d", k);
+			sqlite3_bind_text(st, 5, v, -1, SQLITE_TRANSIENT);
+			assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+			sqlite3_reset(st);
+		}
+	sqlite3_finalize(st);
+	exec(h, "INSERT INTO P SELECT start, end, globalPid FROM T;"
+		/* domain 1 "app" created on the main thread of process 100 */
+		"INSERT INTO NVTX_EVENTS VALUES (1, NULL, 75, 'app', NULL, 1677721700, 1);"
+		"INSERT INTO NVTX_EVENTS VALUES (5, 25, 59, 'work', NULL, 1677721607, 1);"   /* worker */
+		"INSERT INTO NVTX_EVENTS VALUES (9, 20, 59, 'work', NULL, 1677721700, 1);"   /* main */
+		"INSERT INTO NVTX_EVENTS VALUES (0, 10, 60, NULL, 1, 1677721700, 0);"
+		"INSERT INTO NVTX_EVENTS VALUES (3, NULL, 60, 'open', NULL, 1677721607, 0);");
+	sqlite3_close(h);
+	return 0;
+}
+
+static int remove_export(void **state)
+{
+	(void)state;
+	unlink(path);
+	return 0;
+}
+
+/* The rowids SQLite keeps for the window, in rowid order. */
+static size_t sql_rows(const char *table, int64_t s, int64_t e, const char *scope, int64_t *out)
+{
+	sqlite3 *h;
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	char sql[512];
+	snprintf(sql, sizeof sql,
+		 "SELECT rowid FROM %s WHERE ((start >= ?1 AND start < ?2) OR (end >= ?1 AND end < ?2)"
+		 " OR (start < ?1 AND end >= ?2)) AND %s ORDER BY rowid", table, scope);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_int64(st, 1, s);
+	sqlite3_bind_int64(st, 2, e);
+	size_t n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW)
+		out[n++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return n;
+}
+
+static void check_view(struct nst_events *all, const char *table,
+		       const struct nst_ev_window *w, const char *scope)
+{
+	struct nst_events *ev = nst_ev_filter(all, w);
+	struct nst_error err = { 0 };
+	const int64_t *rowid;
+	size_t n;
+	int64_t want[256];
+	assert_int_equal(nst_ev_rows(ev, table, &n, &err), NST_OK);
+	assert_int_equal(nst_ev_i64(ev, table, "rowid", &rowid, &err), NST_OK);
+	size_t nw = sql_rows(table, w->start, w->end, scope, want);
+	if (n != nw)
+		print_message("window %lld %lld scope %s: %zu rows, SQL %zu\n", (long long)w->start, (long long)w->end, scope, n, nw);
+	assert_int_equal(n, nw);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(rowid[i], want[i]);
+	nst_ev_free(ev);
+}
+
+static struct nst_db *open_export(void)
+{
+	struct nst_db *db;
+	struct nst_error err = { 0 };
+	assert_int_equal(nst_db_open(path, &db, &err), NST_OK);
+	return db;
+}
+
+static void window_is_nsys_overlap_condition(void **state)
+{
+	(void)state;
+	struct nst_db *db = open_export();
+	struct nst_events *all = nst_ev_new(db);
+	static const int64_t bounds[] = { INT64_MIN, -5, 0, 5, 10, 12, 20, 30, INT64_MAX };
+	size_t nb = sizeof bounds / sizeof *bounds;
+	for (size_t i = 0; i < nb; i++)
+		for (size_t j = 0; j < nb; j++) {
+			struct nst_ev_window w = { bounds[i], bounds[j], NST_EV_ALL_THREADS, 0 };
+			check_view(all, "T", &w, "1");
+		}
+	nst_ev_free(all);
+	nst_db_close(db);
+}
+
+static void scope_is_thread_or_process(void **state)
+{
+	(void)state;
+	struct nst_db *db = open_export();
+	struct nst_events *all = nst_ev_new(db);
+	char scope[128];
+	int64_t g = TID(100, 7);
+	struct nst_ev_window w = { 0, 20, NST_EV_THREAD, g };
+	snprintf(scope, sizeof scope, "globalTid = %lld", (long long)g);
+	check_view(all, "T", &w, scope);
+	w.scope = NST_EV_PROCESS;
+	snprintf(scope, sizeof scope, "globalTid >> 24 = %lld", (long long)(g >> 24));
+	check_view(all, "T", &w, scope);
+	/* a table with only globalPid: by process, for a thread too */
+	w.scope = NST_EV_THREAD;
+	snprintf(scope, sizeof scope, "globalPid >> 24 = %lld", (long long)(g >> 24));
+	check_view(all, "P", &w, scope);
+	nst_ev_free(all);
+	nst_db_close(db);
+}
+
+/* Filtered and unfiltered copies of one table side by side; tables
+ * without an end column, and those missing, read through. */
+static void unfiltered_beside_filtered(void **state)
+{
+	(void)state;
+	struct nst_db *db = open_export();
+	struct nst_events *all = nst_ev_new(db);
+	struct nst_error err = { 0 };
+	struct nst_ev_window w = { 10, 20, NST_EV_ALL_THREADS, 0 };
+	struct nst_events *ev = nst_ev_filter(all, &w);
+	assert_ptr_equal(nst_ev_all(ev), all);
+	assert_ptr_equal(nst_ev_all(all), all);
+	assert_int_equal(nst_ev_want(ev, "T", "v", true), NST_OK);
+	assert_int_equal(nst_ev_preload(ev, &err), NST_OK);
+	size_t nf, na;
+	const char *const *vf, *const *va;
+	const int64_t *rf;
+	assert_int_equal(nst_ev_rows(ev, "T", &nf, &err), NST_OK);
+	assert_int_equal(nst_ev_rows(all, "T", &na, &err), NST_OK);
+	assert_true(nf > 0 && nf < na);
+	assert_int_equal(nst_ev_text(ev, "T", "v", &vf, &err), NST_OK);
+	assert_int_equal(nst_ev_text(all, "T", "v", &va, &err), NST_OK);
+	assert_int_equal(nst_ev_i64(ev, "T", "rowid", &rf, &err), NST_OK);
+	for (size_t i = 0; i < nf; i++)
+		assert_string_equal(vf[i], va[rf[i] - 1]);
+	const int64_t *u;
+	assert_int_equal(nst_ev_rows(ev, "U", &nf, &err), NST_OK);
+	assert_int_equal(nf, 2);
+	assert_int_equal(nst_ev_i64(ev, "U", "v", &u, &err), NST_OK);
+	assert_int_equal(u[1], 2);
+	assert_int_equal(nst_ev_rows(ev, "NOSUCH", &nf, &err), NST_OK);
+	assert_int_equal(nf, 0);
+	assert_int_equal(nst_ev_i64(ev, "NOSUCH", "start", &u, &err), NST_OK);
+	assert_null(u);
+	nst_ev_free(ev);
+	nst_ev_free(all);
+	nst_db_close(db);
+}
+
+static void nvtx_range_lookup(void **state)
+{
+	(void)state;
+	struct nst_db *db = open_export();
+	struct nst_error err = { 0 };
+	struct nst_ev_window w;
+	bool open;
+	assert_int_equal(nst_ev_nvtx_window(db, "work@app", &w, &open, &err), NST_OK);
+	assert_int_equal(w.start, 5);
+	assert_int_equal(w.end, 25);
+	assert_int_equal(w.scope, NST_EV_THREAD);
+	assert_int_equal(w.gtid, 1677721607);
+	assert_false(open);
+	assert_int_equal(nst_ev_nvtx_window(db, "work@app/1", &w, &open, &err), NST_OK);
+	assert_int_equal(w.start, 9);
+	assert_int_equal(w.scope, NST_EV_PROCESS);
+	assert_int_equal(nst_ev_nvtx_window(db, "registered", &w, &open, &err), NST_OK);
+	assert_int_equal(w.end, 10);
+	assert_int_equal(nst_ev_nvtx_window(db, "open", &w, &open, &err), NST_OK);
+	assert_true(open);
+	assert_int_equal(w.end, INT64_MAX);
+	static const char *const missing[] = { "work", "work@app/2", "work@app/x", "work@other" };
+	for (size_t i = 0; i < sizeof missing / sizeof *missing; i++) {
+		assert_int_equal(nst_ev_nvtx_window(db, missing[i], &w, &open, &err), NST_ERR_NODATA);
+		char want[256];
+		snprintf(want, sizeof want, "NVTX range '%s' could not be found in %s.", missing[i], path);
+		assert_string_equal(err.msg, want);
+	}
+	nst_db_close(db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(window_is_nsys_overlap_condition),
+		cmocka_unit_test(scope_is_thread_or_process),
+		cmocka_unit_test(unfiltered_beside_filtered),
+		cmocka_unit_test(nvtx_range_lookup),
+	};
+	return cmocka_run_group_tests(tests, make_export, remove_export);
+}
