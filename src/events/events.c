@@ -125,7 +125,9 @@ static struct ev_col *col_of(struct nst_events *ev, struct ev_table *t,
 	c->name = nst_arena_strndup(&ev->arena, name, strlen(name));
 	if (!c->name)
 		return NULL;
-	c->present = t->present && nst_db_has_column(ev->db, t->name, name);
+	/* "rowid" reads SQLite's rowid where no column has that name. */
+	c->present = t->present && (strcmp(name, "rowid") == 0 ||
+				    nst_db_has_column(ev->db, t->name, name));
 	t->ncols++;
 	return c;
 }

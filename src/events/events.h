@@ -8,7 +8,8 @@
  *
  * Integer columns are int64 arrays with NULL stored as NST_NULL_I64; text
  * columns are arrays of strings (NULL for SQL NULL).  Rows are in rowid
- * order, which is the order nsys's SQL sees them in. */
+ * order, which is the order nsys's SQL sees them in; the column "rowid"
+ * is the rowid itself (tables nsys writes have no column of that name). */
 #ifndef NSTATS_EVENTS_H
 #define NSTATS_EVENTS_H
 

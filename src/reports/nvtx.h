@@ -61,4 +61,9 @@ enum nst_status nst_nvtx_name_ranges(struct nst_ctx *ctx, const struct nst_nvtx 
 				     struct nst_error *err);
 void nst_nvtx_named_release(struct nst_nvtx_named *r);
 
+/* The summary of the named ranges of the given styles by name, total time
+ * first (nvtx_summary.c); a Style column only when both styles are in. */
+enum nst_status nst_nvtx_summary(struct nst_ctx *ctx, const struct nst_sink *out,
+				 unsigned styles, struct nst_error *err);
+
 #endif

@@ -14,6 +14,9 @@ extern const struct nst_report nst_report_cuda_gpu_sum;
 extern const struct nst_report nst_report_cuda_gpu_trace;
 extern const struct nst_report nst_report_cuda_kern_exec_sum;
 extern const struct nst_report nst_report_cuda_kern_exec_trace;
+extern const struct nst_report nst_report_nvtx_pushpop_sum;
+extern const struct nst_report nst_report_nvtx_pushpop_trace;
+extern const struct nst_report nst_report_nvtx_startend_sum;
 extern const struct nst_report nst_report_nvtx_sum;
 extern const struct nst_report nst_report_osrt_sum;
 
@@ -30,6 +33,9 @@ static const struct nst_report *const reports[] = {
 	&nst_report_cuda_gpu_trace,
 	&nst_report_cuda_kern_exec_sum,
 	&nst_report_cuda_kern_exec_trace,
+	&nst_report_nvtx_pushpop_sum,
+	&nst_report_nvtx_pushpop_trace,
+	&nst_report_nvtx_startend_sum,
 	&nst_report_nvtx_sum,
 	&nst_report_osrt_sum,
 };
