@@ -21,6 +21,17 @@ static bool shorter(const struct nst_nvtx_tree_in *in, uint32_t a, uint32_t b)
 
 /* ---- sorting ------------------------------------------------------------- */
 
+/* nst_sort_by_key, skipped when idx is in key order already (ids mostly
+ * are: ranges come in rowid order). */
+static enum nst_status sort_by(uint32_t *idx, size_t n, const int64_t *key,
+			       struct nst_error *err)
+{
+	size_t k = 1;
+	while (k < n && key[idx[k - 1]] <= key[idx[k]])
+		k++;
+	return k >= n ? NST_OK : nst_sort_by_key(idx, n, key, err);
+}
+
 /* Indexes by thread, start, end descending, id: a range comes after every
  * range that contains it, except an identical one. */
 static enum nst_status sort_ranges(const struct nst_nvtx_tree_in *in, uint32_t *idx,
@@ -30,10 +41,10 @@ static enum nst_status sort_ranges(const struct nst_nvtx_tree_in *in, uint32_t *
 		idx[i] = (uint32_t)i;
 		neg_end[i] = ~in->end[i]; /* reverses the order, never overflows */
 	}
-	enum nst_status s = nst_sort_by_key(idx, in->n, in->id, err);
-	if (!s) s = nst_sort_by_key(idx, in->n, neg_end, err);
-	if (!s) s = nst_sort_by_key(idx, in->n, in->start, err);
-	if (!s) s = nst_sort_by_key(idx, in->n, in->thread, err);
+	enum nst_status s = sort_by(idx, in->n, in->id, err);
+	if (!s) s = sort_by(idx, in->n, neg_end, err);
+	if (!s) s = sort_by(idx, in->n, in->start, err);
+	if (!s) s = sort_by(idx, in->n, in->thread, err);
 	return s;
 }
 
@@ -109,7 +120,7 @@ static enum nst_status rank_ends(struct exact *e, const uint32_t *seg, size_t m,
 				 const int64_t *neg_end, uint32_t *tmp, struct nst_error *err)
 {
 	memcpy(tmp, seg, m * sizeof *tmp);
-	enum nst_status s = nst_sort_by_key(tmp, m, neg_end, err);
+	enum nst_status s = sort_by(tmp, m, neg_end, err);
 	if (s != NST_OK)
 		return s;
 	e->nrank = 0;
@@ -332,13 +343,13 @@ enum nst_status nst_nvtx_tree_order(const struct nst_nvtx_tree_in *in,
 	}
 	for (size_t i = 0; i < in->n; i++)
 		by_id[i] = (uint32_t)i;
-	s = nst_sort_by_key(by_id, in->n, in->id, err);
+	s = sort_by(by_id, in->n, in->id, err);
 	if (s != NST_OK)
 		goto out;
 	child_lists(in, t, by_id, first, kids);
 	*nrows = breadth_first(in, t, by_id, first, kids, *order);
-	s = nst_sort_by_key(*order, *nrows, in->end, err);
-	if (!s) s = nst_sort_by_key(*order, *nrows, in->start, err);
+	s = sort_by(*order, *nrows, in->end, err);
+	if (!s) s = sort_by(*order, *nrows, in->start, err);
 out:
 	free(by_id);
 	free(kids);
