@@ -47,7 +47,8 @@ const char *nst_nvtx_base_name(struct nst_ctx *ctx, const struct nst_nvtx *nv,
 
 /* Ranges of the chosen styles with their "domain:name" names, in row
  * order; a range appears once per domain row that names it.  Equal names
- * share one id; NST_NULL_I64 is a range without a name. */
+ * share one id; NST_NULL_I64 is a range without a name.  Rows without a
+ * start are no ranges. */
 struct nst_nvtx_named {
 	size_t n;
 	uint32_t *row;

@@ -51,9 +51,7 @@ static enum nst_status collect(const struct nst_nvtx *nv, const int64_t *rowid,
 	size_t n = 0;
 	for (size_t k = 0; k < named->n; k++) {
 		uint32_t row = named->row[k];
-		/* a start is NOT NULL in every schema; a trimmed export without
-		 * one holds no range */
-		if ((k && named->row[k - 1] == row) || nv->start[row] == NST_NULL_I64)
+		if (k && named->row[k - 1] == row)
 			continue;
 		r->start[n] = nv->start[row];
 		r->end[n] = nst_nvtx_end(nv, row);
