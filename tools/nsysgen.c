@@ -1377,6 +1377,9 @@ struct config {
     bool collide;
     bool enums;
     bool green_context;
+    /* NVTX range edge cases (block "NVTX range edge cases" below) */
+    bool nvtx_edges;
+    bool nvtx_domain_threads;
     bool example;
     bool force;
     bool quiet;
@@ -1469,6 +1472,13 @@ static const struct option_spec OPTIONS[] = {
     {"--wddm", NULL, OPT_COUNT, FIELD(wddm_packets), 0, MAX_OPS, true,
      "WDDM packets: queue and DMA packet start and stop events on three contexts per process "
      "(TARGET_INFO_WDDM_CONTEXTS); the last ones may still be in flight"},
+    {"--nvtx-edges", NULL, OPT_SET, FIELD(nvtx_edges), 0, 0, true,
+     "after everything else, every thread of the first process pushes the same odd ranges at the same "
+     "instants: a chain 8 deep, equal starts and ends, identical twins, a zero-length range where two "
+     "ranges touch, ranges that cross, and (first thread) a range never popped"},
+    {"--nvtx-domain-threads", NULL, OPT_SET, FIELD(nvtx_domain_threads), 0, 0, true,
+     "the named NVTX domains are created again on every other thread of each process (rows added at the "
+     "end of NVTX_EVENTS)"},
     {"--help", "-h", OPT_SET, FIELD(help), 0, 0, false, "print this help and exit"},
 };
 
@@ -3806,6 +3816,82 @@ static void write_extra_rows(struct gen *g)
         writer_close(writers[i]);
 }
 
+/* ======================================================================================= NVTX range edge cases */
+
+/* What nvtx_pushpop_trace must get right beyond well-nested ranges. Offsets from a common base; every
+ * thread of the first process writes them at the same instants, so ranges tie across threads too. Entries
+ * go thread by thread, forwards for even entries and backwards for odd ones, so that rowids do not follow
+ * the order in which parents come. No random numbers are drawn: the rest of the export stays the same. */
+struct nvtx_edge {
+    int64_t start, end;
+    struct nvtx_name name;
+};
+
+static const struct nvtx_edge NVTX_EDGES[] = {
+    {0, 10000, {"deep 0", 0, false}},       {100, 9900, {"deep 1", 0, true}},  {200, 9800, {"deep 2", 1, false}},
+    {300, 9700, {"deep 3", 0, false}},      {400, 9600, {"deep 4", 0, false}}, {500, 9500, {"deep 5", 0, false}},
+    {600, 9400, {"deep 6", 0, false}},      {700, 9300, {"deep 7", 0, false}}, {20000, 30000, {"tie outer", 0, false}},
+    {20000, 25000, {"same start", 0, false}}, {26000, 30000, {"same end", 0, false}},
+    {40000, 50000, {"twin", 0, false}},     {40000, 50000, {"twin", 0, false}}, {41000, 42000, {"inside twins", 0, false}},
+    {60000, 61000, {"touch left", 0, false}}, {61000, 62000, {"touch right", 0, false}},
+    {61000, 61000, {"zero at the seam", 0, false}}, {70000, 72000, {"cross a", 2, false}},
+    {71000, 73000, {"cross b", 0, false}},  {71500, 71600, {"inside both", 0, false}}, {80000, 80000, {"zero", 0, false}},
+};
+static const struct nvtx_name NVTX_EDGE_OPEN = {"never popped", 0, false};
+static const struct nvtx_name NVTX_EDGE_IN_OPEN = {"inside the open one", 0, true};
+#define NVTX_EDGE_OPEN_AT 90000
+
+static void nvtx_edge_row(struct gen *g, const struct thread *th, int64_t start, bool has_end, int64_t end,
+                          const struct nvtx_name *name)
+{
+    write_nvtx_row(g, &(struct nvtx_row){.event_type = NVTX_PUSH_POP, .start = start, .has_end = has_end,
+                                         .end = end, .name = name, .gtid = th->gtid});
+}
+
+static void nvtx_edge_cases(struct gen *g)
+{
+    int64_t base = 0;
+    for (int t = 0; t < g->nthreads; t++)
+        base = max64(base, g->threads[t].now);
+    base += 1000000;
+    int n = (int)g->cfg->threads;
+    const struct process *p = &g->procs[0];
+    for (size_t i = 0; i < COUNT_OF(NVTX_EDGES); i++) {
+        const struct nvtx_edge *e = &NVTX_EDGES[i];
+        for (int k = 0; k < n; k++) {
+            const struct thread *th = &g->threads[p->first_thread + (i % 2 ? n - 1 - k : k)];
+            nvtx_edge_row(g, th, base + e->start, true, base + e->end, &e->name);
+        }
+    }
+    const struct thread *first = &g->threads[p->first_thread];
+    nvtx_edge_row(g, first, base + NVTX_EDGE_OPEN_AT + 500, true, base + NVTX_EDGE_OPEN_AT + 1000,
+                  &NVTX_EDGE_IN_OPEN);
+    nvtx_edge_row(g, first, base + NVTX_EDGE_OPEN_AT, false, 0, &NVTX_EDGE_OPEN);
+}
+
+/* --nvtx-domain-threads: the named domains again on the other threads of each process, as when several
+ * threads call nvtxDomainCreate with one name; at process start, after every other NVTX row. */
+static void nvtx_domains_on_threads(struct gen *g)
+{
+    for (int pi = 0; pi < (int)g->cfg->processes; pi++) {
+        const struct process *p = &g->procs[pi];
+        for (int t = 1; t < (int)g->cfg->threads; t++)
+            for (size_t d = 1; d < COUNT_OF(NVTX_DOMAINS); d++) {
+                struct nvtx_name domain = {NVTX_DOMAINS[d], (int)d, false};
+                write_nvtx_row(g, &(struct nvtx_row){.event_type = NVTX_DOMAIN_CREATE, .start = p->start_time,
+                                                     .name = &domain, .gtid = g->threads[p->first_thread + t].gtid});
+            }
+    }
+}
+
+static void nvtx_extras(struct gen *g)
+{
+    if (g->cfg->nvtx_edges)
+        nvtx_edge_cases(g);
+    if (g->cfg->nvtx_domain_threads && g->cfg->nvtx_ranges > 0)
+        nvtx_domains_on_threads(g);
+}
+
 /* ======================================================================================= setup */
 
 static void write_enum_tables(void)
@@ -4925,6 +5011,7 @@ int main(int argc, char **argv)
     run_host_events(&g);
     write_graphics(&g);
     write_extra_rows(&g);
+    nvtx_extras(&g);
     write_analysis_details(&g);
     close_output(&g);
     publish_output(&cfg);

@@ -373,8 +373,10 @@ enum nst_status nst_nvtx_name_ranges(struct nst_ctx *ctx, const struct nst_nvtx 
 	size_t cap = 0;
 	for (size_t i = 0; s == NST_OK && i < nv->n; i++) {
 		enum nst_nvtx_style style;
+		/* start is NOT NULL in every schema: a row without one (a
+		 * hand-trimmed export) has no duration and is no range */
 		if (!nst_nvtx_range_style(nv->type[i], &style) ||
-		    !(styles & NST_NVTX_STYLE_BIT(style)))
+		    !(styles & NST_NVTX_STYLE_BIT(style)) || nv->start[i] == NST_NULL_I64)
 			continue;
 		if (name_range(&nm, i, style, out, &cap))
 			s = nst_fail(err, NST_ERR_NOMEM, "out of memory naming NVTX ranges");

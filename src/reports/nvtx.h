@@ -47,7 +47,8 @@ const char *nst_nvtx_base_name(struct nst_ctx *ctx, const struct nst_nvtx *nv,
 
 /* Ranges of the chosen styles with their "domain:name" names, in row
  * order; a range appears once per domain row that names it.  Equal names
- * share one id; NST_NULL_I64 is a range without a name. */
+ * share one id; NST_NULL_I64 is a range without a name.  Rows without a
+ * start are no ranges. */
 struct nst_nvtx_named {
 	size_t n;
 	uint32_t *row;
@@ -60,5 +61,10 @@ enum nst_status nst_nvtx_name_ranges(struct nst_ctx *ctx, const struct nst_nvtx 
 				     unsigned styles, struct nst_nvtx_named *out,
 				     struct nst_error *err);
 void nst_nvtx_named_release(struct nst_nvtx_named *r);
+
+/* The summary of the named ranges of the given styles by name, total time
+ * first (nvtx_summary.c); a Style column only when both styles are in. */
+enum nst_status nst_nvtx_summary(struct nst_ctx *ctx, const struct nst_sink *out,
+				 unsigned styles, struct nst_error *err);
 
 #endif

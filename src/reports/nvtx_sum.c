@@ -1,115 +1,11 @@
 /* nvtx_sum: time spent in each NVTX range name (with its domain), per
  * range style (push/pop or start/end). */
-#include <stdlib.h>
-#include <string.h>
-
 #include "reports/nvtx.h"
-
-struct by_total {
-	const struct nst_dist *d;
-	const struct nst_nvtx_named *r;
-	const uint32_t *first; /* a range of each group */
-};
-
-static int cmp_name(const char *a, const char *b)
-{
-	if (!a || !b)
-		return (a != NULL) - (b != NULL); /* NULL sorts first, as in SQL */
-	return strcmp(a, b);
-}
-
-/* Total descending; equal totals by name, then style, the order that
- * nsys's GROUP BY leaves them in. */
-static int cmp_total(uint32_t a, uint32_t b, void *arg)
-{
-	const struct by_total *t = arg;
-	if (t->d[a].sum != t->d[b].sum)
-		return t->d[a].sum > t->d[b].sum ? -1 : 1;
-	uint32_t ra = t->first[a], rb = t->first[b];
-	int64_t na = t->r->name[ra], nb = t->r->name[rb];
-	int c = cmp_name(na == NST_NULL_I64 ? NULL : t->r->text[na],
-			 nb == NST_NULL_I64 ? NULL : t->r->text[nb]);
-	return c ? c : (int)t->r->style[ra] - (int)t->r->style[rb];
-}
-
-static enum nst_status emit(const struct nst_sink *out, const struct nst_nvtx_named *r,
-			    const struct nst_groups *g, const struct nst_dist *d,
-			    struct nst_error *err)
-{
-	size_t n = g->n ? g->n : 1;
-	uint32_t *order = malloc(n * sizeof *order);
-	struct nst_summary_row *rows = malloc(n * sizeof *rows);
-	enum nst_status s = NST_OK;
-	if (!order || !rows) {
-		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	for (size_t k = 0; k < g->n; k++)
-		order[k] = (uint32_t)k;
-	nst_stable_sort(order, g->n, cmp_total, &(struct by_total){ d, r, g->first });
-	for (size_t k = 0; k < g->n; k++) {
-		uint32_t first = g->first[order[k]];
-		int64_t name = r->name[first];
-		rows[k].d = &d[order[k]];
-		rows[k].tail[0] = nst_text(nst_nvtx_style_name(r->style[first]));
-		rows[k].tail[1] = nst_text(name == NST_NULL_I64 ? NULL : r->text[name]);
-	}
-	static const char *const tail[] = { "Style", "Range" };
-	s = nst_emit_summary(out, "Instances", tail, 2, rows, g->n, err);
-out:
-	free(order);
-	free(rows);
-	return s;
-}
-
-/* Groups the named ranges by (name, style) and emits their durations. */
-static enum nst_status summarise(const struct nst_sink *out, const struct nst_nvtx *nv,
-				 const struct nst_nvtx_named *r, struct nst_error *err)
-{
-	size_t n = r->n ? r->n : 1;
-	int64_t *dur = malloc(n * sizeof *dur);
-	int64_t *style = malloc(n * sizeof *style);
-	uint32_t *rows = malloc(n * sizeof *rows);
-	struct nst_groups g = { 0 };
-	struct nst_dist *d = NULL;
-	enum nst_status s = NST_OK;
-	if (!dur || !style || !rows) {
-		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < r->n; i++) {
-		dur[i] = nst_nvtx_end(nv, r->row[i]) - nv->start[r->row[i]];
-		style[i] = r->style[i];
-		rows[i] = (uint32_t)i;
-	}
-	const int64_t *keys[] = { r->name, style };
-	s = nst_group(keys, 2, rows, r->n, &g, err);
-	if (s == NST_OK)
-		s = nst_group_dists(&g, dur, &d, err);
-	if (s == NST_OK)
-		s = emit(out, r, &g, d, err);
-out:
-	nst_groups_release(&g);
-	free(d);
-	free(dur);
-	free(style);
-	free(rows);
-	return s;
-}
 
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			   struct nst_error *err)
 {
-	struct nst_nvtx nv;
-	struct nst_nvtx_named named;
-	enum nst_status s = nst_nvtx_check(ctx, err);
-	if (!s) s = nst_nvtx_load(ctx, &nv, err);
-	if (!s) s = nst_nvtx_name_ranges(ctx, &nv, NST_NVTX_ALL_STYLES, &named, err);
-	if (s != NST_OK)
-		return s;
-	s = summarise(out, &nv, &named, err);
-	nst_nvtx_named_release(&named);
-	return s;
+	return nst_nvtx_summary(ctx, out, NST_NVTX_ALL_STYLES, err);
 }
 
 const struct nst_report nst_report_nvtx_sum = {

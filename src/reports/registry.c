@@ -17,6 +17,9 @@ extern const struct nst_report nst_report_cuda_kern_exec_trace;
 extern const struct nst_report nst_report_dx11_pix_sum;
 extern const struct nst_report nst_report_dx12_gpu_marker_sum;
 extern const struct nst_report nst_report_dx12_pix_sum;
+extern const struct nst_report nst_report_nvtx_pushpop_sum;
+extern const struct nst_report nst_report_nvtx_pushpop_trace;
+extern const struct nst_report nst_report_nvtx_startend_sum;
 extern const struct nst_report nst_report_nvtx_sum;
 extern const struct nst_report nst_report_openacc_sum;
 extern const struct nst_report nst_report_opengl_khr_gpu_range_sum;
@@ -48,6 +51,9 @@ static const struct nst_report *const reports[] = {
 	&nst_report_dx11_pix_sum,
 	&nst_report_dx12_gpu_marker_sum,
 	&nst_report_dx12_pix_sum,
+	&nst_report_nvtx_pushpop_sum,
+	&nst_report_nvtx_pushpop_trace,
+	&nst_report_nvtx_startend_sum,
 	&nst_report_nvtx_sum,
 	&nst_report_openacc_sum,
 	&nst_report_opengl_khr_gpu_range_sum,

@@ -362,6 +362,19 @@ test_filter_nvtx_open_range() {
 	[[ $OUT != "$want" ]] || fail "an explicit end does not bound the open range's window"
 }
 
+# D16: a domain created on several threads makes nsys fail nvtx_pushpop_trace; nstats prints what nsys
+# prints for the same export without the extra DomainCreate rows
+test_domain_on_several_threads() {
+	local opts="--seed 13 --processes 2 --threads 2 --kernels 20 --memcpy 6 --memset 2 --nvtx 40 --osrt 0"
+	local root expected nsysgen=${NSYSGEN:-$(dirname "$NSTATS")/nsysgen}
+	root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+	expected=$root/tests/golden/expected/nvtx-domains-plain/nvtx_pushpop_trace.csv
+	# shellcheck disable=SC2086
+	"$nsysgen" -q $opts --nvtx-domain-threads -o "$WORK/domains.sqlite" >/dev/null || fail "nsysgen failed"
+	run stats -q -r nvtx_pushpop_trace -f csv domains.sqlite; rc_is 0; err_is ""
+	[[ $OUT == "$(cat "$expected")" ]] || fail "nvtx_pushpop_trace differs from nsys on the export without the extra domain rows"
+}
+
 main() {
 	(($# == 1)) || { echo "usage: tests/cli/run.sh NSTATS" >&2; exit 2; }
 	NSTATS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
