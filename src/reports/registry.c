@@ -14,7 +14,11 @@ extern const struct nst_report nst_report_cuda_gpu_sum;
 extern const struct nst_report nst_report_cuda_gpu_trace;
 extern const struct nst_report nst_report_cuda_kern_exec_sum;
 extern const struct nst_report nst_report_cuda_kern_exec_trace;
+extern const struct nst_report nst_report_mpi_event_sum;
+extern const struct nst_report nst_report_mpi_event_trace;
+extern const struct nst_report nst_report_network_congestion;
 extern const struct nst_report nst_report_nvtx_sum;
+extern const struct nst_report nst_report_nvvideo_api_sum;
 extern const struct nst_report nst_report_osrt_sum;
 
 /* In name order, as --help-reports lists them. */
@@ -30,7 +34,11 @@ static const struct nst_report *const reports[] = {
 	&nst_report_cuda_gpu_trace,
 	&nst_report_cuda_kern_exec_sum,
 	&nst_report_cuda_kern_exec_trace,
+	&nst_report_mpi_event_sum,
+	&nst_report_mpi_event_trace,
+	&nst_report_network_congestion,
 	&nst_report_nvtx_sum,
+	&nst_report_nvvideo_api_sum,
 	&nst_report_osrt_sum,
 };
 
