@@ -197,23 +197,69 @@ static const char *device_label(struct nst_ctx *ctx, const struct nic_tables *t,
 	return NULL;
 }
 
-/* A NIC interval joins every NIC_ID_MAP row of its globalId and every
- * NIC info row of that nicId whose device nsys can name (an unknown
- * deviceId drops the row, as nsys's join with the device names does). */
-static enum nst_status add_nic_row(struct nst_ctx *ctx, const struct nic_tables *t,
-				   const struct metric_rows *r, size_t i,
-				   struct interval_list *l, struct nst_error *err)
+/* Congested NIC samples come out per TARGET_INFO_NIC_INFO row, then per
+ * NIC_ID_MAP row, in their order, and for one map row ordered by start,
+ * end, metric and value (the order of the index nsys's join builds on the
+ * metric table); the switch samples follow in row order.  Then the start
+ * time alone orders them. */
+struct nic_sample {
+	int64_t key[6]; /* globalId, start, end, metricsListId, metricsIdx, value */
+	uint32_t row;
+};
+
+static int cmp_nic_sample(const void *pa, const void *pb)
+{
+	const struct nic_sample *a = pa, *b = pb;
+	for (size_t c = 0; c < 6; c++)
+		if (a->key[c] != b->key[c])
+			return a->key[c] < b->key[c] ? -1 : 1;
+	return (a->row > b->row) - (a->row < b->row);
+}
+
+/* The congested NIC samples, in (globalId, start, end, ...) order. */
+static enum nst_status congested_nic_rows(const struct metric_rows *r, const struct metric_ids *m,
+					  int64_t threshold, uint32_t **rows, size_t *n,
+					  struct nst_error *err)
+{
+	*n = 0;
+	*rows = malloc((r->n ? r->n : 1) * sizeof **rows);
+	struct nic_sample *v = malloc((r->n ? r->n : 1) * sizeof *v);
+	if (!*rows || !v) {
+		free(v);
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < r->n; i++)
+		if (congested(r, i, m, threshold))
+			v[(*n)++] = (struct nic_sample){
+				{ r->gid[i], r->start[i], r->end[i], r->list[i], r->idx[i], r->value[i] },
+				(uint32_t)i };
+	if (*n)
+		qsort(v, *n, sizeof *v, cmp_nic_sample);
+	for (size_t k = 0; k < *n; k++)
+		(*rows)[k] = v[k].row;
+	free(v);
+	return NST_OK;
+}
+
+/* The samples of NIC info row k: through each NIC_ID_MAP row of its nicId
+ * to the samples of that globalId.  A NIC whose device nsys cannot name
+ * has none, as nsys's join with the device names drops it. */
+static enum nst_status add_nic(struct nst_ctx *ctx, const struct nic_tables *t, size_t k,
+			       const struct metric_rows *r, const uint32_t *rows, size_t n,
+			       struct interval_list *l, struct nst_error *err)
 {
 	enum nst_status s = NST_OK;
+	if (!device_label(ctx, t, t->device[k]))
+		return NST_OK;
 	for (size_t m = 0; s == NST_OK && m < t->nmap; m++) {
-		if (t->map_gid[m] != r->gid[i])
+		if (t->map_nic[m] != t->nic_id[k])
 			continue;
-		for (size_t k = 0; s == NST_OK && k < t->ninfo; k++) {
-			if (t->nic_id[k] != t->map_nic[m] ||
-			    !device_label(ctx, t, t->device[k]))
+		for (size_t j = 0; s == NST_OK && j < n; j++) {
+			uint32_t i = rows[j];
+			if (r->gid[i] != t->map_gid[m])
 				continue;
-			struct interval iv = { r->start[i], r->end[i], r->value[i],
-					       t->guid[k], (int64_t)k };
+			struct interval iv = { r->start[i], r->end[i], r->value[i], t->guid[k],
+					       (int64_t)k };
 			s = push(l, &iv, err);
 		}
 	}
@@ -225,26 +271,26 @@ static enum nst_status collect(struct nst_ctx *ctx, const struct metric_ids *m,
 			       const struct nic_tables *nic, struct nst_error *err)
 {
 	struct metric_rows nr, ir;
+	uint32_t *rows = NULL;
+	size_t n = 0;
 	enum nst_status s = load_metric(ctx, NIC_METRIC, &nr, err);
 	if (!s) s = load_metric(ctx, IB_METRIC, &ir, err);
-	for (size_t i = 0; s == NST_OK && i < nr.n; i++)
-		if (congested(&nr, i, m, threshold))
-			s = add_nic_row(ctx, nic, &nr, i, l, err);
+	if (!s) s = congested_nic_rows(&nr, m, threshold, &rows, &n, err);
+	for (size_t k = 0; s == NST_OK && n && k < nic->ninfo; k++)
+		s = add_nic(ctx, nic, k, &nr, rows, n, l, err);
 	for (size_t i = 0; s == NST_OK && i < ir.n; i++)
 		if (congested(&ir, i, m, threshold)) {
 			struct interval iv = { ir.start[i], ir.end[i], ir.value[i], ir.gid[i], -1 };
 			s = push(l, &iv, err);
 		}
+	free(rows);
 	return s;
 }
 
-/* By start, then end; otherwise NIC rows before switch rows, in row order. */
 static int cmp_interval(uint32_t a, uint32_t b, void *arg)
 {
 	const struct interval *v = arg;
-	if (v[a].start != v[b].start)
-		return v[a].start < v[b].start ? -1 : 1;
-	return (v[a].end > v[b].end) - (v[a].end < v[b].end);
+	return (v[a].start > v[b].start) - (v[a].start < v[b].start);
 }
 
 static struct nst_cell device_name(struct nst_ctx *ctx, const struct nic_tables *t,
