@@ -3936,7 +3936,8 @@ static void write_mpi_ranks(struct extra_gen *x)
         }
 }
 
-/* The rank's thread for a call: mostly the main thread, sometimes a worker. */
+/* The rank's thread for a call: mostly the main thread, sometimes a worker (MPI_Init and
+ * MPI_Finalize, of weight 0, always run on the main thread). */
 static uint64_t mpi_thread(struct extra_gen *x, int rank)
 {
     const struct process *p = &x->g->procs[rank];
@@ -3955,7 +3956,7 @@ static int64_t mpi_step(struct extra_gen *x, const struct mpi_call *call, int64_
     e.other_bytes = rng_one_in(&x->rng, 3) ? e.bytes : MPI_BYTES[rng_below(&x->rng, (int64_t)COUNT_OF(MPI_BYTES))];
     for (int r = 0; r < n && *rows < limit; r++) {
         e.rank = r;
-        e.gtid = mpi_thread(x, r);
+        e.gtid = call->weight ? mpi_thread(x, r) : x->g->threads[x->g->procs[r].first_thread].gtid;
         e.start = t + 250 * rng_below(&x->rng, 3);
         e.end = e.start + extra_duration(&x->rng, call->base_ns);
         *rows += write_mpi_event(x, &e);
