@@ -3981,7 +3981,7 @@ static void gen_mpi(struct extra_gen *x)
     int64_t t = mpi_step(x, &MPI_INIT, x->g->procs[0].start_time - 2000000, &rows, c->mpi_events);
     while (rows < limit) {
         const struct mpi_call *call = &MPI_CALLS[pick_weighted_index(&x->rng, weights, COUNT_OF(weights))];
-        t = mpi_step(x, call, t + 1000 * rng_range(&x->rng, 1, 40), &rows, limit) ;
+        t = mpi_step(x, call, t + 1000 * rng_range(&x->rng, 1, 40), &rows, limit);
     }
     t += 5000;
     for (int r = 0; r < c->processes && rows < c->mpi_events; r++, rows++) {

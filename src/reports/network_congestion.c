@@ -1,6 +1,7 @@
 /* network_congestion: the sampling intervals in which a NIC or an
  * InfiniBand switch port waited to send more than ticks_threshold ticks
  * per millisecond (the "IB: Send waits" metric). */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -58,7 +59,37 @@ static enum nst_status push(struct interval_list *l, const struct interval *iv,
 	return NST_OK;
 }
 
-/* nsys's argument parser takes the last value given, as an integer. */
+/* An integer as Python's int() reads one: blanks around it, a sign, and
+ * single underscores between digits ("1_000"). */
+static bool parse_int(const char *v, int64_t *out)
+{
+	char digits[32];
+	size_t n = 0;
+	while (isspace((unsigned char)*v))
+		v++;
+	if (*v == '+' || *v == '-')
+		digits[n++] = *v++;
+	if (!isdigit((unsigned char)*v))
+		return false;
+	for (; *v && !isspace((unsigned char)*v); v++) {
+		if (*v == '_' && isdigit((unsigned char)v[1]) && isdigit((unsigned char)v[-1]))
+			continue;
+		if (!isdigit((unsigned char)*v) || n + 1 >= sizeof digits)
+			return false;
+		digits[n++] = *v;
+	}
+	while (isspace((unsigned char)*v))
+		v++;
+	if (*v)
+		return false;
+	digits[n] = '\0';
+	errno = 0;
+	long long x = strtoll(digits, NULL, 10);
+	*out = x;
+	return errno == 0;
+}
+
+/* nsys's argument parser takes the last value given. */
 static enum nst_status threshold_of(const struct nst_ctx *ctx, int64_t *out,
 				    struct nst_error *err)
 {
@@ -67,14 +98,10 @@ static enum nst_status threshold_of(const struct nst_ctx *ctx, int64_t *out,
 		const char *v = ctx->args[i].value;
 		if (strcmp(ctx->args[i].key, "ticks_threshold") != 0)
 			continue;
-		char *end;
-		errno = 0;
-		long long t = v ? strtoll(v, &end, 10) : 0;
-		if (!v || !*v || *end || errno)
+		if (!v || !parse_int(v, out))
 			return nst_fail(err, NST_ERR_USAGE,
 					"report 'network_congestion': ticks_threshold needs an integer, not '%s'",
 					v ? v : "");
-		*out = t;
 	}
 	return NST_OK;
 }
