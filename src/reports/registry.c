@@ -17,10 +17,14 @@ extern const struct nst_report nst_report_cuda_kern_exec_trace;
 extern const struct nst_report nst_report_dx11_pix_sum;
 extern const struct nst_report nst_report_dx12_gpu_marker_sum;
 extern const struct nst_report nst_report_dx12_pix_sum;
+extern const struct nst_report nst_report_mpi_event_sum;
+extern const struct nst_report nst_report_mpi_event_trace;
+extern const struct nst_report nst_report_network_congestion;
 extern const struct nst_report nst_report_nvtx_pushpop_sum;
 extern const struct nst_report nst_report_nvtx_pushpop_trace;
 extern const struct nst_report nst_report_nvtx_startend_sum;
 extern const struct nst_report nst_report_nvtx_sum;
+extern const struct nst_report nst_report_nvvideo_api_sum;
 extern const struct nst_report nst_report_openacc_sum;
 extern const struct nst_report nst_report_opengl_khr_gpu_range_sum;
 extern const struct nst_report nst_report_opengl_khr_range_sum;
@@ -51,10 +55,14 @@ static const struct nst_report *const reports[] = {
 	&nst_report_dx11_pix_sum,
 	&nst_report_dx12_gpu_marker_sum,
 	&nst_report_dx12_pix_sum,
+	&nst_report_mpi_event_sum,
+	&nst_report_mpi_event_trace,
+	&nst_report_network_congestion,
 	&nst_report_nvtx_pushpop_sum,
 	&nst_report_nvtx_pushpop_trace,
 	&nst_report_nvtx_startend_sum,
 	&nst_report_nvtx_sum,
+	&nst_report_nvvideo_api_sum,
 	&nst_report_openacc_sum,
 	&nst_report_opengl_khr_gpu_range_sum,
 	&nst_report_opengl_khr_range_sum,

@@ -375,6 +375,17 @@ test_domain_on_several_threads() {
 	[[ $OUT == "$(cat "$expected")" ]] || fail "nvtx_pushpop_trace differs from nsys on the export without the extra domain rows"
 }
 
+# network_congestion's ticks_threshold= takes an integer; a valid one runs the report
+test_ticks_threshold() {
+	local bad
+	for bad in abc 1.5 1e4 ''; do
+		run stats -q -r "network_congestion:ticks_threshold=$bad" -f csv ex.sqlite
+		rc_is 2; out_is ""; err_line "^nstats: error: .*ticks_threshold.*'$bad'"
+	done
+	run stats -q -r network_congestion:ticks_threshold=-5:ticks_threshold=20000 -f csv ex.sqlite
+	rc_is 0; out_is ""; err_is "SKIPPED: ex.sqlite does not contain NIC or IB switch metrics."
+}
+
 main() {
 	(($# == 1)) || { echo "usage: tests/cli/run.sh NSTATS" >&2; exit 2; }
 	NSTATS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
