@@ -41,7 +41,7 @@ const struct nst_report nst_report_cuda_gpu_kern_sum = {
 		"standard deviation of one execution, grouped by kernel name.\n"
 		"base names kernels by their short name, mangled by their mangled\n"
 		"name where the export has one.",
-	.args = (const char *const[]){ "base", "mangled", NULL },
+	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,
 };
