@@ -14,6 +14,8 @@ extern const struct nst_report nst_report_cuda_gpu_sum;
 extern const struct nst_report nst_report_cuda_gpu_trace;
 extern const struct nst_report nst_report_cuda_kern_exec_sum;
 extern const struct nst_report nst_report_cuda_kern_exec_trace;
+extern const struct nst_report nst_report_nvtx_gpu_proj_sum;
+extern const struct nst_report nst_report_nvtx_gpu_proj_trace;
 extern const struct nst_report nst_report_nvtx_kern_sum;
 extern const struct nst_report nst_report_nvtx_sum;
 extern const struct nst_report nst_report_osrt_sum;
@@ -31,6 +33,8 @@ static const struct nst_report *const reports[] = {
 	&nst_report_cuda_gpu_trace,
 	&nst_report_cuda_kern_exec_sum,
 	&nst_report_cuda_kern_exec_trace,
+	&nst_report_nvtx_gpu_proj_sum,
+	&nst_report_nvtx_gpu_proj_trace,
 	&nst_report_nvtx_kern_sum,
 	&nst_report_nvtx_sum,
 	&nst_report_osrt_sum,
