@@ -143,7 +143,8 @@ static int take_op(void *arg, uint32_t range, uint32_t op)
 	return 0;
 }
 
-/* Ranges that start and end on one thread, as spans (others NULL). */
+/* Ranges that start and end on one thread, as spans (others NULL): nsys
+ * takes those without an endGlobalTid, even one equal to globalTid. */
 static enum nst_status own_thread_spans(struct nst_ctx *ctx, struct nst_proj *p,
 					struct nst_spans *s, struct nst_error *err)
 {
@@ -152,8 +153,7 @@ static enum nst_status own_thread_spans(struct nst_ctx *ctx, struct nst_proj *p,
 	if (st == NST_OK)
 		st = nst_nvtx_spans(&p->nv, &p->named, s, err);
 	for (size_t i = 0; st == NST_OK && i < s->n; i++) {
-		int64_t et = col_at(end_tid, p->named.row[i]);
-		if (et != NST_NULL_I64 && et != s->tid[i])
+		if (col_at(end_tid, p->named.row[i]) != NST_NULL_I64)
 			s->start[i] = NST_NULL_I64;
 	}
 	return st;
@@ -238,6 +238,11 @@ static enum nst_status nesting_order(const struct nst_proj *p, uint32_t *idx,
 	return s;
 }
 
+static bool never_ended(const struct nst_proj *p, size_t i)
+{
+	return !p->nv.end || p->nv.end[p->named.row[p->entry[i]]] == NST_NULL_I64;
+}
+
 static const char *stack_text(struct nst_ctx *ctx, const struct nst_proj *p, size_t i)
 {
 	const char *up = p->parent[i] < 0 ? "" : p->stack[p->parent[i]];
@@ -266,13 +271,17 @@ static enum nst_status nest(struct nst_ctx *ctx, struct nst_proj *p, bool stacks
 		if (k == 0 || t != tid)
 			depth = 0;
 		tid = t;
-		while (depth > 0 && nst_proj_end(p, open[depth - 1]) < nst_proj_end(p, i))
-			depth--;
-		p->parent[i] = depth ? (int64_t)open[depth - 1] : -1;
-		p->lvl[i] = (int64_t)depth;
-		if (depth)
-			p->nchild[open[depth - 1]]++;
-		open[depth++] = i;
+		if (never_ended(p, i)) {
+			p->parent[i] = -1; /* its NULL end holds nothing and fits nowhere */
+		} else {
+			while (depth > 0 && nst_proj_end(p, open[depth - 1]) < nst_proj_end(p, i))
+				depth--;
+			p->parent[i] = depth ? (int64_t)open[depth - 1] : -1;
+			p->lvl[i] = (int64_t)depth;
+			if (depth)
+				p->nchild[open[depth - 1]]++;
+			open[depth++] = i;
+		}
 		if (stacks && !(p->stack[i] = stack_text(ctx, p, i)))
 			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	}

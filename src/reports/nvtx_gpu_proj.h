@@ -2,8 +2,11 @@
  * nvtx_gpu_proj_sum): each range that starts and ends on one thread, with
  * the GPU operations (kernels, memcpys, memsets) launched inside it on
  * that thread, becomes the span from the first operation's start to the
- * last one's end.  Ranges without operations are dropped; the rest nest
- * by their original times on their thread, outermost first. */
+ * last one's end.  A start/end range ended by another thread (endGlobalTid
+ * set) is left out.  Ranges without operations are dropped; the rest nest
+ * by their original times on their thread, outermost first; a range that
+ * never ended holds operations up to the last NVTX timestamp but takes no
+ * part in the nesting. */
 #ifndef NSTATS_REPORTS_NVTX_GPU_PROJ_H
 #define NSTATS_REPORTS_NVTX_GPU_PROJ_H
 

@@ -2,7 +2,7 @@
  * on the launching thread (not only the innermost), by process, thread and
  * kernel name.  A kernel inside two ranges of one name counts in both, as
  * nsys's join does; NVTX Inst and Kern Inst count each range and kernel
- * once.  Calls are never CUDA backtrace records, so a backtrace export
+ * once.  A start/end range ended by another thread holds nothing.  Calls are never CUDA backtrace records, so a backtrace export
  * does not double the times (docs/deviations.md, D20). */
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +43,7 @@ struct joined {
 	struct nst_launches l;
 	const struct nst_calls *calls;
 	const int64_t *kstart, *kend, *kname;
+	const int64_t *end_tid; /* NVTX endGlobalTid */
 	size_t nk;
 	struct pairs p;
 	uint8_t *matched; /* by launch */
@@ -75,6 +76,9 @@ static enum nst_status pair_up(struct joined *j, struct nst_error *err)
 {
 	struct nst_spans ranges = { 0 }, q = { 0 };
 	enum nst_status s = nst_nvtx_spans(&j->nv, &j->named, &ranges, err);
+	for (size_t i = 0; s == NST_OK && i < ranges.n; i++)
+		if (col_at(j->end_tid, j->named.row[i]) != NST_NULL_I64)
+			ranges.start[i] = NST_NULL_I64; /* ended on another thread */
 	if (s == NST_OK)
 		s = nst_spans_alloc(&q, j->l.n, err);
 	j->matched = calloc(j->l.n ? j->l.n : 1, 1);
@@ -311,6 +315,7 @@ static enum nst_status load(struct nst_ctx *ctx, struct joined *j, struct nst_er
 {
 	enum nst_status s = nst_nvtx_load(ctx, &j->nv, err);
 	if (!s) s = nst_nvtx_name_ranges(ctx, &j->nv, NST_NVTX_ALL_STYLES, &j->named, err);
+	if (!s) s = nst_ev_i64(ctx->ev, NVTX, "endGlobalTid", &j->end_tid, err);
 	if (!s) s = nst_calls_ids(ctx, &j->calls, err);
 	if (!s) s = nst_launches_of(ctx, KERNEL, &j->l, err);
 	if (!s) s = nst_ev_rows(ctx->ev, KERNEL, &j->nk, err);
@@ -341,7 +346,7 @@ static const struct nst_need needs[] = {
 	{ NVTX, "start", false }, { NVTX, "end", false },
 	{ NVTX, "eventType", false }, { NVTX, "globalTid", false },
 	{ NVTX, "textId", false }, { NVTX, "domainId", false },
-	{ NVTX, "text", true },
+	{ NVTX, "text", true }, { NVTX, "endGlobalTid", false },
 	NST_CALL_NEEDS, NST_CALL_ID_NEEDS,
 	{ KERNEL, "start", false }, { KERNEL, "end", false },
 	{ KERNEL, "demangledName", false }, NST_LAUNCH_NEEDS(KERNEL),
