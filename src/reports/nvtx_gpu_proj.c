@@ -249,44 +249,74 @@ static const char *stack_text(struct nst_ctx *ctx, const struct nst_proj *p, siz
 	return nst_arena_printf(ctx->arena, "%s:%" PRId64, up, nst_proj_range_id(p, i));
 }
 
-/* Each range's parent is the innermost earlier range of its thread that
- * still holds it: a stack of the ranges open at its start. */
+/* The tightest range around another: the shortest that holds it, as
+ * nsys picks parents (with partly overlapping ranges that is not always
+ * the latest to start).  Of two equal ranges the earlier row is the
+ * parent, so that no range becomes its own ancestor. */
+struct tightest {
+	const struct nst_spans *s;
+	int64_t *parent;
+};
+
+static int64_t span_dur(const struct nst_spans *s, uint32_t i)
+{
+	return s->end[i] - s->start[i];
+}
+
+static int take_tighter(void *arg, uint32_t r, uint32_t q)
+{
+	struct tightest *t = arg;
+	int64_t dr = span_dur(t->s, r), dq = span_dur(t->s, q);
+	if (r == q || (dr == dq && r > q))
+		return 0;
+	if (t->parent[q] < 0 || dr < span_dur(t->s, (uint32_t)t->parent[q]))
+		t->parent[q] = r;
+	return 0;
+}
+
+/* Parents among the projected ranges; a range that never ended has a
+ * NULL end, which holds nothing and fits nowhere. */
+static enum nst_status find_parents(struct nst_proj *p, struct nst_error *err)
+{
+	struct nst_spans s = { 0 };
+	enum nst_status st = nst_spans_alloc(&s, p->n, err);
+	for (size_t i = 0; st == NST_OK && i < p->n; i++) {
+		s.start[i] = never_ended(p, i) ? NST_NULL_I64 : nst_proj_start(p, i);
+		s.end[i] = nst_proj_end(p, i);
+		s.tid[i] = col_at(p->nv.gtid, p->named.row[p->entry[i]]);
+		p->parent[i] = -1;
+	}
+	if (st == NST_OK)
+		st = nst_enclosing(&s, &s, take_tighter, &(struct tightest){ &s, p->parent }, err);
+	nst_spans_release(&s);
+	return st;
+}
+
+/* Levels, children and stacks follow the parents, each parent first. */
 static enum nst_status nest(struct nst_ctx *ctx, struct nst_proj *p, bool stacks,
 			    struct nst_error *err)
 {
 	size_t n = p->n ? p->n : 1;
-	uint32_t *idx = malloc(n * sizeof *idx), *open = malloc(n * sizeof *open);
-	enum nst_status s = idx && open ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	uint32_t *idx = malloc(n * sizeof *idx);
+	enum nst_status s = idx ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (!s) s = alloc_i64(&p->lvl, n, err);
 	if (!s) s = alloc_i64(&p->nchild, n, err);
 	if (!s) s = alloc_i64(&p->parent, n, err);
 	if (!s && stacks && !(p->stack = calloc(n, sizeof *p->stack)))
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (!s) s = find_parents(p, err);
 	if (!s) s = nesting_order(p, idx, err);
-	size_t depth = 0;
-	int64_t tid = NST_NULL_I64;
 	for (size_t k = 0; s == NST_OK && k < p->n; k++) {
 		uint32_t i = idx[k];
-		int64_t t = col_at(p->nv.gtid, p->named.row[p->entry[i]]);
-		if (k == 0 || t != tid)
-			depth = 0;
-		tid = t;
-		if (never_ended(p, i)) {
-			p->parent[i] = -1; /* its NULL end holds nothing and fits nowhere */
-		} else {
-			while (depth > 0 && nst_proj_end(p, open[depth - 1]) < nst_proj_end(p, i))
-				depth--;
-			p->parent[i] = depth ? (int64_t)open[depth - 1] : -1;
-			p->lvl[i] = (int64_t)depth;
-			if (depth)
-				p->nchild[open[depth - 1]]++;
-			open[depth++] = i;
+		int64_t up = p->parent[i];
+		if (up >= 0) {
+			p->lvl[i] = p->lvl[up] + 1;
+			p->nchild[up]++;
 		}
 		if (stacks && !(p->stack[i] = stack_text(ctx, p, i)))
 			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	}
 	free(idx);
-	free(open);
 	return s;
 }
 
