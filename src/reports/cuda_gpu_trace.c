@@ -404,7 +404,9 @@ const struct nst_report nst_report_cuda_gpu_trace = {
 		"name.  Exports without ENUM tables or greenContextId (which nsys\n"
 		"2024.2.3 refuses) are read too.\n"
 		"base names kernels by their short name, mangled by their mangled\n"
-		"name where the export has one.",
+		"name where the export has one.  nvtx-name prefixes each kernel's name\n"
+		"with the name of the innermost NVTX range around its launch, on the\n"
+		"launching thread (\"range/kernel\").",
 	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,

@@ -316,7 +316,9 @@ const struct nst_report nst_report_cuda_kern_exec_sum = {
 		"`base` names kernels by their short names, `mangled` by their\n"
 		"mangled names.\n"
 		"CUDA backtrace records are not calls (nsys 2024.2.3 counts such\n"
-		"launches twice).",
+		"launches twice).  nvtx-name prefixes each kernel's name with the\n"
+		"name of the innermost NVTX range around its launch, on the launching\n"
+		"thread (\"range/kernel\").",
 	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = nst_kexec_needs,
 	.run = run,

@@ -106,7 +106,9 @@ const struct nst_report nst_report_cuda_kern_exec_trace = {
 		"mangled names.\n"
 		"A kernel is matched to its call by process and correlation id;\n"
 		"CUDA backtrace records are not calls (nsys 2024.2.3 lists such\n"
-		"kernels twice).",
+		"kernels twice).  nvtx-name prefixes each kernel's name with the\n"
+		"name of the innermost NVTX range around its launch, on the launching\n"
+		"thread (\"range/kernel\").",
 	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = nst_kexec_needs,
 	.run = run,
