@@ -249,10 +249,10 @@ static const char *stack_text(struct nst_ctx *ctx, const struct nst_proj *p, siz
 	return nst_arena_printf(ctx->arena, "%s:%" PRId64, up, nst_proj_range_id(p, i));
 }
 
-/* The tightest range around another: the shortest that holds it, as
- * nsys picks parents (with partly overlapping ranges that is not always
- * the latest to start).  Of two equal ranges the earlier row is the
- * parent, so that no range becomes its own ancestor. */
+/* The tightest range around another: the shortest other range that
+ * holds it, the smallest id among equally short ones, as nsys picks
+ * parents (with partly overlapping ranges that is not always the latest
+ * to start).  Two equal ranges so become each other's parents. */
 struct tightest {
 	const struct nst_spans *s;
 	int64_t *parent;
@@ -266,10 +266,11 @@ static int64_t span_dur(const struct nst_spans *s, uint32_t i)
 static int take_tighter(void *arg, uint32_t r, uint32_t q)
 {
 	struct tightest *t = arg;
-	int64_t dr = span_dur(t->s, r), dq = span_dur(t->s, q);
-	if (r == q || (dr == dq && r > q))
+	if (r == q)
 		return 0;
-	if (t->parent[q] < 0 || dr < span_dur(t->s, (uint32_t)t->parent[q]))
+	int64_t up = t->parent[q], dr = span_dur(t->s, r);
+	if (up < 0 || dr < span_dur(t->s, (uint32_t)up) ||
+	    (dr == span_dur(t->s, (uint32_t)up) && r < up))
 		t->parent[q] = r;
 	return 0;
 }
@@ -292,7 +293,17 @@ static enum nst_status find_parents(struct nst_proj *p, struct nst_error *err)
 	return st;
 }
 
-/* Levels, children and stacks follow the parents, each parent first. */
+static bool same_span(const struct nst_proj *p, size_t a, size_t b)
+{
+	return nst_proj_start(p, a) == nst_proj_start(p, b) &&
+	       nst_proj_end(p, a) == nst_proj_end(p, b);
+}
+
+/* Levels and stacks follow the parents from the top-level ranges, each
+ * parent first.  Ranges that no chain of parents leads to from the top
+ * (two equal ranges, parents of each other, and all inside them) have no
+ * level, parent id or stack, as nsys shows them; NumChild counts every
+ * range that names the range its parent. */
 static enum nst_status nest(struct nst_ctx *ctx, struct nst_proj *p, bool stacks,
 			    struct nst_error *err)
 {
@@ -309,10 +320,13 @@ static enum nst_status nest(struct nst_ctx *ctx, struct nst_proj *p, bool stacks
 	for (size_t k = 0; s == NST_OK && k < p->n; k++) {
 		uint32_t i = idx[k];
 		int64_t up = p->parent[i];
-		if (up >= 0) {
-			p->lvl[i] = p->lvl[up] + 1;
+		if (up >= 0)
 			p->nchild[up]++;
+		if (up >= 0 && (same_span(p, i, (size_t)up) || p->lvl[up] == NST_NULL_I64)) {
+			p->lvl[i] = NST_NULL_I64; /* unreachable from the top */
+			continue;
 		}
+		p->lvl[i] = up >= 0 ? p->lvl[up] + 1 : 0;
 		if (stacks && !(p->stack[i] = stack_text(ctx, p, i)))
 			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	}

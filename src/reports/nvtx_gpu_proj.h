@@ -18,9 +18,9 @@ struct nst_proj {
 	size_t n;         /* projected ranges, in NVTX row order */
 	uint32_t *entry;  /* index into named */
 	int64_t *pstart, *pend, *nops;
-	int64_t *lvl, *nchild;
+	int64_t *lvl, *nchild; /* lvl NST_NULL_I64: not reached from the top */
 	int64_t *parent;  /* projected index, or -1 */
-	const char **stack; /* ":id:id", with stacks */
+	const char **stack; /* ":id:id", with stacks; NULL where lvl is */
 };
 
 /* NST_ERR_NODATA with nsys's message when the export lacks a table. */

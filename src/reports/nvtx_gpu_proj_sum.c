@@ -76,17 +76,20 @@ static int cmp_groups(uint32_t a, uint32_t b, void *arg)
 
 /* Sums over group g of the range times, GPU ops, levels and children. */
 struct extra {
-	int64_t range_time, ops, lvl, nchild;
+	int64_t range_time, ops, lvl, nlvl, nchild; /* nlvl: ranges with a level */
 };
 
 static struct extra extra_of(const struct nst_proj *p, const struct sums *m, size_t g)
 {
-	struct extra x = { 0, 0, 0, 0 };
+	struct extra x = { 0, 0, 0, 0, 0 };
 	for (size_t k = m->g.start[g]; k < m->g.start[g + 1]; k++) {
 		uint32_t i = m->g.order[k];
 		x.range_time += nst_proj_end(p, i) - nst_proj_start(p, i);
 		x.ops += p->nops[i];
-		x.lvl += p->lvl[i];
+		if (p->lvl[i] != NST_NULL_I64) {
+			x.lvl += p->lvl[i];
+			x.nlvl++;
+		}
 		x.nchild += p->nchild[i];
 	}
 	return x;
@@ -112,7 +115,7 @@ static enum nst_status emit_row(const struct nst_sink *out, const struct nst_pro
 		nst_round1(d->stdev),
 		nst_int(x.ops),
 		nst_round1((double)x.ops / n),
-		nst_round1((double)x.lvl / n),
+		x.nlvl ? nst_round1((double)x.lvl / (double)x.nlvl) : nst_null(), /* SQL avg skips NULL */
 		nst_round1((double)x.nchild / n),
 	};
 	if (out->row(out->ctx, c))
