@@ -384,6 +384,27 @@ static enum nst_status nvtx_name_check(struct nst_ctx *ctx, struct nst_error *er
 	return s;
 }
 
+/* What nvtx-name reads besides the report's own columns; declared before
+ * the first read, so that each table is scanned once for all of them
+ * rather than once per column. */
+static const struct nst_need nvtx_name_needs[] = {
+	{ NVTX, "start", false }, { NVTX, "end", false },
+	{ NVTX, "eventType", false }, { NVTX, "globalTid", false },
+	{ NVTX, "textId", false }, { NVTX, "domainId", false },
+	{ NVTX, "text", true }, { NVTX, "endGlobalTid", false },
+	NST_CALL_NEEDS, NST_CALL_ID_NEEDS, NST_LAUNCH_NEEDS(KERNEL),
+	{ NULL, NULL, false },
+};
+
+static enum nst_status want_all(struct nst_ctx *ctx, const struct nst_need *needs,
+				struct nst_error *err)
+{
+	for (; needs->table; needs++)
+		if (nst_ev_want(ctx->ev, needs->table, needs->column, needs->text) != NST_OK)
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	return NST_OK;
+}
+
 enum nst_status nst_nvtx_kernel_names(struct nst_ctx *ctx, const int64_t *base_ids,
 				      int64_t id_base, struct nst_arena *arena,
 				      int64_t **ids, const char ***text, size_t *ntext,
@@ -396,6 +417,7 @@ enum nst_status nst_nvtx_kernel_names(struct nst_ctx *ctx, const int64_t *base_i
 	int64_t *range_of = NULL;
 	*ids = NULL;
 	enum nst_status s = nvtx_name_check(ctx, err);
+	if (!s) s = want_all(ctx, nvtx_name_needs, err);
 	if (!s) s = nst_ev_rows(ctx->ev, KERNEL, &nk, err);
 	if (!s) s = nst_nvtx_load(ctx, &nv, err);
 	if (!s) s = own_thread_ranges(ctx, &nv, &ranges, err);
