@@ -12,9 +12,9 @@ const struct nst_need nst_proj_needs[] = {
 	{ NVTX, "textId", false }, { NVTX, "domainId", false },
 	{ NVTX, "text", true }, { NVTX, "endGlobalTid", false },
 	NST_CALL_NEEDS, NST_CALL_ID_NEEDS,
-	{ KERNEL, "start", false }, { KERNEL, "end", false }, NST_LAUNCH_NEEDS(KERNEL),
-	{ MEMCPY, "start", false }, { MEMCPY, "end", false }, NST_LAUNCH_NEEDS(MEMCPY),
-	{ MEMSET, "start", false }, { MEMSET, "end", false }, NST_LAUNCH_NEEDS(MEMSET),
+	NST_GPU_TIMES_NEEDS(KERNEL), NST_LAUNCH_NEEDS(KERNEL),
+	NST_GPU_TIMES_NEEDS(MEMCPY), NST_LAUNCH_NEEDS(MEMCPY),
+	NST_GPU_TIMES_NEEDS(MEMSET), NST_LAUNCH_NEEDS(MEMSET),
 	{ NULL, NULL, false },
 };
 
