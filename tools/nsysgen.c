@@ -1372,6 +1372,7 @@ struct config {
     int64_t osrt_calls;
     int64_t zero_durations;
     int64_t vulkan, opengl, dx11, dx12; /* graphics debug ranges */
+    int64_t launch_ranges; /* NVTX ranges around GPU launches (see "NVTX around launches") */
     bool backtrace;
     bool overlap;
     bool collide;
@@ -1459,6 +1460,11 @@ static const struct option_spec OPTIONS[] = {
     {"--dx11", NULL, OPT_COUNT, FIELD(dx11), 0, MAX_OPS, true, "D3D11 PIX event ranges (begin and end calls)"},
     {"--dx12", NULL, OPT_COUNT, FIELD(dx12), 0, MAX_OPS, true,
      "D3D12 PIX event ranges on a command list (begin and end calls, and their GPU workloads)"},
+    {"--launch-ranges", NULL, OPT_COUNT, FIELD(launch_ranges), 0, MAX_OPS, true,
+     "about N more NVTX ranges, around GPU launches on the launching thread: push/pop ranges that hold "
+     "1 to 8 launches, inside them up to 3 nested push/pop ranges around one launch, and 1 in 4 "
+     "chains inside a start/end range (1 in 8 of them ended by another thread); the other ranges "
+     "of --nvtx do not nest with these, so use --nvtx 0 with it"},
     {"--backtrace", NULL, OPT_SET, FIELD(backtrace), 0, 0, true,
      "every CUDA API call also gets a CUDA backtrace row (eventClass 67) and a callchain"},
     {"--overlap", NULL, OPT_SET, FIELD(overlap), 0, 0, true,
@@ -2397,6 +2403,7 @@ struct gen {
     int64_t gpu_ops_left, zero_durations_left;
     int64_t last_time;
     int64_t events_total;
+    struct launch_ranges *lr; /* --launch-ranges; NULL without it */
 };
 
 /* Returns the StringIds id of `s`, adding it on first use. */
@@ -3910,6 +3917,148 @@ static void nvtx_extras(struct gen *g)
         nvtx_domains_on_threads(g);
 }
 
+/* ======================================================================================= NVTX around launches */
+
+/* --launch-ranges: ranges that hold GPU launches on the launching thread, so that nvtx_kern_sum,
+ * nvtx_gpu_proj_* and nvtx-name have work inside ranges at any scale (1M launches, 1M ranges).
+ * A "group" push/pop range holds 1 to 8 launches of its thread; around each launch a chain of up
+ * to 3 nested ranges opens just before the call and closes just after it, its outermost one a
+ * start/end range 1 time in 4. Every choice draws from a stream of its own, so without the option
+ * nothing changes; with it, --backtrace still only adds rows (a push outlasts a backtrace row's
+ * lead, so the backtrace row stays inside the ranges of its call). */
+
+#define LR_CHAIN_MAX 3
+#define LR_GROUP_MAX_LAUNCHES 8
+
+struct lr_thread {
+    struct open_range group;
+    bool group_open;
+    int64_t group_left; /* launches still to come inside the group */
+    struct open_range chain[LR_CHAIN_MAX];
+    bool chain_start_end[LR_CHAIN_MAX];
+    int nchain;
+};
+
+struct launch_ranges {
+    struct rng rng;
+    int64_t left;          /* ranges still to open */
+    int64_t launches_left; /* GPU launch events still to come */
+    struct lr_thread *threads;
+};
+
+static bool is_launch(enum event_kind kind)
+{
+    return kind == EV_KERNEL || kind == EV_MEMCPY || kind == EV_MEMSET;
+}
+
+static void launch_ranges_setup(struct gen *g)
+{
+    const struct config *c = g->cfg;
+    if (c->launch_ranges == 0)
+        return;
+    g->lr = xcalloc(1, sizeof *g->lr);
+    rng_seed(&g->lr->rng, c->seed ^ UINT64_C(0x6c61756e63686e76));
+    g->lr->left = c->launch_ranges;
+    g->lr->launches_left = c->kernels + c->memcpys + c->memsets;
+    g->lr->threads = xcalloc((size_t)g->nthreads, sizeof *g->lr->threads);
+}
+
+/* How many ranges this launch gets: the remaining ones spread evenly over the remaining launches. */
+static int64_t lr_quota(struct launch_ranges *lr)
+{
+    int64_t want = lr->left / lr->launches_left;
+    if (rng_below(&lr->rng, lr->launches_left) < lr->left % lr->launches_left)
+        want++;
+    return min64(want, 1 + LR_CHAIN_MAX);
+}
+
+/* The push (or start) itself takes time, as in close_push_pop's counterpart. */
+static struct open_range lr_open(struct gen *g, struct thread *th, const struct nvtx_name *name)
+{
+    struct open_range r = {.start = th->now, .name = name};
+    g->lr->left--;
+    th->now += rng_range(&g->lr->rng, 500, 900);
+    return r;
+}
+
+static void lr_open_chain(struct gen *g, struct thread *th, struct lr_thread *lt, int64_t n)
+{
+    struct launch_ranges *lr = g->lr;
+    for (int i = 0; i < n; i++) {
+        bool start_end = i == 0 && rng_one_in(&lr->rng, 4);
+        const struct nvtx_level *level = &NVTX_LEVELS[1 + i];
+        const struct nvtx_name *name =
+            start_end ? &NVTX_START_END[rng_below(&lr->rng, COUNT_OF(NVTX_START_END))]
+                      : &level->names[rng_below(&lr->rng, (int64_t)level->count)];
+        struct open_range r = lr_open(g, th, name);
+        if (start_end) {
+            r.range_id = g->procs[th->process].next_range_id++;
+            r.cross_thread = g->cfg->threads > 1 && rng_one_in(&lr->rng, 8);
+        }
+        lt->chain_start_end[i] = start_end;
+        lt->chain[lt->nchain++] = r;
+    }
+}
+
+static void launch_ranges_before(struct gen *g, struct thread *th, enum event_kind kind)
+{
+    struct launch_ranges *lr = g->lr;
+    if (!lr || !is_launch(kind))
+        return;
+    struct lr_thread *lt = &lr->threads[th - g->threads];
+    int64_t want = lr_quota(lr);
+    lr->launches_left--;
+    if (want > 0 && !lt->group_open && (want > LR_CHAIN_MAX || rng_one_in(&lr->rng, 2))) {
+        lt->group = lr_open(g, th, &NVTX_LEVEL0[rng_below(&lr->rng, COUNT_OF(NVTX_LEVEL0))]);
+        lt->group_open = true;
+        lt->group_left = 1 + rng_below(&lr->rng, LR_GROUP_MAX_LAUNCHES);
+        want--;
+    }
+    lr_open_chain(g, th, lt, min64(want, LR_CHAIN_MAX));
+}
+
+static void lr_close(struct gen *g, struct thread *th, const struct open_range *r, bool start_end)
+{
+    const struct process *p = &g->procs[th->process];
+    uint64_t other = g->threads[p->first_thread + (th->index_in_process + 1) % g->cfg->threads].gtid;
+    th->now += rng_range(&g->lr->rng, 300, 600);
+    write_nvtx_row(g, &(struct nvtx_row){.event_type = start_end ? NVTX_START_END_RANGE : NVTX_PUSH_POP,
+                                         .start = r->start, .has_end = true, .end = th->now, .name = r->name,
+                                         .gtid = th->gtid, .has_end_gtid = start_end && r->cross_thread,
+                                         .end_gtid = other, .has_range_id = start_end, .range_id = r->range_id});
+}
+
+static void lr_close_group(struct gen *g, struct thread *th, struct lr_thread *lt)
+{
+    lr_close(g, th, &lt->group, false);
+    lt->group_open = false;
+}
+
+static void launch_ranges_after(struct gen *g, struct thread *th, enum event_kind kind)
+{
+    if (!g->lr || !is_launch(kind))
+        return;
+    struct lr_thread *lt = &g->lr->threads[th - g->threads];
+    while (lt->nchain > 0) {
+        lt->nchain--;
+        lr_close(g, th, &lt->chain[lt->nchain], lt->chain_start_end[lt->nchain]);
+    }
+    if (lt->group_open && --lt->group_left == 0)
+        lr_close_group(g, th, lt);
+}
+
+static void launch_ranges_finish(struct gen *g)
+{
+    if (!g->lr)
+        return;
+    for (int t = 0; t < g->nthreads; t++)
+        if (g->lr->threads[t].group_open)
+            lr_close_group(g, &g->threads[t], &g->lr->threads[t]);
+    free(g->lr->threads);
+    free(g->lr);
+    g->lr = NULL;
+}
+
 /* ======================================================================================= setup */
 
 static void write_enum_tables(void)
@@ -4279,7 +4428,7 @@ static void write_process_prologue(struct gen *g, int pi)
         put_int(w, 0);
         row_end(w);
     }
-    if (g->cfg->nvtx_ranges > 0) {
+    if (g->cfg->nvtx_ranges > 0 || g->cfg->launch_ranges > 0) {
         for (size_t d = 1; d < COUNT_OF(NVTX_DOMAINS); d++) {
             struct nvtx_name domain = {NVTX_DOMAINS[d], (int)d, false};
             write_nvtx_row(g, &(struct nvtx_row){.event_type = NVTX_DOMAIN_CREATE, .start = main_thread->now,
@@ -4323,6 +4472,7 @@ static void setup(struct gen *g)
     setup_frame_strings(g);
     setup_nvtx_strings(g);
     setup_quotas(g);
+    launch_ranges_setup(g);
     for (int pi = 0; pi < c->processes; pi++)
         write_process_prologue(g, pi);
 }
@@ -4867,7 +5017,9 @@ static void run_host_events(struct gen *g)
     for (int64_t j = 0; j < g->events_total; j++) {
         struct thread *th = &g->threads[j % g->nthreads];
         nvtx_before_event(g, th);
-        switch ((enum event_kind)pick_by_remaining(&g->rng, left, EV_KINDS)) {
+        enum event_kind kind = (enum event_kind)pick_by_remaining(&g->rng, left, EV_KINDS);
+        launch_ranges_before(g, th, kind);
+        switch (kind) {
         case EV_KERNEL: emit_kernel_launch(g, th); break;
         case EV_MEMCPY: emit_memcpy(g, th); break;
         case EV_MEMSET: emit_memset(g, th); break;
@@ -4877,10 +5029,12 @@ static void run_host_events(struct gen *g)
         default: fail("internal error: no event kind left");
         }
         th->events_left--;
+        launch_ranges_after(g, th, kind);
         nvtx_after_event(g, th);
         th->now += host_gap(g);
         report_progress(g, j + 1);
     }
+    launch_ranges_finish(g);
     for (int t = 0; t < g->nthreads; t++)
         nvtx_finish_thread(g, &g->threads[t]);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/corrindex.h"
+#include "reports/nvtx_gpu.h"
 
 struct nst_shared {
 	bool calls_loaded;
@@ -15,6 +16,10 @@ struct nst_shared {
 	int64_t *kname_ids[3];
 	struct nst_arena arena; /* stripped API names */
 	uint32_t *call_next; /* nst_calls_chain() */
+	/* nvtx-name: "range/kernel" ids by name mode, and their texts */
+	int64_t *kname_nvtx_ids[3];
+	const char **kname_nvtx_text[3];
+	size_t nkname_nvtx_text[3];
 };
 
 struct nst_shared *nst_shared_new(void)
@@ -29,8 +34,11 @@ void nst_shared_free(struct nst_shared *sh)
 	free(sh->calls.rows);
 	nst_corrindex_release(&sh->call_index);
 	free(sh->api_names);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		free(sh->kname_ids[i]);
+		free(sh->kname_nvtx_ids[i]);
+		free(sh->kname_nvtx_text[i]);
+	}
 	nst_arena_release(&sh->arena);
 	free(sh->call_next);
 	free(sh);
@@ -281,6 +289,56 @@ enum nst_kname nst_kname_mode(const struct nst_ctx *ctx)
 	if (nst_ctx_flag(ctx, "mangled"))
 		return NST_KNAME_MANGLED;
 	return NST_KNAME_DEMANGLED;
+}
+
+/* Where the ids of "range/kernel" names start, for each name mode: far
+ * above any StringIds id. */
+static int64_t nvtx_kname_base(int mode)
+{
+	return (INT64_C(1) << 40) * (mode + 1);
+}
+
+const char *nst_kernel_name_text(struct nst_ctx *ctx, int64_t id)
+{
+	struct nst_shared *sh = ctx->shared;
+	if (id == NST_NULL_I64)
+		return NULL;
+	for (int m = 0; m < 3; m++) {
+		int64_t i = id - nvtx_kname_base(m);
+		if (i >= 0 && (uint64_t)i < sh->nkname_nvtx_text[m])
+			return sh->kname_nvtx_text[m][i];
+	}
+	return nst_db_string(ctx->db, id);
+}
+
+/* The ids of nvtx-name: the mode's ids with range names prefixed. */
+static enum nst_status nvtx_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname mode,
+					    const int64_t **ids, struct nst_error *err)
+{
+	struct nst_shared *sh = ctx->shared;
+	if (!sh->kname_nvtx_ids[mode]) {
+		const int64_t *base;
+		enum nst_status s = nst_kernel_name_ids(ctx, mode, &base, err);
+		if (s == NST_OK && base)
+			s = nst_nvtx_kernel_names(ctx, base, nvtx_kname_base(mode), &sh->arena,
+						  &sh->kname_nvtx_ids[mode],
+						  &sh->kname_nvtx_text[mode],
+						  &sh->nkname_nvtx_text[mode], err);
+		if (s != NST_OK || !base) {
+			*ids = base;
+			return s;
+		}
+	}
+	*ids = sh->kname_nvtx_ids[mode];
+	return NST_OK;
+}
+
+enum nst_status nst_report_kernel_name_ids(struct nst_ctx *ctx, const int64_t **ids,
+					   struct nst_error *err)
+{
+	if (nst_ctx_flag(ctx, "nvtx-name"))
+		return nvtx_kernel_name_ids(ctx, nst_kname_mode(ctx), ids, err);
+	return nst_kernel_name_ids(ctx, nst_kname_mode(ctx), ids, err);
 }
 
 enum nst_status nst_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname mode,

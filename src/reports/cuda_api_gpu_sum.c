@@ -41,8 +41,10 @@ const struct nst_report nst_report_cuda_api_gpu_sum = {
 		"dropped from API names.  CUDA backtrace records are not counted as\n"
 		"calls (nsys 2024.2.3 counts them).\n"
 		"base names kernels by their short name, mangled by their mangled\n"
-		"name where the export has one.",
-	.args = (const char *const[]){ "base", "mangled", NULL },
+		"name where the export has one.  nvtx-name prefixes each kernel's name\n"
+		"with the name of the innermost NVTX range around its launch, on the\n"
+		"launching thread (\"range/kernel\").",
+	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,
 };

@@ -82,8 +82,10 @@ const struct nst_report nst_report_cuda_gpu_kern_gb_sum = {
 		"total time and its share, and the average, median, minimum, maximum\n"
 		"and standard deviation of one execution.\n"
 		"base names kernels by their short name, mangled by their mangled\n"
-		"name where the export has one.",
-	.args = (const char *const[]){ "base", "mangled", NULL },
+		"name where the export has one.  nvtx-name prefixes each kernel's name\n"
+		"with the name of the innermost NVTX range around its launch, on the\n"
+		"launching thread (\"range/kernel\").",
+	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,
 };

@@ -154,7 +154,7 @@ static enum nst_status load_kernels(struct nst_ctx *ctx, struct kernels *k,
 	if (!s) s = nst_ev_i64(ctx->ev, KERNEL, "staticSharedMemory", &k->ssmem, err);
 	if (!s) s = nst_ev_i64(ctx->ev, KERNEL, "dynamicSharedMemory", &k->dsmem, err);
 	if (!s && k->t.n)
-		s = nst_kernel_name_ids(ctx, nst_kname_mode(ctx), &k->name_id, err);
+		s = nst_report_kernel_name_ids(ctx, &k->name_id, err);
 	return s;
 }
 
@@ -220,7 +220,7 @@ static void kernel_cells(struct trace *tr, size_t i)
 	c[C_SSMEM] = int_at(k->ssmem, i);
 	c[C_DSMEM] = int_at(k->dsmem, i);
 	const int64_t *id = k->name_id;
-	c[C_NAME] = nst_text(id && id[i] != NST_NULL_I64 ? nst_db_string(tr->ctx->db, id[i]) : NULL);
+	c[C_NAME] = nst_text(id && id[i] != NST_NULL_I64 ? nst_kernel_name_text(tr->ctx, id[i]) : NULL);
 }
 
 static enum nst_status copy_cells(struct trace *tr, size_t i, struct nst_error *err)
@@ -404,8 +404,10 @@ const struct nst_report nst_report_cuda_gpu_trace = {
 		"name.  Exports without ENUM tables or greenContextId (which nsys\n"
 		"2024.2.3 refuses) are read too.\n"
 		"base names kernels by their short name, mangled by their mangled\n"
-		"name where the export has one.",
-	.args = (const char *const[]){ "base", "mangled", NULL },
+		"name where the export has one.  nvtx-name prefixes each kernel's name\n"
+		"with the name of the innermost NVTX range around its launch, on the\n"
+		"launching thread (\"range/kernel\").",
+	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,
 };

@@ -56,7 +56,7 @@ static enum nst_status fill_keys(struct nst_ctx *ctx, const struct nst_kexec *j,
 		k->api[i] = j->calls->name_id[rr];
 		k->kname[i] = j->kname ? j->kname[kr] : NST_NULL_I64;
 		k->api_text[i] = nst_api_name(ctx, k->api[i]);
-		k->kname_text[i] = nst_db_string(ctx->db, k->kname[i]);
+		k->kname_text[i] = nst_kernel_name_text(ctx, k->kname[i]);
 	}
 	return NST_OK;
 }
@@ -316,8 +316,10 @@ const struct nst_report nst_report_cuda_kern_exec_sum = {
 		"`base` names kernels by their short names, `mangled` by their\n"
 		"mangled names.\n"
 		"CUDA backtrace records are not calls (nsys 2024.2.3 counts such\n"
-		"launches twice).",
-	.args = (const char *const[]){ "base", "mangled", NULL },
+		"launches twice).  nvtx-name prefixes each kernel's name with the\n"
+		"name of the innermost NVTX range around its launch, on the launching\n"
+		"thread (\"range/kernel\").",
+	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = nst_kexec_needs,
 	.run = run,
 };

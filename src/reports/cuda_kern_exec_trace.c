@@ -29,7 +29,7 @@ static enum nst_status emit_launch(struct nst_ctx *ctx, const struct nst_sink *o
 		nst_text(nst_api_name(ctx, c->name_id[r])),
 		nst_text(grid),
 		nst_text(block),
-		nst_text(j->kname ? nst_db_string(ctx->db, j->kname[k]) : NULL),
+		nst_text(j->kname ? nst_kernel_name_text(ctx, j->kname[k]) : NULL),
 	};
 	if (out->row(out->ctx, cells))
 		return nst_fail(err, NST_ERR_IO, "cannot write the report");
@@ -106,8 +106,10 @@ const struct nst_report nst_report_cuda_kern_exec_trace = {
 		"mangled names.\n"
 		"A kernel is matched to its call by process and correlation id;\n"
 		"CUDA backtrace records are not calls (nsys 2024.2.3 lists such\n"
-		"kernels twice).",
-	.args = (const char *const[]){ "base", "mangled", NULL },
+		"kernels twice).  nvtx-name prefixes each kernel's name with the\n"
+		"name of the innermost NVTX range around its launch, on the launching\n"
+		"thread (\"range/kernel\").",
+	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = nst_kexec_needs,
 	.run = run,
 };

@@ -146,7 +146,7 @@ static int64_t intern_id(struct nst_ctx *ctx, struct nst_op_names *nm, int space
 
 static int kernel_name(struct nst_ctx *ctx, int64_t sid, const char **name)
 {
-	*name = sid == NST_NULL_I64 ? NULL : nst_db_string(ctx->db, sid);
+	*name = sid == NST_NULL_I64 ? NULL : nst_kernel_name_text(ctx, sid);
 	return 0;
 }
 
@@ -282,7 +282,7 @@ enum nst_status nst_op_rows_add_kernels(struct nst_ctx *ctx, struct nst_op_rows 
 	enum nst_status s = nst_gpu_table_load(ctx, KERNEL, NST_GPU_TIMES, &t, err);
 	if (s != NST_OK || t.n == 0)
 		return s;
-	s = nst_kernel_name_ids(ctx, nst_kname_mode(ctx), &sid, err);
+	s = nst_report_kernel_name_ids(ctx, &sid, err);
 	if (s == NST_OK)
 		s = reserve(r, t.n, err);
 	for (size_t i = 0; s == NST_OK && i < t.n; i++) {

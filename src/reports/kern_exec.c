@@ -45,7 +45,7 @@ static enum nst_status load_kernels(struct nst_ctx *ctx, struct nst_kexec *j,
 			s = nst_ev_i64(ctx->ev, KERNEL, bcol[d], &j->block[d], err);
 	}
 	if (!s)
-		s = nst_kernel_name_ids(ctx, nst_kname_mode(ctx), &j->kname, err);
+		s = nst_report_kernel_name_ids(ctx, &j->kname, err);
 	if (s == NST_OK && (!j->kstart || !j->kend || !*corr))
 		return nst_fail(err, NST_ERR_DB, "%s: %s lacks start, end or correlationId",
 				nst_db_path(ctx->db), KERNEL);

@@ -20,6 +20,9 @@ extern const struct nst_report nst_report_dx12_pix_sum;
 extern const struct nst_report nst_report_mpi_event_sum;
 extern const struct nst_report nst_report_mpi_event_trace;
 extern const struct nst_report nst_report_network_congestion;
+extern const struct nst_report nst_report_nvtx_gpu_proj_sum;
+extern const struct nst_report nst_report_nvtx_gpu_proj_trace;
+extern const struct nst_report nst_report_nvtx_kern_sum;
 extern const struct nst_report nst_report_nvtx_pushpop_sum;
 extern const struct nst_report nst_report_nvtx_pushpop_trace;
 extern const struct nst_report nst_report_nvtx_startend_sum;
@@ -58,6 +61,9 @@ static const struct nst_report *const reports[] = {
 	&nst_report_mpi_event_sum,
 	&nst_report_mpi_event_trace,
 	&nst_report_network_congestion,
+	&nst_report_nvtx_gpu_proj_sum,
+	&nst_report_nvtx_gpu_proj_trace,
+	&nst_report_nvtx_kern_sum,
 	&nst_report_nvtx_pushpop_sum,
 	&nst_report_nvtx_pushpop_trace,
 	&nst_report_nvtx_startend_sum,

@@ -22,9 +22,11 @@ read_list() {
 fmt_ext() { if [[ $1 == column ]]; then echo column.txt; else echo "$1"; fi; }
 
 # expected_file EXPDIR REPORT SUFFIX: the expected file, or /dev/null where the reference left none
-# (oracle-outputs removes files that would be empty)
+# (oracle-outputs removes files that would be empty, and names a report with arguments
+# `report_arg`, for `report:arg`)
 expected_file() {
-	if [[ -f $1/$2.$3 ]]; then echo "$1/$2.$3"; else echo /dev/null; fi
+	local f=$1/${2//:/_}.$3
+	if [[ -f $f ]]; then echo "$f"; else echo /dev/null; fi
 }
 
 # run_cases NSTATS BASENAME OUT REPORT... runs, in the current folder, with LC_ALL=C.UTF-8,

@@ -26,7 +26,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/corpus/lib.sh
 source "$HERE/lib.sh" # ROOT, SHARED, DATA, ORACLE
 OUTROOT=$HERE/patched-expected
-IDS=" D1 D2 D15 "
+IDS=" D1 D2 D15 D20 "
 REFUSED='does not contain ENUM_|greenContextId|TARGET_INFO_GPU|no such column'
 BIG=65536
 

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # tests/golden/make-expected.sh [NSYSGEN]: writes tests/golden/expected/<fixture>/ from the reference
 # nsys 2024.2.3 (shared/tools/oracle-outputs, which installs it on first use), for every fixture of
-# fixtures.txt and every report of tests/corpus/reports. Not run by CI; rerun it after changing
-# fixtures.txt, nsysgen's output, or the report list, and commit the result.
-# FIXTURES="a b" and/or REPORTS="r1 r2" limit it to those fixtures and reports; their files are then
-# written over the existing ones and every other expected file stays as it is.
+# fixtures.txt and every report of tests/corpus/reports and tests/golden/reports. Not run by CI;
+# rerun it after changing fixtures.txt, nsysgen's output, or the report lists, and commit the
+# result. FIXTURES="a b" and/or REPORTS="r1 r2" limit it to those fixtures and reports; their files
+# are then written over the existing ones and every other expected file stays as it is.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 nsysgen=$(abspath "${1:-$ROOT/build/nsysgen}")
 oracle=$HERE/oracle-outputs.sh # shared/tools/oracle-outputs, with a fixture's stats options
 [[ -x $nsysgen ]] || { echo "make-expected: $nsysgen: build it first (make)" >&2; exit 1; }
 [[ -x $oracle ]] || { echo "make-expected: $oracle: not found" >&2; exit 1; }
-if [[ -n ${REPORTS:-} ]]; then read -r -a reports <<<"$REPORTS"; else mapfile -t reports < <(read_list "$ROOT/tests/corpus/reports"); fi
+if [[ -n ${REPORTS:-} ]]; then read -r -a reports <<<"$REPORTS"
+else mapfile -t reports < <(read_list "$ROOT/tests/corpus/reports"; read_list "$HERE/reports"); fi
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 rm -rf "$HERE/expected.new"
 while IFS=$'\t' read -r name twin opts; do

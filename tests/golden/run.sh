@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/golden/run.sh NSTATS NSYSGEN: the golden suite. Makes each export of fixtures.txt with
-# NSYSGEN (the same bytes every time), runs every report of tests/corpus/reports in csv and column
+# NSYSGEN (the same bytes every time), runs every report of tests/corpus/reports and
+# tests/golden/reports (reports with arguments, checked on the fixtures only) in csv and column
 # the way shared/tools/oracle-outputs ran nsys, and compares byte for byte with
 # tests/golden/expected/<fixture>/ (written by make-expected.sh from the reference), or, for a
 # fixture with as=TWIN, with the reference's output on its twin. A difference passes only when
@@ -17,7 +18,7 @@ main() {
 	local -a reports
 	nstats=$(abspath "$1") nsysgen=$(abspath "$2")
 	[[ -x $nstats && -x $nsysgen ]] || { echo "golden: $1 or $2 is not an executable" >&2; exit 2; }
-	mapfile -t reports < <(read_list "$ROOT/tests/corpus/reports")
+	mapfile -t reports < <(read_list "$ROOT/tests/corpus/reports"; read_list "$HERE/reports")
 	((${#reports[@]})) || { echo "golden: no reports in tests/corpus/reports" >&2; exit 1; }
 	load_deviations "$ROOT/tests/corpus/deviations.tsv" "$ROOT/docs/deviations.md" || exit 1
 	work=$(mktemp -d "${TMPDIR:-/tmp}/nstats-golden.XXXXXX")

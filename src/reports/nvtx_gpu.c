@@ -1,0 +1,445 @@
+#include "reports/nvtx_gpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- spans ---------------------------------------------------------------- */
+
+enum nst_status nst_spans_alloc(struct nst_spans *s, size_t n, struct nst_error *err)
+{
+	size_t m = n ? n : 1;
+	s->n = n;
+	s->start = malloc(m * sizeof *s->start);
+	s->end = malloc(m * sizeof *s->end);
+	s->tid = malloc(m * sizeof *s->tid);
+	if (s->start && s->end && s->tid)
+		return NST_OK;
+	nst_spans_release(s);
+	return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+}
+
+void nst_spans_release(struct nst_spans *s)
+{
+	free(s->start);
+	free(s->end);
+	free(s->tid);
+	memset(s, 0, sizeof *s);
+}
+
+static bool span_valid(const struct nst_spans *s, uint32_t i)
+{
+	return s->start[i] != NST_NULL_I64 && s->end[i] != NST_NULL_I64 &&
+	       s->tid[i] != NST_NULL_I64;
+}
+
+/* The valid spans ordered by thread, start, and (with by_end) end
+ * descending, so that on one thread an enclosing range comes first. */
+static enum nst_status span_order(const struct nst_spans *s, bool by_end, uint32_t **out,
+				  size_t *n, struct nst_error *err)
+{
+	uint32_t *idx = malloc((s->n ? s->n : 1) * sizeof *idx);
+	int64_t *neg_end = by_end ? malloc((s->n ? s->n : 1) * sizeof *neg_end) : NULL;
+	*out = idx;
+	*n = 0;
+	if (!idx || (by_end && !neg_end)) {
+		free(neg_end);
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		if (neg_end)
+			neg_end[i] = -s->end[i];
+		if (span_valid(s, (uint32_t)i))
+			idx[(*n)++] = (uint32_t)i;
+	}
+	enum nst_status st = NST_OK;
+	if (by_end)
+		st = nst_sort_by_key(idx, *n, neg_end, err);
+	if (st == NST_OK)
+		st = nst_sort_by_key(idx, *n, s->start, err);
+	if (st == NST_OK)
+		st = nst_sort_by_key(idx, *n, s->tid, err);
+	free(neg_end);
+	return st;
+}
+
+struct sweep {
+	const struct nst_spans *r, *q;
+	const uint32_t *rorder;
+	size_t nr, next; /* ranges taken so far */
+	uint32_t *open;  /* ranges that may still enclose a query, outermost first */
+	size_t nopen;
+	int64_t tid;
+};
+
+/* Opens the ranges of the query's thread that start at or before it, and
+ * forgets those that ended before it: later queries start later. */
+static void sweep_advance(struct sweep *w, uint32_t q)
+{
+	int64_t tid = w->q->tid[q], start = w->q->start[q];
+	if (tid != w->tid) {
+		w->nopen = 0;
+		w->tid = tid;
+	}
+	while (w->next < w->nr) {
+		uint32_t r = w->rorder[w->next];
+		if (w->r->tid[r] > tid || (w->r->tid[r] == tid && w->r->start[r] > start))
+			break;
+		if (w->r->tid[r] == tid)
+			w->open[w->nopen++] = r;
+		w->next++;
+	}
+	size_t kept = 0;
+	for (size_t i = 0; i < w->nopen; i++)
+		if (w->r->end[w->open[i]] >= start)
+			w->open[kept++] = w->open[i];
+	w->nopen = kept;
+}
+
+enum nst_status nst_enclosing(const struct nst_spans *ranges, const struct nst_spans *queries,
+			      nst_enclose_fn fn, void *arg, struct nst_error *err)
+{
+	uint32_t *rorder = NULL, *qorder = NULL;
+	size_t nq = 0;
+	struct sweep w = { .r = ranges, .q = queries, .tid = NST_NULL_I64 };
+	enum nst_status s = span_order(ranges, true, &rorder, &w.nr, err);
+	if (s == NST_OK)
+		s = span_order(queries, false, &qorder, &nq, err);
+	w.rorder = rorder;
+	w.open = malloc((w.nr ? w.nr : 1) * sizeof *w.open);
+	if (s == NST_OK && !w.open)
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t k = 0; s == NST_OK && k < nq; k++) {
+		uint32_t q = qorder[k];
+		sweep_advance(&w, q);
+		for (size_t i = 0; i < w.nopen && s == NST_OK; i++)
+			if (ranges->end[w.open[i]] >= queries->end[q] && fn(arg, w.open[i], q))
+				s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	free(w.open);
+	free(rorder);
+	free(qorder);
+	return s;
+}
+
+/* ---- launches --------------------------------------------------------------- */
+
+static int64_t col_at(const int64_t *col, size_t row)
+{
+	return col ? col[row] : NST_NULL_I64;
+}
+
+/* Walks the calls of GPU row i: fills op/call from *n on when given. */
+static size_t calls_of(struct nst_ctx *ctx, const int64_t *gpid, const int64_t *corr,
+		       const uint32_t *next, size_t i, struct nst_launches *l, size_t n)
+{
+	size_t k = 0;
+	int64_t r = nst_calls_find(ctx, col_at(gpid, i), col_at(corr, i));
+	for (; r >= 0; r = next[r] == UINT32_MAX ? -1 : (int64_t)next[r], k++) {
+		if (l) {
+			l->op[n + k] = (uint32_t)i;
+			l->call[n + k] = (uint32_t)r;
+		}
+	}
+	return k;
+}
+
+enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table,
+				struct nst_launches *l, struct nst_error *err)
+{
+	memset(l, 0, sizeof *l);
+	size_t rows;
+	const int64_t *gpid, *corr;
+	const uint32_t *next;
+	enum nst_status s = nst_ev_rows(ctx->ev, table, &rows, err);
+	if (!s) s = nst_ev_i64(ctx->ev, table, "globalPid", &gpid, err);
+	if (!s) s = nst_ev_i64(ctx->ev, table, "correlationId", &corr, err);
+	if (!s) s = nst_calls_chain(ctx, &next, err);
+	if (s != NST_OK || rows == 0 || !next)
+		return s;
+	size_t n = 0;
+	for (size_t i = 0; i < rows; i++)
+		n += calls_of(ctx, gpid, corr, next, i, NULL, 0);
+	l->op = malloc((n ? n : 1) * sizeof *l->op);
+	l->call = malloc((n ? n : 1) * sizeof *l->call);
+	if (!l->op || !l->call) {
+		nst_launches_release(l);
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory joining %s to calls", table);
+	}
+	for (size_t i = 0; i < rows; i++)
+		l->n += calls_of(ctx, gpid, corr, next, i, l, l->n);
+	return NST_OK;
+}
+
+void nst_launches_release(struct nst_launches *l)
+{
+	free(l->op);
+	free(l->call);
+	memset(l, 0, sizeof *l);
+}
+
+enum nst_status nst_nvtx_spans(const struct nst_nvtx *nv, const struct nst_nvtx_named *r,
+			       struct nst_spans *s, struct nst_error *err)
+{
+	enum nst_status st = nst_spans_alloc(s, r->n, err);
+	for (size_t i = 0; st == NST_OK && i < r->n; i++) {
+		uint32_t row = r->row[i];
+		s->start[i] = nv->start[row];
+		s->end[i] = nst_nvtx_end(nv, row);
+		s->tid[i] = col_at(nv->gtid, row);
+	}
+	return st;
+}
+
+/* ---- nvtx-name ------------------------------------------------------------ */
+
+/* Equal strings get one id: an open-addressing table over a text array. */
+struct interner {
+	const char **text;
+	uint64_t *hash;
+	size_t n, cap;
+	uint32_t *slot; /* UINT32_MAX when empty */
+	size_t nslot;
+};
+
+static uint64_t hash_text(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h ^ (h >> 29);
+}
+
+static int interner_grow(struct interner *t)
+{
+	size_t nslot = t->nslot ? t->nslot * 2 : 256;
+	uint32_t *slot = malloc(nslot * sizeof *slot);
+	if (!slot)
+		return -1;
+	memset(slot, 0xff, nslot * sizeof *slot);
+	for (size_t id = 0; id < t->n; id++) {
+		size_t j = t->hash[id] & (nslot - 1);
+		while (slot[j] != UINT32_MAX)
+			j = (j + 1) & (nslot - 1);
+		slot[j] = (uint32_t)id;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->nslot = nslot;
+	return 0;
+}
+
+static int interner_append(struct interner *t, const char *s, uint64_t h)
+{
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		const char **text = realloc(t->text, cap * sizeof *text);
+		if (text)
+			t->text = text;
+		uint64_t *hash = realloc(t->hash, cap * sizeof *hash);
+		if (hash)
+			t->hash = hash;
+		if (!text || !hash)
+			return -1;
+		t->cap = cap;
+	}
+	t->text[t->n] = s;
+	t->hash[t->n++] = h;
+	return 0;
+}
+
+/* The id of s, which must outlive the table; -1 when out of memory. */
+static int64_t intern(struct interner *t, const char *s)
+{
+	if (t->nslot < 2 * (t->n + 1) && interner_grow(t))
+		return -1;
+	uint64_t h = hash_text(s);
+	size_t j = h & (t->nslot - 1);
+	for (; t->slot[j] != UINT32_MAX; j = (j + 1) & (t->nslot - 1)) {
+		uint32_t c = t->slot[j];
+		if (t->hash[c] == h && strcmp(t->text[c], s) == 0)
+			return c;
+	}
+	if (interner_append(t, s, h))
+		return -1;
+	t->slot[j] = (uint32_t)(t->n - 1);
+	return (int64_t)(t->n - 1);
+}
+
+/* The ranges nvtx-name considers: every range that ended on its own
+ * thread, as spans indexed by NVTX row (others left NULL). */
+static enum nst_status own_thread_ranges(struct nst_ctx *ctx, const struct nst_nvtx *nv,
+					 struct nst_spans *s, struct nst_error *err)
+{
+	const int64_t *end_tid;
+	enum nst_status st = nst_ev_i64(ctx->ev, NVTX, "endGlobalTid", &end_tid, err);
+	if (st == NST_OK)
+		st = nst_spans_alloc(s, nv->n, err);
+	for (size_t i = 0; st == NST_OK && i < nv->n; i++) {
+		enum nst_nvtx_style style;
+		bool take = nst_nvtx_range_style(nv->type[i], &style) &&
+			    col_at(end_tid, i) == NST_NULL_I64;
+		s->start[i] = take ? nv->start[i] : NST_NULL_I64;
+		s->end[i] = nst_nvtx_end(nv, i);
+		s->tid[i] = col_at(nv->gtid, i);
+	}
+	return st;
+}
+
+struct innermost {
+	const struct nst_spans *r;
+	int64_t *best; /* by query: the range, or -1 */
+};
+
+static int take_innermost(void *arg, uint32_t range, uint32_t query)
+{
+	struct innermost *in = arg;
+	in->best[query] = range;
+	return 0;
+}
+
+/* By kernel row: the innermost range around any of its launches (the
+ * latest start), or -1. */
+static enum nst_status innermost_ranges(struct nst_ctx *ctx, const struct nst_spans *ranges,
+					int64_t *by_kernel, size_t nk, struct nst_error *err)
+{
+	struct nst_launches l;
+	struct nst_spans q = { 0 };
+	const struct nst_calls *c;
+	int64_t *best = NULL;
+	for (size_t k = 0; k < nk; k++)
+		by_kernel[k] = -1;
+	enum nst_status s = nst_calls_ids(ctx, &c, err);
+	if (s == NST_OK)
+		s = nst_launches_of(ctx, KERNEL, &l, err);
+	if (s != NST_OK)
+		return s;
+	s = nst_spans_alloc(&q, l.n, err);
+	best = malloc((l.n ? l.n : 1) * sizeof *best);
+	if (s == NST_OK && !best)
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; s == NST_OK && i < l.n; i++) {
+		q.start[i] = c->start[l.call[i]];
+		q.end[i] = c->end[l.call[i]];
+		q.tid[i] = col_at(c->gtid, l.call[i]);
+		best[i] = -1;
+	}
+	if (s == NST_OK)
+		s = nst_enclosing(ranges, &q, take_innermost, &(struct innermost){ ranges, best }, err);
+	for (size_t i = 0; s == NST_OK && i < l.n; i++) {
+		int64_t *b = &by_kernel[l.op[i]];
+		if (best[i] >= 0 && (*b < 0 || ranges->start[best[i]] > ranges->start[*b]))
+			*b = best[i];
+	}
+	free(best);
+	nst_spans_release(&q);
+	nst_launches_release(&l);
+	return s;
+}
+
+/* "range/kernel" ids, interned by text. */
+static enum nst_status prefix_names(struct nst_ctx *ctx, const struct nst_nvtx *nv,
+				    const int64_t *range_of, const int64_t *base_ids,
+				    size_t nk, int64_t id_base, int64_t *ids, struct interner *t,
+				    struct nst_arena *arena, struct nst_error *err)
+{
+	struct nst_map cache; /* (range name, kernel id) -> id + 1 */
+	if (nst_map_init(&cache, 64))
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	struct interner rnames = { 0 };
+	enum nst_status s = NST_OK;
+	for (size_t k = 0; s == NST_OK && k < nk; k++) {
+		const char *rname = range_of[k] < 0 ? NULL : nst_nvtx_base_name(ctx, nv, (size_t)range_of[k]);
+		const char *kname = base_ids[k] == NST_NULL_I64 ? NULL : nst_db_string(ctx->db, base_ids[k]);
+		ids[k] = base_ids[k];
+		if (!rname || !kname)
+			continue; /* SQL's || of NULL: nothing to prefix */
+		int64_t rid = intern(&rnames, rname);
+		uint32_t hit;
+		bool fresh;
+		if (rid < 0) {
+			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		} else if (nst_map_get(&cache, rid, base_ids[k], &hit)) {
+			ids[k] = id_base + hit;
+		} else {
+			const char *full = nst_arena_printf(arena, "%s/%s", rname, kname);
+			int64_t id = full ? intern(t, full) : -1;
+			if (id < 0 || nst_map_get_or_put(&cache, rid, base_ids[k], (uint32_t)id, &hit, &fresh))
+				s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+			else
+				ids[k] = id_base + id;
+		}
+	}
+	free(rnames.text);
+	free(rnames.hash);
+	free(rnames.slot);
+	nst_map_release(&cache);
+	return s;
+}
+
+static enum nst_status nvtx_name_check(struct nst_ctx *ctx, struct nst_error *err)
+{
+	enum nst_status s = nst_nvtx_check(ctx, err);
+	if (s == NST_OK && !nst_db_has_table(ctx->db, RUNTIME))
+		s = nst_nodata(ctx, err, "CUDA API data.");
+	return s;
+}
+
+/* What nvtx-name reads besides the report's own columns; declared before
+ * the first read, so that each table is scanned once for all of them
+ * rather than once per column. */
+static const struct nst_need nvtx_name_needs[] = {
+	{ NVTX, "start", false }, { NVTX, "end", false },
+	{ NVTX, "eventType", false }, { NVTX, "globalTid", false },
+	{ NVTX, "textId", false }, { NVTX, "domainId", false },
+	{ NVTX, "text", true }, { NVTX, "endGlobalTid", false },
+	NST_CALL_NEEDS, NST_CALL_ID_NEEDS, NST_LAUNCH_NEEDS(KERNEL),
+	{ NULL, NULL, false },
+};
+
+static enum nst_status want_all(struct nst_ctx *ctx, const struct nst_need *needs,
+				struct nst_error *err)
+{
+	for (; needs->table; needs++)
+		if (nst_ev_want(ctx->ev, needs->table, needs->column, needs->text) != NST_OK)
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	return NST_OK;
+}
+
+enum nst_status nst_nvtx_kernel_names(struct nst_ctx *ctx, const int64_t *base_ids,
+				      int64_t id_base, struct nst_arena *arena,
+				      int64_t **ids, const char ***text, size_t *ntext,
+				      struct nst_error *err)
+{
+	struct nst_nvtx nv;
+	struct nst_spans ranges = { 0 };
+	struct interner t = { 0 };
+	size_t nk;
+	int64_t *range_of = NULL;
+	*ids = NULL;
+	enum nst_status s = nvtx_name_check(ctx, err);
+	if (!s) s = want_all(ctx, nvtx_name_needs, err);
+	if (!s) s = nst_ev_rows(ctx->ev, KERNEL, &nk, err);
+	if (!s) s = nst_nvtx_load(ctx, &nv, err);
+	if (!s) s = own_thread_ranges(ctx, &nv, &ranges, err);
+	if (s == NST_OK) {
+		range_of = malloc((nk ? nk : 1) * sizeof *range_of);
+		*ids = malloc((nk ? nk : 1) * sizeof **ids);
+		if (!range_of || !*ids)
+			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	if (!s) s = innermost_ranges(ctx, &ranges, range_of, nk, err);
+	if (!s) s = prefix_names(ctx, &nv, range_of, base_ids, nk, id_base, *ids, &t, arena, err);
+	free(range_of);
+	nst_spans_release(&ranges);
+	free(t.hash);
+	free(t.slot);
+	if (s != NST_OK) {
+		free(*ids);
+		free(t.text);
+		*ids = NULL;
+		return s;
+	}
+	*text = t.text;
+	*ntext = t.n;
+	return NST_OK;
+}

@@ -1,0 +1,363 @@
+#include "reports/nvtx_gpu_proj.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/gpu_ops.h"
+
+const struct nst_need nst_proj_needs[] = {
+	{ NVTX, "start", false }, { NVTX, "end", false },
+	{ NVTX, "eventType", false }, { NVTX, "globalTid", false },
+	{ NVTX, "textId", false }, { NVTX, "domainId", false },
+	{ NVTX, "text", true }, { NVTX, "endGlobalTid", false },
+	{ NVTX, "rowid", false },
+	NST_CALL_NEEDS, NST_CALL_ID_NEEDS,
+	NST_GPU_TIMES_NEEDS(KERNEL), NST_LAUNCH_NEEDS(KERNEL),
+	NST_GPU_TIMES_NEEDS(MEMCPY), NST_LAUNCH_NEEDS(MEMCPY),
+	NST_GPU_TIMES_NEEDS(MEMSET), NST_LAUNCH_NEEDS(MEMSET),
+	{ NULL, NULL, false },
+};
+
+enum nst_status nst_proj_check(struct nst_ctx *ctx, struct nst_error *err)
+{
+	enum nst_status s = nst_nvtx_check(ctx, err);
+	if (s == NST_OK && !nst_db_has_table(ctx->db, RUNTIME))
+		s = nst_nodata(ctx, err, "CUDA API data.");
+	if (s == NST_OK && !nst_db_has_table(ctx->db, KERNEL) &&
+	    !nst_db_has_table(ctx->db, MEMCPY) && !nst_db_has_table(ctx->db, MEMSET))
+		s = nst_nodata(ctx, err, "GPU operation data.");
+	return s;
+}
+
+static int64_t col_at(const int64_t *col, size_t row)
+{
+	return col ? col[row] : NST_NULL_I64;
+}
+
+int64_t nst_proj_range_id(const struct nst_proj *p, size_t i)
+{
+	size_t row = p->named.row[p->entry[i]];
+	return p->rowid ? p->rowid[row] : (int64_t)row + 1;
+}
+
+int64_t nst_proj_start(const struct nst_proj *p, size_t i)
+{
+	return p->nv.start[p->named.row[p->entry[i]]];
+}
+
+int64_t nst_proj_end(const struct nst_proj *p, size_t i)
+{
+	return nst_nvtx_end(&p->nv, p->named.row[p->entry[i]]);
+}
+
+/* ---- GPU operations and their calls ---------------------------------------- */
+
+/* Every launch of the three GPU tables: the call as a span, and the
+ * operation's times and correlationId. */
+struct ops {
+	struct nst_spans calls;
+	int64_t *start, *end, *corr;
+	size_t n;
+};
+
+static void ops_release(struct ops *o)
+{
+	nst_spans_release(&o->calls);
+	free(o->start);
+	free(o->end);
+	free(o->corr);
+}
+
+static enum nst_status ops_add_table(struct nst_ctx *ctx, const char *table,
+				     const struct nst_calls *c, struct ops *o,
+				     struct nst_error *err)
+{
+	struct nst_launches l;
+	struct nst_gpu_table t;
+	enum nst_status s = nst_gpu_table_load(ctx, table, NST_GPU_TIMES, &t, err);
+	if (s == NST_OK)
+		s = nst_launches_of(ctx, table, &l, err);
+	if (s != NST_OK || l.n == 0)
+		return s;
+	size_t n = o->n + l.n;
+	int64_t *p[6];
+	int64_t **cols[6] = { &o->calls.start, &o->calls.end, &o->calls.tid, &o->start, &o->end, &o->corr };
+	for (int k = 0; k < 6; k++) {
+		p[k] = realloc(*cols[k], n * sizeof *p[k]);
+		if (p[k])
+			*cols[k] = p[k];
+		else
+			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	const int64_t *corr;
+	if (s == NST_OK)
+		s = nst_ev_i64(ctx->ev, table, "correlationId", &corr, err);
+	for (size_t i = 0; s == NST_OK && i < l.n; i++) {
+		size_t at = o->n + i;
+		uint32_t r = l.call[i], op = l.op[i];
+		o->calls.start[at] = c->start[r];
+		o->calls.end[at] = c->end[r];
+		o->calls.tid[at] = col_at(c->gtid, r);
+		o->start[at] = t.start[op];
+		o->end[at] = t.end[op];
+		o->corr[at] = col_at(corr, op);
+	}
+	if (s == NST_OK)
+		o->n = o->calls.n = n;
+	nst_launches_release(&l);
+	return s;
+}
+
+static enum nst_status ops_load(struct nst_ctx *ctx, struct ops *o, struct nst_error *err)
+{
+	const struct nst_calls *c;
+	memset(o, 0, sizeof *o);
+	enum nst_status s = nst_calls_ids(ctx, &c, err);
+	if (!s) s = ops_add_table(ctx, KERNEL, c, o, err);
+	if (!s) s = ops_add_table(ctx, MEMCPY, c, o, err);
+	if (!s) s = ops_add_table(ctx, MEMSET, c, o, err);
+	return s;
+}
+
+/* ---- projecting ---------------------------------------------------------------- */
+
+/* By named range: the projection so far.  Operations of one call come
+ * one after another in the sweep, so a correlationId is counted when it
+ * differs from the one counted last. */
+struct acc {
+	const struct ops *o;
+	int64_t *pstart, *pend, *nops, *last_corr;
+};
+
+static int take_op(void *arg, uint32_t range, uint32_t op)
+{
+	struct acc *a = arg;
+	const struct ops *o = a->o;
+	if (a->nops[range] == 0 || o->start[op] < a->pstart[range])
+		a->pstart[range] = o->start[op];
+	if (a->nops[range] == 0 || o->end[op] > a->pend[range])
+		a->pend[range] = o->end[op];
+	if (a->nops[range] == 0 || o->corr[op] != a->last_corr[range]) {
+		a->nops[range]++;
+		a->last_corr[range] = o->corr[op];
+	}
+	return 0;
+}
+
+/* Ranges that start and end on one thread, as spans (others NULL): nsys
+ * takes those without an endGlobalTid, even one equal to globalTid. */
+static enum nst_status own_thread_spans(struct nst_ctx *ctx, struct nst_proj *p,
+					struct nst_spans *s, struct nst_error *err)
+{
+	const int64_t *end_tid;
+	enum nst_status st = nst_ev_i64(ctx->ev, NVTX, "endGlobalTid", &end_tid, err);
+	if (st == NST_OK)
+		st = nst_nvtx_spans(&p->nv, &p->named, s, err);
+	for (size_t i = 0; st == NST_OK && i < s->n; i++) {
+		if (col_at(end_tid, p->named.row[i]) != NST_NULL_I64)
+			s->start[i] = NST_NULL_I64;
+	}
+	return st;
+}
+
+static enum nst_status alloc_i64(int64_t **out, size_t n, struct nst_error *err)
+{
+	*out = calloc(n ? n : 1, sizeof **out);
+	return *out ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+}
+
+/* Keeps the ranges that got operations, in NVTX row order. */
+static enum nst_status keep_projected(struct nst_proj *p, const struct acc *a,
+				      struct nst_error *err)
+{
+	size_t n = 0, m = p->named.n;
+	for (size_t i = 0; i < m; i++)
+		n += a->nops[i] > 0;
+	p->entry = malloc((n ? n : 1) * sizeof *p->entry);
+	enum nst_status s = p->entry ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (!s) s = alloc_i64(&p->pstart, n, err);
+	if (!s) s = alloc_i64(&p->pend, n, err);
+	if (!s) s = alloc_i64(&p->nops, n, err);
+	for (size_t i = 0; s == NST_OK && i < m; i++) {
+		if (a->nops[i] == 0)
+			continue;
+		p->entry[p->n] = (uint32_t)i;
+		p->pstart[p->n] = a->pstart[i];
+		p->pend[p->n] = a->pend[i];
+		p->nops[p->n++] = a->nops[i];
+	}
+	return s;
+}
+
+static enum nst_status project(struct nst_ctx *ctx, struct nst_proj *p, struct nst_error *err)
+{
+	struct ops o;
+	struct nst_spans ranges = { 0 };
+	size_t m = p->named.n;
+	struct acc a = { .o = &o };
+	enum nst_status s = ops_load(ctx, &o, err);
+	if (!s) s = own_thread_spans(ctx, p, &ranges, err);
+	if (!s) s = alloc_i64(&a.pstart, m, err);
+	if (!s) s = alloc_i64(&a.pend, m, err);
+	if (!s) s = alloc_i64(&a.nops, m, err);
+	if (!s) s = alloc_i64(&a.last_corr, m, err);
+	if (!s) s = nst_enclosing(&ranges, &o.calls, take_op, &a, err);
+	if (!s) s = keep_projected(p, &a, err);
+	free(a.pstart);
+	free(a.pend);
+	free(a.nops);
+	free(a.last_corr);
+	nst_spans_release(&ranges);
+	ops_release(&o);
+	return s;
+}
+
+/* ---- nesting ------------------------------------------------------------------- */
+
+/* The projected ranges by thread, start, end descending: a parent before
+ * its children. */
+static enum nst_status nesting_order(const struct nst_proj *p, uint32_t *idx,
+				     struct nst_error *err)
+{
+	int64_t *key = malloc((p->n ? p->n : 1) * sizeof *key);
+	if (!key)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < p->n; i++) {
+		idx[i] = (uint32_t)i;
+		key[i] = -nst_proj_end(p, i);
+	}
+	enum nst_status s = nst_sort_by_key(idx, p->n, key, err);
+	for (size_t i = 0; s == NST_OK && i < p->n; i++)
+		key[i] = nst_proj_start(p, i);
+	if (s == NST_OK)
+		s = nst_sort_by_key(idx, p->n, key, err);
+	for (size_t i = 0; s == NST_OK && i < p->n; i++)
+		key[i] = col_at(p->nv.gtid, p->named.row[p->entry[i]]);
+	if (s == NST_OK)
+		s = nst_sort_by_key(idx, p->n, key, err);
+	free(key);
+	return s;
+}
+
+static bool never_ended(const struct nst_proj *p, size_t i)
+{
+	return !p->nv.end || p->nv.end[p->named.row[p->entry[i]]] == NST_NULL_I64;
+}
+
+static const char *stack_text(struct nst_ctx *ctx, const struct nst_proj *p, size_t i)
+{
+	const char *up = p->parent[i] < 0 ? "" : p->stack[p->parent[i]];
+	return nst_arena_printf(ctx->arena, "%s:%" PRId64, up, nst_proj_range_id(p, i));
+}
+
+/* The tightest range around another: the shortest other range that
+ * holds it, the smallest id among equally short ones, as nsys picks
+ * parents (with partly overlapping ranges that is not always the latest
+ * to start).  Two equal ranges so become each other's parents. */
+struct tightest {
+	const struct nst_spans *s;
+	int64_t *parent;
+};
+
+static int64_t span_dur(const struct nst_spans *s, uint32_t i)
+{
+	return s->end[i] - s->start[i];
+}
+
+static int take_tighter(void *arg, uint32_t r, uint32_t q)
+{
+	struct tightest *t = arg;
+	if (r == q)
+		return 0;
+	int64_t up = t->parent[q], dr = span_dur(t->s, r);
+	if (up < 0 || dr < span_dur(t->s, (uint32_t)up) ||
+	    (dr == span_dur(t->s, (uint32_t)up) && r < up))
+		t->parent[q] = r;
+	return 0;
+}
+
+/* Parents among the projected ranges; a range that never ended has a
+ * NULL end, which holds nothing and fits nowhere. */
+static enum nst_status find_parents(struct nst_proj *p, struct nst_error *err)
+{
+	struct nst_spans s = { 0 };
+	enum nst_status st = nst_spans_alloc(&s, p->n, err);
+	for (size_t i = 0; st == NST_OK && i < p->n; i++) {
+		s.start[i] = never_ended(p, i) ? NST_NULL_I64 : nst_proj_start(p, i);
+		s.end[i] = nst_proj_end(p, i);
+		s.tid[i] = col_at(p->nv.gtid, p->named.row[p->entry[i]]);
+		p->parent[i] = -1;
+	}
+	if (st == NST_OK)
+		st = nst_enclosing(&s, &s, take_tighter, &(struct tightest){ &s, p->parent }, err);
+	nst_spans_release(&s);
+	return st;
+}
+
+static bool same_span(const struct nst_proj *p, size_t a, size_t b)
+{
+	return nst_proj_start(p, a) == nst_proj_start(p, b) &&
+	       nst_proj_end(p, a) == nst_proj_end(p, b);
+}
+
+/* Levels and stacks follow the parents from the top-level ranges, each
+ * parent first.  Ranges that no chain of parents leads to from the top
+ * (two equal ranges, parents of each other, and all inside them) have no
+ * level, parent id or stack, as nsys shows them; NumChild counts every
+ * range that names the range its parent. */
+static enum nst_status nest(struct nst_ctx *ctx, struct nst_proj *p, bool stacks,
+			    struct nst_error *err)
+{
+	size_t n = p->n ? p->n : 1;
+	uint32_t *idx = malloc(n * sizeof *idx);
+	enum nst_status s = idx ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (!s) s = alloc_i64(&p->lvl, n, err);
+	if (!s) s = alloc_i64(&p->nchild, n, err);
+	if (!s) s = alloc_i64(&p->parent, n, err);
+	if (!s && stacks && !(p->stack = calloc(n, sizeof *p->stack)))
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (!s) s = find_parents(p, err);
+	if (!s) s = nesting_order(p, idx, err);
+	for (size_t k = 0; s == NST_OK && k < p->n; k++) {
+		uint32_t i = idx[k];
+		int64_t up = p->parent[i];
+		if (up >= 0)
+			p->nchild[up]++;
+		if (up >= 0 && (same_span(p, i, (size_t)up) || p->lvl[up] == NST_NULL_I64)) {
+			p->lvl[i] = NST_NULL_I64; /* unreachable from the top */
+			continue;
+		}
+		p->lvl[i] = up >= 0 ? p->lvl[up] + 1 : 0;
+		if (stacks && !(p->stack[i] = stack_text(ctx, p, i)))
+			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	free(idx);
+	return s;
+}
+
+enum nst_status nst_proj_build(struct nst_ctx *ctx, bool stacks, struct nst_proj *p,
+			       struct nst_error *err)
+{
+	memset(p, 0, sizeof *p);
+	enum nst_status s = nst_nvtx_load(ctx, &p->nv, err);
+	if (!s) s = nst_ev_i64(ctx->ev, NVTX, "rowid", &p->rowid, err);
+	if (!s) s = nst_nvtx_name_ranges(ctx, &p->nv, NST_NVTX_ALL_STYLES, &p->named, err);
+	if (!s) s = project(ctx, p, err);
+	if (!s) s = nest(ctx, p, stacks, err);
+	return s;
+}
+
+void nst_proj_release(struct nst_proj *p)
+{
+	nst_nvtx_named_release(&p->named);
+	free(p->entry);
+	free(p->pstart);
+	free(p->pend);
+	free(p->nops);
+	free(p->lvl);
+	free(p->nchild);
+	free(p->parent);
+	free(p->stack);
+	memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,180 @@
+/* nvtx_gpu_proj_sum: the projected NVTX ranges of nvtx_gpu_proj_trace,
+ * summarised by name and style. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/nvtx_gpu_proj.h"
+
+struct sums {
+	struct nst_groups g;
+	struct nst_dist *d;    /* of projected durations */
+	int64_t *name, *style, *dur;
+};
+
+static void sums_release(struct sums *m)
+{
+	nst_groups_release(&m->g);
+	free(m->d);
+	free(m->name);
+	free(m->style);
+	free(m->dur);
+}
+
+static enum nst_status group(const struct nst_proj *p, struct sums *m, struct nst_error *err)
+{
+	size_t n = p->n ? p->n : 1;
+	uint32_t *rows = malloc(n * sizeof *rows);
+	m->name = malloc(n * sizeof *m->name);
+	m->style = malloc(n * sizeof *m->style);
+	m->dur = malloc(n * sizeof *m->dur);
+	enum nst_status s = NST_OK;
+	if (!rows || !m->name || !m->style || !m->dur)
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; s == NST_OK && i < p->n; i++) {
+		rows[i] = (uint32_t)i;
+		m->name[i] = p->named.name[p->entry[i]];
+		m->style[i] = p->named.style[p->entry[i]];
+		m->dur[i] = p->pend[i] - p->pstart[i];
+	}
+	const int64_t *keys[] = { m->name, m->style };
+	if (s == NST_OK)
+		s = nst_group(keys, 2, rows, p->n, &m->g, err);
+	if (s == NST_OK)
+		s = nst_group_dists(&m->g, m->dur, &m->d, err);
+	free(rows);
+	return s;
+}
+
+struct sorter {
+	const struct nst_proj *p;
+	const struct sums *m;
+};
+
+static int cmp_text(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a != NULL) - (b != NULL);
+	return strcmp(a, b);
+}
+
+static const char *name_text(const struct nst_proj *p, int64_t name)
+{
+	return name == NST_NULL_I64 ? NULL : p->named.text[name];
+}
+
+/* Total projected time descending, then name and style. */
+static int cmp_groups(uint32_t a, uint32_t b, void *arg)
+{
+	const struct sorter *t = arg;
+	const struct sums *m = t->m;
+	if (m->d[a].sum != m->d[b].sum)
+		return m->d[a].sum > m->d[b].sum ? -1 : 1;
+	uint32_t fa = m->g.first[a], fb = m->g.first[b];
+	int c = cmp_text(name_text(t->p, m->name[fa]), name_text(t->p, m->name[fb]));
+	return c ? c : (int)(m->style[fa] - m->style[fb]);
+}
+
+/* Sums over group g of the range times, GPU ops, levels and children. */
+struct extra {
+	int64_t range_time, ops, lvl, nlvl, nchild; /* nlvl: ranges with a level */
+};
+
+static struct extra extra_of(const struct nst_proj *p, const struct sums *m, size_t g)
+{
+	struct extra x = { 0, 0, 0, 0, 0 };
+	for (size_t k = m->g.start[g]; k < m->g.start[g + 1]; k++) {
+		uint32_t i = m->g.order[k];
+		x.range_time += nst_proj_end(p, i) - nst_proj_start(p, i);
+		x.ops += p->nops[i];
+		if (p->lvl[i] != NST_NULL_I64) {
+			x.lvl += p->lvl[i];
+			x.nlvl++;
+		}
+		x.nchild += p->nchild[i];
+	}
+	return x;
+}
+
+static enum nst_status emit_row(const struct nst_sink *out, const struct nst_proj *p,
+				const struct sums *m, uint32_t g, struct nst_error *err)
+{
+	const struct nst_dist *d = &m->d[g];
+	struct extra x = extra_of(p, m, g);
+	uint32_t f = m->g.first[g];
+	double n = (double)d->n;
+	struct nst_cell c[14] = {
+		nst_text(name_text(p, m->name[f])),
+		nst_text(nst_nvtx_style_name((enum nst_nvtx_style)m->style[f])),
+		nst_int(d->sum),
+		nst_int(x.range_time),
+		nst_int((int64_t)d->n),
+		nst_round1(d->avg),
+		nst_round1(nst_mid_value(d->med)),
+		nst_int(d->min),
+		nst_int(d->max),
+		nst_round1(d->stdev),
+		nst_int(x.ops),
+		nst_round1((double)x.ops / n),
+		x.nlvl ? nst_round1((double)x.lvl / (double)x.nlvl) : nst_null(), /* SQL avg skips NULL */
+		nst_round1((double)x.nchild / n),
+	};
+	if (out->row(out->ctx, c))
+		return nst_fail(err, NST_ERR_IO, "cannot write the report");
+	return NST_OK;
+}
+
+static enum nst_status emit(const struct nst_sink *out, const struct nst_proj *p,
+			    const struct sums *m, struct nst_error *err)
+{
+	static const char *const cols[] = {
+		"Range", "Style", "Total Proj Time:dur_ns", "Total Range Time:dur_ns",
+		"Range Instances", "Proj Avg:dur_ns", "Proj Med:dur_ns", "Proj Min:dur_ns",
+		"Proj Max:dur_ns", "Proj StdDev:dur_ns", "Total GPU Ops", "Avg GPU Ops",
+		"Avg Range Lvl", "Avg Num Child",
+	};
+	uint32_t *order = malloc((m->g.n ? m->g.n : 1) * sizeof *order);
+	if (!order)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t g = 0; g < m->g.n; g++)
+		order[g] = (uint32_t)g;
+	nst_stable_sort(order, m->g.n, cmp_groups, &(struct sorter){ p, m });
+	enum nst_status s = NST_OK;
+	if (out->begin(out->ctx, cols, 14))
+		s = nst_fail(err, NST_ERR_IO, "cannot write the report");
+	for (size_t k = 0; s == NST_OK && k < m->g.n; k++)
+		s = emit_row(out, p, m, order[k], err);
+	free(order);
+	return s;
+}
+
+static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
+			   struct nst_error *err)
+{
+	struct nst_proj p;
+	struct sums m = { 0 };
+	enum nst_status s = nst_proj_check(ctx, err);
+	if (s != NST_OK)
+		return s;
+	s = nst_proj_build(ctx, false, &p, err);
+	if (s == NST_OK)
+		s = group(&p, &m, err);
+	if (s == NST_OK)
+		s = emit(out, &p, &m, err);
+	sums_release(&m);
+	nst_proj_release(&p);
+	return s;
+}
+
+const struct nst_report nst_report_nvtx_gpu_proj_sum = {
+	.name = "nvtx_gpu_proj_sum",
+	.title = "NVTX GPU Projection Summary",
+	.help = "The projected NVTX ranges of nvtx_gpu_proj_trace summarised by\n"
+		"name and style: total projected time, total original range time,\n"
+		"number of instances, average, median, minimum, maximum and\n"
+		"standard deviation of the projected time, total and average number\n"
+		"of GPU operations, average nesting level and average number of\n"
+		"children.  A child's time is not taken from its parent's.",
+	.args = (const char *const[]){ NULL },
+	.needs = nst_proj_needs,
+	.run = run,
+};
