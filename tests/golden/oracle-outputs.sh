@@ -20,13 +20,13 @@ cp "$db" "$tmp/in.sqlite" # nsys wants the .sqlite ending
 for r; do
 	: >"$tmp/msg"
 	for fmt in csv column; do
-		f=$out/$r.$(fmt_ext "$fmt")
+		f=$out/${r//:/_}.$(fmt_ext "$fmt")
 		"$nsys" stats "${opts[@]}" --report "$r" --format "$fmt" "$tmp/in.sqlite" >"$f" 2>"$tmp/err" || true
 		sed -i -e "s|$tmp/in.sqlite|$(basename "$db")|g" "$f" "$tmp/err"
 		grep -h -E '^(SKIPPED|ERROR|WARNING)' "$f" "$tmp/err" >>"$tmp/msg" || true
 		sed -i -E '/^(SKIPPED|ERROR|WARNING|Processing \[)/d' "$f"
 		[[ $(tr -d '[:space:]' <"$f") != "" ]] || rm -f "$f"
 	done
-	sort -u "$tmp/msg" >"$out/$r.msg"
+	sort -u "$tmp/msg" >"$out/${r//:/_}.msg"
 	[[ -s $out/$r.msg ]] || rm -f "$out/$r.msg"
 done
