@@ -115,6 +115,12 @@ static enum nst_status join(struct nst_ctx *ctx, const struct nst_mem_rule *rule
 	return NST_OK;
 }
 
+static int earlier_call(uint32_t a, uint32_t b, void *arg)
+{
+	const uint32_t *call = arg;
+	return (call[a] > call[b]) - (call[a] < call[b]);
+}
+
 static struct nst_cell int_cell(const int64_t *col, size_t row)
 {
 	return nst_int_or_null(at(col, row));
@@ -175,6 +181,9 @@ enum nst_status nst_mem_rule_run(struct nst_ctx *ctx, const struct nst_sink *out
 	}
 	for (size_t k = 0; k < p.n; k++)
 		idx[k] = (uint32_t)k;
+	/* Equal durations come in the order of the calls, as nsys's join
+	 * walks the runtime table. */
+	nst_stable_sort(idx, p.n, earlier_call, p.call);
 	size_t n = nst_rule_top(ctx, idx, p.n, p.dur);
 	ctx->advice = rule->advice;
 	ctx->noresult = rule->noresult;

@@ -91,7 +91,7 @@ const char *nst_rule_wrap(struct nst_ctx *ctx, const char *text)
 		size_t w = strcspn(p, " \n");
 		if (w == 0)
 			break;
-		if (line && line + 1 + w > 80) {
+		if (line && line + 1 + w > 79) {
 			out[o++] = '\n';
 			line = 0;
 		} else if (line) {

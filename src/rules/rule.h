@@ -41,7 +41,7 @@ size_t nst_rule_top(struct nst_ctx *ctx, uint32_t *idx, size_t n,
  * as ctx->footer.  Returns the rows to show. */
 size_t nst_rule_cut(struct nst_ctx *ctx, size_t n);
 
-/* `text` with its words re-flowed into lines of at most 80 characters, as
+/* `text` with its words re-flowed into lines of at most 79 characters, as
  * nsys wraps a paragraph that holds an argument's value.  In the arena. */
 const char *nst_rule_wrap(struct nst_ctx *ctx, const char *text);
 

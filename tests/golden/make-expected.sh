@@ -1,22 +1,34 @@
 #!/usr/bin/env bash
 # tests/golden/make-expected.sh [NSYSGEN]: writes tests/golden/expected/<fixture>/ from the reference
 # nsys 2024.2.3 (shared/tools/oracle-outputs, which installs it on first use), for every fixture of
-# fixtures.txt and every report of tests/corpus/reports. Not run by CI; rerun it after changing
-# fixtures.txt, nsysgen's output, or the report list, and commit the result.
+# fixtures.txt and every report of tests/corpus/reports and tests/golden/extra-reports. Not run by
+# CI; rerun it after changing fixtures.txt, nsysgen's output, or the report lists, and commit the
+# result. GOLDEN_FIXTURES="a b" and GOLDEN_REPORTS="r rule:s" limit it to those fixtures and
+# report entries: their files are written into expected/ in place, the others are left as they are.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 nsysgen=$(abspath "${1:-$ROOT/build/nsysgen}")
 oracle=$SHARED/tools/oracle-outputs
 [[ -x $nsysgen ]] || { echo "make-expected: $nsysgen: build it first (make)" >&2; exit 1; }
 [[ -x $oracle ]] || { echo "make-expected: $oracle: not found" >&2; exit 1; }
-mapfile -t reports < <(read_list "$ROOT/tests/corpus/reports")
+if [[ -n ${GOLDEN_REPORTS:-} ]]; then
+	read -r -a reports <<<"$GOLDEN_REPORTS"
+else
+	mapfile -t reports < <(golden_reports)
+fi
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+partial=${GOLDEN_FIXTURES:-}${GOLDEN_REPORTS:-}
+dest=$HERE/expected.new
+[[ -z $partial ]] || dest=$HERE/expected
 rm -rf "$HERE/expected.new"
-while IFS=$'\t' read -r name twin opts; do
+while IFS=$'\t' read -r name twin _ opts; do
 	[[ $twin == - ]] || continue # compared with its twin's expected output
+	[[ -z ${GOLDEN_FIXTURES:-} || " $GOLDEN_FIXTURES " == *" $name "* ]] || continue
 	make_fixture "$nsysgen" "$name" "$opts" "$work"
-	"$oracle" "$work/$name.sqlite" "$HERE/expected.new/$name" "${reports[@]}"
-	echo "make-expected: $name: $(ls "$HERE/expected.new/$name" | wc -l) files"
+	"$oracle" "$work/$name.sqlite" "$dest/$name" "${reports[@]}"
+	echo "make-expected: $name: $(ls "$dest/$name" | wc -l) files"
 done < <(fixtures)
-rm -rf "$HERE/expected"
-mv "$HERE/expected.new" "$HERE/expected"
+if [[ -z $partial ]]; then
+	rm -rf "$HERE/expected"
+	mv "$HERE/expected.new" "$HERE/expected"
+fi
