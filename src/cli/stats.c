@@ -1,5 +1,6 @@
 /* `nstats stats`: the command line of `nsys stats`.  Reports, formats and
- * outputs form tuples; the shorter lists repeat their last element. */
+ * outputs form tuples; the shorter lists repeat their last element.  The
+ * same driver runs `nstats analyze` over the rules (cli_run_catalog). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,7 +250,7 @@ struct lazy_out {
 	const struct nst_fmt_spec *spec;
 	const char *title, *name;
 	bool force;
-	const struct nst_ctx *ctx; /* a rule's advice and noresult */
+	const struct nst_ctx *ctx; /* a rule's advice, noresult and footer */
 	struct nst_fmt *fmt;
 	struct nst_sink sink;
 	struct nst_error err; /* why the output failed, kept from the report's */
