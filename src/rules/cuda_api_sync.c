@@ -38,7 +38,8 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 		return nst_rule_no_cuda(ctx, err, "runtime");
 	enum nst_status s = nst_require_strings(ctx, err);
 	const struct nst_calls *c;
-	/* unfiltered: main.CUPTI_ACTIVITY_KIND_RUNTIME */
+	/* The time and NVTX filter applies here (nsys filters this rule's calls;
+	 * only the memcpy/memset rules join the unfiltered runtime table). */
 	if (!s) s = nst_calls_ids(ctx, &c, err);
 	if (s != NST_OK)
 		return s;

@@ -45,6 +45,12 @@ static void find_gaps(const struct nst_busy *b, int64_t min_ns, struct gaps *gp)
 	}
 }
 
+static int earlier(uint32_t a, uint32_t b, void *arg)
+{
+	const int64_t *start = arg;
+	return (start[a] > start[b]) - (start[a] < start[b]);
+}
+
 static void set_texts(struct nst_ctx *ctx, int64_t gap_ms)
 {
 	const char *advice = nst_arena_printf(ctx->arena,
@@ -98,6 +104,8 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 		find_gaps(&b, gap_ms * 1000000, &gp);
 		for (size_t k = 0; k < gp.n; k++)
 			idx[k] = (uint32_t)k;
+		/* equal durations: the earlier gap first, whatever its device */
+		nst_stable_sort(idx, gp.n, earlier, gp.start);
 		size_t n = nst_rule_top(ctx, idx, gp.n, gp.dur);
 		set_texts(ctx, gap_ms);
 		s = emit(ctx, out, &b, &gp, idx, n, err);
