@@ -51,6 +51,26 @@ int exit_of(enum nst_status s);
 
 /* ---- commands ---------------------------------------------------------- */
 
+struct nst_report;
+
+/* What a command runs and how it names it: `stats` runs reports, `analyze`
+ * rules; both go through one driver (stats.c) with the same tuples of
+ * -r/-f/-o, Processing lines, SKIPPED messages and output files. */
+struct catalog {
+	const char *cmd;          /* "stats" */
+	const char *noun;         /* "report", in messages */
+	const char *opt;          /* -r's long name: "report" */
+	const char *opt_help;     /* -r's help */
+	const char *list_opt;     /* "help-reports" */
+	const char *list_help;    /* its help */
+	const char *intro;        /* --help: what the command does */
+	const struct nst_report *(*find)(const char *name);
+	const struct nst_report *const *(*all)(size_t *n);
+	const char *const *(*default_set)(size_t *n);
+};
+int cli_run_catalog(const struct catalog *cat, int argc, char **argv);
+
 int cmd_stats(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
 
 #endif

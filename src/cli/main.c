@@ -13,6 +13,7 @@ static const struct command {
 	const char *help;
 } commands[] = {
 	{ "stats", cmd_stats, "statistics and trace reports, as `nsys stats` prints them" },
+	{ "analyze", cmd_analyze, "expert-system rules, as `nsys analyze` prints them" },
 };
 
 static void usage(FILE *out)

@@ -1,5 +1,7 @@
 /* `nstats stats`: the command line of `nsys stats`.  Reports, formats and
- * outputs form tuples; the shorter lists repeat their last element. */
+ * outputs form tuples; the shorter lists repeat their last element.  The
+ * same driver runs `nstats analyze` over the rules (cli_run_catalog). */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -62,6 +64,7 @@ struct list {
 };
 
 struct stats_cmd {
+	const struct catalog *cat;
 	struct list reports, formats, outputs, inputs;
 	const char *timeunit;
 	struct filter_spec filter;
@@ -114,9 +117,9 @@ static int on_option(void *state, const struct opt *o, const char *v)
 	case O_FORMAT: bad = list_add_split(&c->formats, v); break;
 	case O_OUTPUT: bad = list_add_split(&c->outputs, v); break;
 	case O_TIMEUNIT: c->timeunit = v; break;
-	case O_FILTER_TIME: return filter_parse_time("stats", v, &c->filter);
+	case O_FILTER_TIME: return filter_parse_time(c->cat->cmd, v, &c->filter);
 	case O_FILTER_NVTX: filter_set_nvtx(&c->filter, v); break;
-	case O_FORCE: return opt_bool("stats", o, v, &c->force);
+	case O_FORCE: return opt_bool(c->cat->cmd, o, v, &c->force);
 	case O_QUIET: c->quiet = true; break;
 	case O_STRICT: c->strict = true; break;
 	case O_HELP_REPORTS: c->help_reports = true; c->help_reports_arg = v; break;
@@ -130,15 +133,31 @@ static int on_option(void *state, const struct opt *o, const char *v)
 	return 0;
 }
 
-static void usage(FILE *out)
+/* The option table as `cat` names its -r and its list option. */
+static void command_options(const struct catalog *cat, struct opt out[NOPTIONS])
 {
-	fputs("usage: nstats stats [OPTION...] EXPORT...\n\n"
-	      "Prints nsys stats reports of Nsight Systems SQLite exports (or of the\n"
-	      ".sqlite export beside a .nsys-rep).\n\n", out);
-	opt_help(out, options, NOPTIONS);
-	fputs("\nReports, formats and outputs pair up in order; when one list is\n"
-	      "shorter, its last element repeats.\n\n"
-	      "Exit status: 0 done (a report that cannot run on an export prints\n"
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		out[i] = options[i];
+		if (out[i].id == O_REPORT) {
+			out[i].longname = cat->opt;
+			out[i].help = cat->opt_help;
+		} else if (out[i].id == O_HELP_REPORTS) {
+			out[i].longname = cat->list_opt;
+			out[i].help = cat->list_help;
+		}
+	}
+}
+
+static void usage(const struct catalog *cat, FILE *out)
+{
+	struct opt opts[NOPTIONS];
+	command_options(cat, opts);
+	fprintf(out, "usage: nstats %s [OPTION...] EXPORT...\n\n%s\n\n", cat->cmd, cat->intro);
+	opt_help(out, opts, NOPTIONS);
+	fprintf(out, "\n%c%ss, formats and outputs pair up in order; when one list is\n"
+		"shorter, its last element repeats.\n\n", toupper((unsigned char)cat->noun[0]),
+		cat->noun + 1);
+	fputs("Exit status: 0 done (a report that cannot run on an export prints\n"
 	      "SKIPPED, as nsys does), 1 a report failed, 2 usage error, 3 an export\n"
 	      "cannot be read, 4 output cannot be written, 5 --strict and a report\n"
 	      "was skipped.\n", out);
@@ -184,7 +203,8 @@ static bool accepts(const struct nst_report *r, const char *key)
 	return false;
 }
 
-static int parse_report(const char *spec, struct report_job *job)
+static int parse_report(const struct catalog *cat, const char *spec,
+			struct report_job *job)
 {
 	memset(job, 0, sizeof *job);
 	job->spec = spec;
@@ -196,7 +216,7 @@ static int parse_report(const char *spec, struct report_job *job)
 	}
 	char *save, *tok = strtok_r(job->buf, ":", &save);
 	job->name = tok ? tok : job->buf;
-	job->report = nst_report_find(job->name);
+	job->report = cat->find(job->name);
 	while ((tok = strtok_r(NULL, ":", &save))) {
 		char *eq = strchr(tok, '=');
 		if (eq)
@@ -207,14 +227,19 @@ static int parse_report(const char *spec, struct report_job *job)
 			if (rc)
 				return rc;
 		} else if (job->report && !accepts(job->report, tok)) {
-			cli_error("report '%s': unknown argument '%s' (see nstats stats --help-reports %s)",
-				  job->name, tok, job->name);
+			cli_error("%s '%s': unknown argument '%s' (see nstats %s --%s %s)",
+				  cat->noun, job->name, tok, cat->cmd, cat->list_opt, job->name);
 			return EXIT_USAGE;
 		}
 	}
 	if (!job->report) {
-		cli_error("report '%s' could not be found (see nstats stats --help-reports)",
-			  job->name);
+		cli_error("%s '%s' could not be found (see nstats %s --%s)",
+			  cat->noun, job->name, cat->cmd, cat->list_opt);
+		return EXIT_USAGE;
+	}
+	struct nst_error err = { 0 };
+	if (job->report->check && job->report->check(job->args, job->nargs, &err) != NST_OK) {
+		cli_error("%s '%s': %s", cat->noun, job->name, err.msg);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -245,6 +270,7 @@ struct lazy_out {
 	const struct nst_fmt_spec *spec;
 	const char *title, *name;
 	bool force;
+	const struct nst_ctx *ctx; /* a rule's advice, noresult and footer */
 	struct nst_fmt *fmt;
 	struct nst_sink sink;
 	struct nst_error err; /* why the output failed, kept from the report's */
@@ -258,7 +284,8 @@ static int lazy_begin(void *ctx, const char *const *cols, size_t n)
 	if (l->status != NST_OK)
 		return -1;
 	l->fmt = nst_fmt_open(l->spec, l->target->fp, l->title, l->name);
-	if (!l->fmt) {
+	if (!l->fmt || nst_fmt_set_notes(l->fmt, l->ctx->advice, l->ctx->noresult,
+						   l->ctx->footer)) {
 		l->status = nst_fail(&l->err, NST_ERR_NOMEM, "out of memory");
 		return -1;
 	}
@@ -361,7 +388,7 @@ static enum nst_status run_report(struct run_state *st, const struct report_job 
 	}
 	struct lazy_out l = {
 		.target = t, .spec = spec, .title = job->report->title,
-		.name = job->name, .force = st->cmd->force,
+		.name = job->name, .force = st->cmd->force, .ctx = &ctx,
 	};
 	struct nst_sink sink = { lazy_begin, lazy_row, &l };
 	enum nst_status s = job->report->run(&ctx, &sink, err);
@@ -522,7 +549,7 @@ static void run_export(struct run_state *st, const char *input,
 static int build_jobs(const struct stats_cmd *c, struct report_job **out, size_t *n)
 {
 	size_t ndef;
-	const char *const *def = nst_report_default_set(&ndef);
+	const char *const *def = c->cat->default_set(&ndef);
 	*n = c->reports.n ? c->reports.n : ndef;
 	*out = calloc(*n ? *n : 1, sizeof **out);
 	if (!*out) {
@@ -531,28 +558,30 @@ static int build_jobs(const struct stats_cmd *c, struct report_job **out, size_t
 	}
 	for (size_t i = 0; i < *n; i++) {
 		if (c->reports.n) {
-			int rc = parse_report(c->reports.item[i], &(*out)[i]);
+			int rc = parse_report(c->cat, c->reports.item[i], &(*out)[i]);
 			if (rc)
 				return rc;
 		} else {
 			(*out)[i] = (struct report_job){ .spec = def[i], .name = (char *)def[i],
-							 .report = nst_report_find(def[i]) };
+							 .report = c->cat->find(def[i]) };
 		}
 	}
 	return 0;
 }
 
-static int help_reports(const char *name)
+static int help_reports(const struct catalog *cat, const char *name)
 {
 	size_t n;
-	const struct nst_report *const *all = nst_report_all(&n);
+	const struct nst_report *const *all = cat->all(&n);
 	bool all_of_them = name && strcmp(name, "ALL") == 0;
-	if (name && !all_of_them && !nst_report_find(name)) {
-		cli_error("report '%s' could not be found (see nstats stats --help-reports)", name);
+	if (name && !all_of_them && !cat->find(name)) {
+		cli_error("%s '%s' could not be found (see nstats %s --%s)", cat->noun, name,
+			  cat->cmd, cat->list_opt);
 		return EXIT_USAGE;
 	}
 	if (!name)
-		puts("The reports nstats knows (nstats stats --help-reports NAME tells more):\n");
+		printf("The %ss nstats knows (nstats %s --%s NAME tells more):\n\n", cat->noun,
+		       cat->cmd, cat->list_opt);
 	for (size_t i = 0; i < n; i++) {
 		const struct nst_report *r = all[i];
 		if (name && !all_of_them && strcmp(name, r->name) != 0)
@@ -607,15 +636,17 @@ static int run_stats(struct stats_cmd *c)
 	return rc ? rc : st.rc;
 }
 
-int cmd_stats(int argc, char **argv)
+int cli_run_catalog(const struct catalog *cat, int argc, char **argv)
 {
-	struct stats_cmd c = { 0 };
-	int rc = opt_parse("stats", options, NOPTIONS, argc, argv, on_option, &c);
+	struct stats_cmd c = { .cat = cat };
+	struct opt opts[NOPTIONS];
+	command_options(cat, opts);
+	int rc = opt_parse(cat->cmd, opts, NOPTIONS, argc, argv, on_option, &c);
 	if (rc == 0) {
 		if (c.help) {
-			usage(stdout);
+			usage(cat, stdout);
 		} else if (c.help_reports) {
-			rc = help_reports(c.help_reports_arg);
+			rc = help_reports(cat, c.help_reports_arg);
 		} else if (c.help_formats) {
 			struct nst_error err = { 0 };
 			if (nst_fmt_help(stdout, c.help_formats_arg, &err) != NST_OK) {
@@ -623,7 +654,7 @@ int cmd_stats(int argc, char **argv)
 				rc = EXIT_USAGE;
 			}
 		} else if (c.inputs.n == 0) {
-			usage(stderr);
+			usage(cat, stderr);
 			rc = EXIT_USAGE;
 		} else {
 			rc = run_stats(&c);
@@ -634,4 +665,24 @@ int cmd_stats(int argc, char **argv)
 	list_free(&c.outputs);
 	list_free(&c.inputs);
 	return rc;
+}
+
+static const struct catalog stats_catalog = {
+	.cmd = "stats",
+	.noun = "report",
+	.opt = "report",
+	.opt_help = "Report to run, with its arguments (e.g. cuda_gpu_kern_sum:base).\n"
+		    "Repeatable. Without it, the default set runs.",
+	.list_opt = "help-reports",
+	.list_help = "List the reports, or describe one or all of them.",
+	.intro = "Prints nsys stats reports of Nsight Systems SQLite exports (or of the\n"
+		 ".sqlite export beside a .nsys-rep).",
+	.find = nst_report_find,
+	.all = nst_report_all,
+	.default_set = nst_report_default_set,
+};
+
+int cmd_stats(int argc, char **argv)
+{
+	return cli_run_catalog(&stats_catalog, argc, argv);
 }

@@ -178,7 +178,8 @@ static void dash_rule(const struct nst_fmt *f)
 	putc('\n', f->out);
 }
 
-static void title_block(const struct nst_fmt *f)
+/* A rule's advice comes with its rows; without rows it has its noresult. */
+static void title_block(const struct nst_fmt *f, bool rows)
 {
 	fputs("\n ** ", f->out);
 	if (f->title)
@@ -188,11 +189,13 @@ static void title_block(const struct nst_fmt *f)
 	if (f->report)
 		fprintf(f->out, "(%s)", f->report);
 	fputs(":\n\n", f->out);
+	if (f->advice && rows)
+		fprintf(f->out, "%s\n", f->advice);
 }
 
 static void header_lines(const struct nst_fmt *f)
 {
-	title_block(f);
+	title_block(f, true);
 	if (is_table(f))
 		table_rule(f);
 	if (f->spec.nohdr)
@@ -371,13 +374,15 @@ int nst_columnar_row(struct nst_fmt *f, const struct nst_cell *cells)
 void nst_columnar_end(struct nst_fmt *f)
 {
 	if (f->rows == 0) {
-		title_block(f);
-		fputs("Report was successfully run, but no data was returned.\n\n",
-		      f->out);
+		title_block(f, false);
+		fprintf(f->out, "%s\n", f->noresult ? f->noresult
+			: "Report was successfully run, but no data was returned.\n");
 		return;
 	}
 	if (!f->buf->laid_out)
 		lay_out(f);
 	if (is_table(f))
 		table_rule(f);
+	if (f->footer)
+		fprintf(f->out, "\n%s\n", f->footer);
 }

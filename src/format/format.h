@@ -93,6 +93,12 @@ struct nst_fmt;
 struct nst_fmt *nst_fmt_open(const struct nst_fmt_spec *spec, FILE *out,
 			     const char *title, const char *report);
 struct nst_sink nst_fmt_sink(struct nst_fmt *f);
+/* The column and table formats of a rule print `advice` between the title
+ * and the rows, `footer` after the rows, and `noresult` instead of nsys's
+ * zero-row line; NULL keeps the report behaviour.  Call before the first
+ * row.  Returns -1 when out of memory. */
+int nst_fmt_set_notes(struct nst_fmt *f, const char *advice, const char *noresult,
+		      const char *footer);
 /* Finishes the output (a report with no rows prints what nsys prints for
  * the style) and frees f.  Returns NST_ERR_IO when a write failed. */
 enum nst_status nst_fmt_end(struct nst_fmt *f, struct nst_error *err);

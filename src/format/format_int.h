@@ -148,6 +148,8 @@ struct nst_fmt {
 	struct nst_fmt_spec spec;
 	FILE *out;
 	char *title, *report;
+	/* Rules: text after the title, and instead of nsys's zero-row line. */
+	char *advice, *noresult, *footer;
 	struct nst_fcol *cols;
 	size_t ncols;         /* shown columns */
 	size_t nsrc;          /* cells per row */

@@ -42,6 +42,19 @@ struct nst_fmt *nst_fmt_open(const struct nst_fmt_spec *spec, FILE *out,
 	return f;
 }
 
+int nst_fmt_set_notes(struct nst_fmt *f, const char *advice, const char *noresult,
+		      const char *footer)
+{
+	free(f->advice);
+	free(f->noresult);
+	free(f->footer);
+	f->advice = dup_or_null(advice);
+	f->noresult = dup_or_null(noresult);
+	f->footer = dup_or_null(footer);
+	return (advice && !f->advice) || (noresult && !f->noresult) ||
+	       (footer && !f->footer) ? -1 : 0;
+}
+
 /* ---- values ---- */
 
 static void source_text(const struct nst_cell *cell, char *buf,
@@ -383,6 +396,9 @@ static void fmt_free(struct nst_fmt *f)
 	free(f->cols);
 	free(f->title);
 	free(f->report);
+	free(f->advice);
+	free(f->noresult);
+	free(f->footer);
 	free(f);
 }
 

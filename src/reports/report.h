@@ -45,6 +45,10 @@ struct nst_ctx {
 	const struct nst_arg *args;
 	size_t nargs;
 	struct nst_arena *arena; /* text of this report's rows */
+	/* A rule's text for the column and table formats, set before its
+	 * rows: shown after the title, or alone when no row came. */
+	const char *advice, *noresult;
+	const char *footer; /* after the rows: nsys's "Only the top N ..." */
 };
 
 struct nst_shared *nst_shared_new(void);
@@ -66,6 +70,10 @@ struct nst_report {
 	enum nst_status (*run)(struct nst_ctx *ctx, const struct nst_sink *out,
 			       struct nst_error *err);
 	unsigned flags;
+	/* Optional: rejects bad argument values (rows=x) before any work,
+	 * with NST_ERR_USAGE and a message. */
+	enum nst_status (*check)(const struct nst_arg *args, size_t nargs,
+				 struct nst_error *err);
 };
 
 /* The registry. */

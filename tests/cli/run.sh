@@ -386,6 +386,78 @@ test_ticks_threshold() {
 	rc_is 0; out_is ""; err_is "SKIPPED: ex.sqlite does not contain NIC or IB switch metrics."
 }
 
+# ---- nstats analyze: the same driver over the rules ------------------------------------------------
+
+test_analyze_help() {
+	run analyze --help; rc_is 0; err_is ""; out_has "usage: nstats analyze"
+	local o
+	for o in --rule --format --output --force-overwrite --quiet --timeunit --help-rules --help-formats; do
+		out_has "$o"
+	done
+	run analyze --help-rules; rc_is 0; err_is ""
+	for o in cuda_memcpy_async cuda_memcpy_sync cuda_memset_sync cuda_api_sync gpu_gaps gpu_time_util dx12_mem_ops; do
+		out_has "  $o -- "
+	done
+	run analyze --help-rules gpu_gaps; rc_is 0; out_has "gpu_gaps -- GPU Gaps"; out_has "gap"
+	run analyze --help-rules nosuch; rc_is 2; out_is ""; err_line "^nstats: error: rule 'nosuch'"
+}
+test_analyze_default_set() {
+	# nsys's default rule set, in its order, when no -r is given
+	run analyze -f csv ex.sqlite; rc_is 0; err_is ""
+	local order
+	order=$(grep -o '^Processing \[ex.sqlite\] with \[[a-z0-9_]*\]' <<<"$OUT" | sed 's/.*\[//; s/\]$//' | tr '\n' ' ')
+	[[ $order == "cuda_memcpy_async cuda_memcpy_sync cuda_memset_sync cuda_api_sync gpu_gaps gpu_time_util dx12_mem_ops " ]] ||
+		fail "default rules: '$order'"
+	out_has "SKIPPED: ex.sqlite could not be analyzed because it does not contain the required DX12 data. Does the application use DX12 APIs?"
+}
+test_analyze_unknown_rule() {
+	run analyze -r nosuch ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: rule 'nosuch' could not be found"
+	# a report is not a rule
+	run analyze -r cuda_api_sum ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: rule 'cuda_api_sum'"
+}
+test_analyze_bad_arguments() {
+	run analyze -r gpu_gaps:bogus=1 ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: rule 'gpu_gaps': unknown argument 'bogus'"
+	run analyze -r gpu_gaps:gap=half ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: rule 'gpu_gaps': gap=half"
+	run analyze -r gpu_time_util:chunks=0 ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: .*chunks=0"
+	run analyze -r gpu_time_util:chunks=1001 ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: .*chunks=1001"
+	run analyze -r cuda_api_sync:rows ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: .*rows"
+	# checked before any work: the good rule before it does not run
+	run analyze -r cuda_api_sync,gpu_gaps:gap=x ex.sqlite; rc_is 2; out_is ""
+}
+test_analyze_files() {
+	# files named as nsys names them, the rule's arguments included
+	run analyze -q -r cuda_api_sync:rows=2 -f csv ex.sqlite; rc_is 0; cp "$WORK/.out" "$WORK/console.csv"
+	run analyze -q -r cuda_api_sync:rows=2 -f csv -o out ex.sqlite
+	rc_is 0; out_is ""; err_is ""; file_is out_cuda_api_sync_rows=2.csv "$WORK/console.csv"
+	run analyze -q -r cuda_api_sync:rows=2 -f csv -o out ex.sqlite; rc_is 4
+	run analyze -q -r cuda_api_sync:rows=2 -f csv -o out --force-overwrite ex.sqlite; rc_is 0
+	# a skipped rule leaves no file
+	run analyze -q -r dx12_mem_ops -o . ex.sqlite; rc_is 0; no_file ex_dx12_mem_ops.csv
+}
+test_analyze_row_limit_footer() {
+	# column says when rows= cut the list; csv does not
+	run analyze -q -r gpu_gaps:gap=0:rows=1 ex.sqlite; rc_is 0
+	out_has $'\n\nOnly the top 1 results are displayed. More data may be available.'
+	run analyze -q -r gpu_gaps:gap=0:rows=1 -f csv ex.sqlite; rc_is 0
+	[[ $OUT != *"Only the top"* ]] || fail "csv has the footer"
+	[[ $(sed '1d;/^$/d' <<<"$OUT" | wc -l) == 1 ]] || fail "rows=1 gave $(sed '1d;/^$/d' <<<"$OUT" | wc -l) rows"
+}
+
+# D45 on the real --cudabacktrace export: each copy once, joined to its call, never to the call's
+# backtrace record (whose name has no _vNNNN suffix)
+test_rules_backtrace_rows_are_not_calls() {
+	local saxpy=$SHARED/data/real/hpcgroup__pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite
+	if [[ ! -f $saxpy ]]; then echo "cli: note: no $saxpy, backtrace test not run"; return; fi
+	run analyze -q -r cuda_memcpy_sync:rows=-1 -f csv "$saxpy"; rc_is 0; err_is ""
+	local starts rows
+	rows=$(sed '1d;/^$/d' <<<"$OUT" | wc -l)
+	starts=$(sed '1d;/^$/d' <<<"$OUT" | cut -d, -f2 | sort -u | wc -l)
+	((rows > 0)) || fail "cuda_memcpy_sync: no rows"
+	[[ $(sed '1d;/^$/d' <<<"$OUT" | awk -F, '$NF !~ /_v[0-9]+$/' | wc -l) == 0 ]] ||
+		fail "cuda_memcpy_sync lists backtrace records (unversioned names)"
+	[[ $rows == "$starts" ]] || fail "cuda_memcpy_sync: $rows rows for $starts copies"
+}
+
 main() {
 	(($# == 1)) || { echo "usage: tests/cli/run.sh NSTATS" >&2; exit 2; }
 	NSTATS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")

@@ -21,6 +21,13 @@ read_list() {
 # fmt_ext FMT: the file ending oracle-outputs gives a format's output
 fmt_ext() { if [[ $1 == column ]]; then echo column.txt; else echo "$1"; fi; }
 
+# case_name ENTRY: the name of a list entry's output files, as oracle-outputs names them: a rule
+# (`rule:NAME[:ARG...]`) without its prefix, ':' in arguments as '_'
+case_name() { local n=${1#rule:}; echo "${n//:/_}"; }
+
+# case_cmd ENTRY: the nstats command words that run it (`analyze --rule` for `rule:` entries)
+case_cmd() { if [[ $1 == rule:* ]]; then echo "analyze --rule ${1#rule:}"; else echo "stats --report $1"; fi; }
+
 # expected_file EXPDIR REPORT SUFFIX: the expected file, or /dev/null where the reference left none
 # (oracle-outputs removes files that would be empty, and names a report with arguments
 # `report_arg`, for `report:arg`)
@@ -30,21 +37,24 @@ expected_file() {
 }
 
 # run_cases NSTATS BASENAME OUT REPORT... runs, in the current folder, with LC_ALL=C.UTF-8,
-# `NSTATS stats --report R --format F BASENAME` for each REPORT and format, then post-processes
+# `NSTATS stats --report R --format F BASENAME` for each REPORT and format (`NSTATS analyze
+# --rule R` for an entry `rule:R`; its files are named by case_name), then post-processes
 # the outputs the way oracle-outputs did, writing for each case R.F:
 #   OUT/R.F.out  stdout without SKIPPED/ERROR/WARNING/Processing lines (emptied when only blanks)
 #   OUT/R.F.msg  the SKIPPED/ERROR/WARNING lines of stdout and stderr, sorted, once each
 #   OUT/R.F.err  stderr;  OUT/R.F.rc  the exit status;  OUT/R.F.err.san  there when stderr
 #                holds a sanitizer report
 run_cases() {
-	local nstats=$1 base=$2 out=$3 report fmt rc f
-	local -a files=()
+	local nstats=$1 base=$2 out=$3 entry report fmt rc f
+	local -a files=() cmd
 	local -A keep=()
 	shift 3
-	for report; do
+	for entry; do
+		report=$(case_name "$entry")
+		read -r -a cmd <<<"$(case_cmd "$entry")"
 		for fmt in "${FORMATS[@]}"; do
 			rc=0
-			LC_ALL=C.UTF-8 "$nstats" stats --report "$report" --format "$fmt" "$base" \
+			LC_ALL=C.UTF-8 "$nstats" "${cmd[@]}" --format "$fmt" "$base" \
 				>"$out/$report.$fmt.out" 2>"$out/$report.$fmt.err" || rc=$?
 			echo "$rc" >"$out/$report.$fmt.rc"
 			: >"$out/$report.$fmt.msg"
@@ -86,11 +96,12 @@ run_cases() {
 # finds no sanitizer report. Prints
 # `ok R F`, or `bad R F` followed by indented lines that say why (short diffs).
 check_cases() {
-	local expdir=$1 out=$2 report fmt e a eo em o m rc why md od
+	local expdir=$1 out=$2 entry report fmt e a eo em o m rc why md od
 	local -A sum=()
 	local -a files=()
 	shift 2
-	for report; do
+	for entry; do
+		report=$(case_name "$entry")
 		for fmt in "${FORMATS[@]}"; do
 			files+=("$(expected_file "$expdir" "$report" "$(fmt_ext "$fmt")")" "$out/$report.$fmt.out"
 				"$(expected_file "$expdir" "$report" msg)" "$out/$report.$fmt.msg")

@@ -3,7 +3,7 @@
 # it needs the reference, shared/tools/nsys-oracle, and shared/data).
 #
 # Where nsys 2024.2.3 refuses an old or trimmed export, or counts backtrace rows as calls, nstats
-# answers anyway (docs/deviations.md D1, D2, D15), and the stored reference output cannot say
+# answers anyway (docs/deviations.md D1, D2, D15, D45), and the stored reference output cannot say
 # whether nstats's answer is right. This script takes each such case, copies the export with
 # tests/corpus/patch-export.sh (patches that the reference needs and that cannot change the right
 # answer), runs the reference on the copy with shared/tools/oracle-outputs (the copy has the
@@ -15,7 +15,7 @@
 # tests/corpus/run.sh compares a listed case with these files byte for byte.
 #
 # The cases: every (export, report) of the corpus that tests/corpus/deviations.tsv lists under D1,
-# D2 or D15, and every other one where the stored reference output refused the export for a reason
+# D2, D15 or D45, and every other one where the stored reference output refused the export for a reason
 # that a patch answers (missing ENUM_* table, greenContextId, TARGET_INFO_GPU, "no such column").
 # A case is kept only when the reference prints a report on the patched copy; the listed ones
 # where it does not are named at the end (they stay unverified). An unlisted case that the
@@ -26,7 +26,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/corpus/lib.sh
 source "$HERE/lib.sh" # ROOT, SHARED, DATA, ORACLE
 OUTROOT=$HERE/patched-expected
-IDS=" D1 D2 D15 D20 "
+IDS=" D1 D2 D15 D20 D45 "
 REFUSED='does not contain ENUM_|greenContextId|TARGET_INFO_GPU|no such column'
 BIG=65536
 
@@ -45,11 +45,11 @@ while IFS= read -r -d '' rel; do
 	[[ -d $ORACLE/$odir ]] || continue
 	want=() listed=" "
 	for r in "${reports[@]}"; do
-		id=""
-		for f in "${FORMATS[@]}"; do id=$(deviation_of "$rel" "$r" "$f") && break; done
+		id="" n=$(case_name "$r")
+		for f in "${FORMATS[@]}"; do id=$(deviation_of "$rel" "$n" "$f") && break; done
 		if [[ $IDS == *" $id "* ]]; then
 			want+=("$r") listed+="$r "
-		elif grep -q -E "^(SKIPPED|ERROR).*($REFUSED)" "$ORACLE/$odir/$r.msg" 2>/dev/null; then
+		elif grep -q -E "^(SKIPPED|ERROR).*($REFUSED)" "$ORACLE/$odir/$n.msg" 2>/dev/null; then
 			want+=("$r")
 		fi
 	done
@@ -61,19 +61,20 @@ while IFS= read -r -d '' rel; do
 	"$SHARED/tools/oracle-outputs" "$work/db/$base" "$work/out" "${want[@]}"
 	dest=$work/new/$odir
 	for r in "${want[@]}"; do
-		if [[ ! -f $work/out/$r.csv && ! -f $work/out/$r.column.txt ]]; then
+		n=$(case_name "$r")
+		if [[ ! -f $work/out/$n.csv && ! -f $work/out/$n.column.txt ]]; then
 			# an unlisted case that still refuses: nothing to verify, nstats must refuse too
 			[[ $listed != *" $r "* ]] ||
-				refused+="  $rel $r: $(head -n1 "$work/out/$r.msg" 2>/dev/null || echo 'no output')"$'\n'
+				refused+="  $rel $r: $(head -n1 "$work/out/$n.msg" 2>/dev/null || echo 'no output')"$'\n'
 			continue
 		fi
 		mkdir -p "$dest"
 		for ext in csv column.txt msg; do
-			f=$work/out/$r.$ext
+			f=$work/out/$n.$ext
 			# oracle-outputs leaves out an output that is empty: here an empty file says so
-			[[ -f $f ]] || { [[ $ext == msg ]] || : >"$dest/$r.$ext"; continue; }
+			[[ -f $f ]] || { [[ $ext == msg ]] || : >"$dest/$n.$ext"; continue; }
 			# big traces are stored compressed (run.sh reads either)
-			if (($(stat -c %s "$f") > BIG)); then gzip -9n <"$f" >"$dest/$r.$ext.gz"; else cp "$f" "$dest/"; fi
+			if (($(stat -c %s "$f") > BIG)); then gzip -9n <"$f" >"$dest/$n.$ext.gz"; else cp "$f" "$dest/"; fi
 		done
 		kept=$((kept + 1))
 		[[ $listed == *" $r "* ]] ||
@@ -87,4 +88,4 @@ rm -rf "$OUTROOT"
 mv "$work/new" "$OUTROOT"
 echo "make-patched-expected: $kept reports kept in ${OUTROOT#"$ROOT/"}"
 [[ -z $refused ]] || printf 'the reference still refuses the patched copy (left unverified):\n%s' "$refused"
-[[ -z $unlisted ]] || printf 'kept, but not listed under D1, D2 or D15:\n%s' "$unlisted"
+[[ -z $unlisted ]] || printf 'kept, but not listed under D1, D2, D15 or D45:\n%s' "$unlisted"

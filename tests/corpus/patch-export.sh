@@ -32,10 +32,10 @@
 #  column   a column that the reference selects but a trimmed or synthetic export lacks (the
 #           reference errors with "no such column"), added as NULL: the export holds no value for
 #           it, and NULL is how an export says "no value"; nstats reads a missing column as NULL.
-#           Only KERNEL.globalPid gets a value instead: when every CUDA runtime call of the
-#           export comes from one process, each kernel's globalPid is that process's (its
-#           globalTid with the thread bits cleared, the value the reference joins on): no other
-#           process could have launched it. With several processes it is left alone (nstats
+#           Only globalPid (KERNEL, and MEMCPY/MEMSET for the rules) gets a value instead: when
+#           every CUDA runtime call of the export comes from one process, each kernel's, copy's and
+#           memset's globalPid is that process's (its globalTid with the thread bits cleared,
+#           the value the reference joins on): no other process could have launched it. With several processes it is left alone (nstats
 #           refuses those too, D15).
 #  backtrace  CUPTI_ACTIVITY_KIND_RUNTIME rows with callchainId set or eventClass 67 deleted:
 #           they are the CUDA backtrace records of --cudabacktrace, a second record of a call
@@ -130,11 +130,12 @@ optional=(
 	"$K contextId INTEGER" "$MC contextId INTEGER" "$MS contextId INTEGER"
 	"$K registersPerThread INTEGER" "$K staticSharedMemory INTEGER" "$K dynamicSharedMemory INTEGER"
 	"$MC srcKind INTEGER" "$MC dstKind INTEGER"
+	"$MC globalPid INTEGER" "$MS globalPid INTEGER" "$MC srcDeviceId INTEGER" "$MC dstDeviceId INTEGER"
 )
 for spec in "${optional[@]}"; do
 	read -r t c ty <<<"$spec"
 	if ! has_table "$t" || has_col "$t" "$c"; then continue; fi
-	if [[ $t == "$K" && $c == globalPid ]]; then
+	if [[ $c == globalPid ]]; then
 		# the one process of the runtime calls, or nothing
 		if ! has_table "$R" || ! has_col "$R" globalTid; then continue; fi
 		pids=$(q "SELECT count(DISTINCT globalTid >> 24), min(globalTid >> 24) << 24 FROM $R")

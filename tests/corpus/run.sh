@@ -5,7 +5,7 @@
 # that differs passes only when tests/corpus/deviations.tsv lists it under an id that
 # docs/deviations.md describes, and then only when it is verified, where it can be: where
 # tests/corpus/patched-expected holds the reference's output for a patched copy of the export
-# (make-patched-expected.sh: the reference refused the original or got it wrong, D1/D2/D15),
+# (make-patched-expected.sh: the reference refused the original or got it wrong, D1/D2/D15/D45),
 # nstats's output must be exactly that; a csv case listed under D3 (quoting) must be the
 # reference's csv once quoted the reference's way (d3-requote.awk). Any other listed case passes
 # unverified, and the run names and counts those. Where shared/data has ground-truth files
@@ -13,13 +13,19 @@
 # (groundtruth.awk); a table that the reference itself disagrees with (where it refused the
 # export: on the patched copy) is not compared, and is named.
 # shared/ is ../shared beside the repository, or $NSTATS_SHARED. CORPUS_JOBS (default 2) exports
-# run at a time. Prints `corpus: N matched, M deviated as listed (V verified against the reference
-# on a patched copy), K failed, S skipped`.
+# run at a time; CORPUS_REPORTS="a rule:b" checks only those entries. Prints `corpus: N matched,
+# M deviated as listed (V verified against the reference on a patched copy), K failed, S skipped`.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/corpus/lib.sh
 source "$HERE/lib.sh" # ROOT, SHARED, DATA, ORACLE
 PATCHED=$HERE/patched-expected
+
+# report_list: the entries of tests/corpus/reports, or of $CORPUS_REPORTS (space-separated) when
+# set, to check a few while working on them
+report_list() {
+	if [[ -n ${CORPUS_REPORTS:-} ]]; then tr ' ' '\n' <<<"$CORPUS_REPORTS"; else read_list "$HERE/reports"; fi
+}
 
 # ---- one export (run by xargs, in a process of its own) ---------------------------------------
 # Writes WORK/res/<export>.tsv: STATUS <TAB> EXPORT <TAB> REPORT <TAB> FORMAT <TAB> NOTE, with
@@ -93,7 +99,7 @@ one_export() {
 	mkdir -p "$dir"
 	# run from a folder that holds the export under its own name, as the reference's messages show it
 	ln -s "$DATA/$rel" "$dir/${rel##*/}"
-	mapfile -t reports < <(read_list "$HERE/reports")
+	mapfile -t reports < <(report_list)
 	(cd "$dir" && run_cases "$nstats" "${rel##*/}" "$dir" "${reports[@]}")
 	check_cases "$exp" "$dir" "${reports[@]}" | judge_all "$rel"
 	ground_truth "$rel" "$dir"
@@ -126,6 +132,7 @@ ground_truth() {
 		[[ $opts == - ]] || for o in $opts; do args+=(-v "$o"); done
 		exp=$(oracle_dir "$rel")
 		while read -r report; do
+			[[ $report != rule:* ]] || continue # the ground truth has no rule tables
 			wanted=no
 			[[ $reports == '*' || ,$reports, == *",$report,"* ]] && wanted=yes
 			[[ $wanted == yes ]] || continue
@@ -151,7 +158,7 @@ ground_truth() {
 			else
 				judge "$rel" "$report" gt "    against ${g#real/}: $why"
 			fi
-		done < <(read_list "$HERE/reports")
+		done < <(report_list)
 	done < <(grep -v '^#' "$HERE/ground-truth.tsv")
 }
 
@@ -196,7 +203,7 @@ main() {
 	nstats=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 	[[ -x $nstats ]] || { echo "corpus: $1: not an executable" >&2; exit 2; }
 	[[ -d $ORACLE ]] || { echo "corpus: no reference outputs in $ORACLE" >&2; exit 1; }
-	[[ -n $(read_list "$HERE/reports") ]] || { echo "corpus: no reports in tests/corpus/reports" >&2; exit 1; }
+	[[ -n $(report_list) ]] || { echo "corpus: no reports in tests/corpus/reports" >&2; exit 1; }
 	load_deviations "$HERE/deviations.tsv" "$ROOT/docs/deviations.md" || exit 1
 	work=$(mktemp -d "${TMPDIR:-/tmp}/nstats-corpus.XXXXXX")
 	trap 'rm -rf "$work"' EXIT

@@ -5,12 +5,22 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/corpus/lib.sh
 source "$HERE/../corpus/lib.sh"
 
-# fixtures: prints NAME<TAB>TWIN<TAB>OPTIONS for each fixture line (TWIN "-" when none)
+# fixtures: prints NAME<TAB>TWIN<TAB>ONLY<TAB>OPTIONS for each fixture line (TWIN "-" when none;
+# ONLY the glob of `only=GLOB`, the report entries the fixture is checked on, "*" when none)
 fixtures() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HERE/fixtures.txt" |
-		awk '{ name = $1; twin = "-"; $1 = "";
+		awk '{ name = $1; twin = "-"; only = "*"; $1 = "";
 		       if ($2 ~ /^as=/) { twin = substr($2, 4); $2 = "" }
-		       sub(/^ +/, ""); print name "\t" twin "\t" $0 }'
+		       if ($3 ~ /^only=/) { only = substr($3, 6); $3 = "" }
+		       sub(/^ +/, ""); print name "\t" twin "\t" only "\t" $0 }'
+}
+
+# golden_reports: the report entries of the golden suite: tests/corpus/reports, then
+# tests/golden/extra-reports (rules with arguments and others that the corpus's reference outputs
+# do not cover)
+golden_reports() {
+	read_list "$ROOT/tests/corpus/reports"
+	read_list "$HERE/extra-reports"
 }
 
 # make_fixture NSYSGEN NAME OPTIONS DIR: writes DIR/NAME.sqlite

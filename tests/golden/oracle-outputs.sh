@@ -19,14 +19,16 @@ mkdir -p "$out"
 cp "$db" "$tmp/in.sqlite" # nsys wants the .sqlite ending
 for r; do
 	: >"$tmp/msg"
+	name=${r#rule:}
+	if [[ $r == rule:* ]]; then cmd=(analyze "${opts[@]}" --rule "$name"); else cmd=(stats "${opts[@]}" --report "$name"); fi
 	for fmt in csv column; do
-		f=$out/${r//:/_}.$(fmt_ext "$fmt")
-		"$nsys" stats "${opts[@]}" --report "$r" --format "$fmt" "$tmp/in.sqlite" >"$f" 2>"$tmp/err" || true
+		f=$out/${name//:/_}.$(fmt_ext "$fmt")
+		"$nsys" "${cmd[@]}" --format "$fmt" "$tmp/in.sqlite" >"$f" 2>"$tmp/err" || true
 		sed -i -e "s|$tmp/in.sqlite|$(basename "$db")|g" "$f" "$tmp/err"
 		grep -h -E '^(SKIPPED|ERROR|WARNING)' "$f" "$tmp/err" >>"$tmp/msg" || true
 		sed -i -E '/^(SKIPPED|ERROR|WARNING|Processing \[)/d' "$f"
 		[[ $(tr -d '[:space:]' <"$f") != "" ]] || rm -f "$f"
 	done
-	sort -u "$tmp/msg" >"$out/${r//:/_}.msg"
-	[[ -s $out/$r.msg ]] || rm -f "$out/$r.msg"
+	sort -u "$tmp/msg" >"$out/${name//:/_}.msg"
+	[[ -s $out/${name//:/_}.msg ]] || rm -f "$out/${name//:/_}.msg"
 done

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # tests/golden/run.sh NSTATS NSYSGEN: the golden suite. Makes each export of fixtures.txt with
 # NSYSGEN (the same bytes every time), runs every report of tests/corpus/reports and
-# tests/golden/reports (reports with arguments, checked on the fixtures only) in csv and column
+# tests/golden/extra-reports (reports with arguments; `rule:` entries through `nstats analyze`) in csv and column
 # the way shared/tools/oracle-outputs ran nsys, and compares byte for byte with
 # tests/golden/expected/<fixture>/ (written by make-expected.sh from the reference), or, for a
-# fixture with as=TWIN, with the reference's output on its twin. A difference passes only when
+# fixture with as=TWIN, with the reference's output on its twin (only on the entries that match
+# its only=GLOB, when it has one). A difference passes only when
 # tests/corpus/deviations.tsv lists it (export glob `golden/<fixture>`).
 # Prints `golden: N matched, M deviated as listed, K failed`.
 set -euo pipefail
@@ -12,19 +13,22 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 main() {
 	(($# == 2)) || { echo "usage: tests/golden/run.sh NSTATS NSYSGEN" >&2; exit 2; }
-	local nstats nsysgen name opts key verdict report fmt line
+	local nstats nsysgen name opts key verdict report fmt line only r
 	local -i matched=0 deviated=0 failed=0 twins=0
 	local expect
-	local -a reports
+	local -a all reports
 	nstats=$(abspath "$1") nsysgen=$(abspath "$2")
 	[[ -x $nstats && -x $nsysgen ]] || { echo "golden: $1 or $2 is not an executable" >&2; exit 2; }
-	mapfile -t reports < <(read_list "$ROOT/tests/corpus/reports"; read_list "$HERE/reports")
-	((${#reports[@]})) || { echo "golden: no reports in tests/corpus/reports" >&2; exit 1; }
+	mapfile -t all < <(golden_reports)
+	((${#all[@]})) || { echo "golden: no reports in tests/corpus/reports" >&2; exit 1; }
 	load_deviations "$ROOT/tests/corpus/deviations.tsv" "$ROOT/docs/deviations.md" || exit 1
 	work=$(mktemp -d "${TMPDIR:-/tmp}/nstats-golden.XXXXXX")
 	trap 'rm -rf "$work"' EXIT
-	while IFS=$'\t' read -r name twin opts; do
+	while IFS=$'\t' read -r name twin only opts; do
 		key=golden/$name
+		reports=()
+		# shellcheck disable=SC2053 # only= is a glob
+		for r in "${all[@]}"; do [[ $r != $only ]] || reports+=("$r"); done
 		expect=$HERE/expected/$name
 		[[ $twin == - ]] || expect=$HERE/expected/$twin
 		if [[ ! -d $expect ]]; then

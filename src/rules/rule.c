@@ -1,0 +1,131 @@
+/* What the rules share: arguments, ordering, wrapped text, messages. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rules/rule.h"
+
+static bool parse_int(const char *s, int64_t *out)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (!*s || *end || errno)
+		return false;
+	*out = v;
+	return true;
+}
+
+int64_t nst_rule_int(const struct nst_ctx *ctx, const char *key, int64_t dflt)
+{
+	const char *v = nst_ctx_value(ctx, key);
+	int64_t n;
+	return v && parse_int(v, &n) ? n : dflt;
+}
+
+size_t nst_rule_limit(const struct nst_ctx *ctx)
+{
+	int64_t rows = nst_rule_int(ctx, "rows", 50);
+	return rows < 0 ? SIZE_MAX : (size_t)rows;
+}
+
+enum nst_status nst_rule_check(const struct nst_arg *args, size_t nargs,
+			       struct nst_error *err)
+{
+	for (size_t i = 0; i < nargs; i++) {
+		int64_t v;
+		if (!args[i].value)
+			return nst_fail(err, NST_ERR_USAGE, "argument '%s' needs a value (%s=N)",
+					args[i].key, args[i].key);
+		if (!parse_int(args[i].value, &v))
+			return nst_fail(err, NST_ERR_USAGE, "%s=%s: not an integer",
+					args[i].key, args[i].value);
+		if (strcmp(args[i].key, "chunks") == 0 && (v < 1 || v > 1000))
+			return nst_fail(err, NST_ERR_USAGE, "chunks=%s: not between 1 and 1000",
+					args[i].value);
+	}
+	return NST_OK;
+}
+
+struct by_dur {
+	const int64_t *dur;
+};
+
+static int longer_first(uint32_t a, uint32_t b, void *arg)
+{
+	const struct by_dur *k = arg;
+	return (k->dur[a] < k->dur[b]) - (k->dur[a] > k->dur[b]);
+}
+
+size_t nst_rule_top(struct nst_ctx *ctx, uint32_t *idx, size_t n,
+		    const int64_t *dur)
+{
+	struct by_dur k = { dur };
+	nst_stable_sort(idx, n, longer_first, &k);
+	return nst_rule_cut(ctx, n);
+}
+
+size_t nst_rule_cut(struct nst_ctx *ctx, size_t n)
+{
+	size_t limit = nst_rule_limit(ctx);
+	if (n < limit)
+		return n;
+	/* nsys cannot tell whether there were more: it says so at the limit. */
+	ctx->footer = nst_arena_printf(ctx->arena, "Only the top %zu results are displayed. "
+				       "More data may be available.\n", limit);
+	return limit;
+}
+
+const char *nst_rule_wrap(struct nst_ctx *ctx, const char *text)
+{
+	size_t len = strlen(text);
+	char *out = nst_arena_alloc(ctx->arena, len + 1);
+	if (!out)
+		return NULL;
+	size_t o = 0, line = 0;
+	for (const char *p = text; *p;) {
+		while (*p == ' ' || *p == '\n')
+			p++;
+		size_t w = strcspn(p, " \n");
+		if (w == 0)
+			break;
+		if (line && line + 1 + w > 79) {
+			out[o++] = '\n';
+			line = 0;
+		} else if (line) {
+			out[o++] = ' ';
+			line++;
+		}
+		memcpy(out + o, p, w);
+		o += w;
+		line += w;
+		p += w;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+enum nst_status nst_rule_no_cuda(struct nst_ctx *ctx, struct nst_error *err,
+				 const char *what)
+{
+	return nst_fail(err, NST_ERR_NODATA,
+			"%s could not be analyzed because it does not contain the required "
+			"CUDA data. Does the application use CUDA %s APIs?",
+			nst_db_path(ctx->db), what);
+}
+
+bool nst_rule_like_prefix(const char *s, const char *prefix)
+{
+	return s && strncasecmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool nst_rule_like_infix(const char *s, const char *part)
+{
+	size_t n = strlen(part);
+	for (; s && *s; s++)
+		if (strncasecmp(s, part, n) == 0)
+			return true;
+	return false;
+}
