@@ -374,12 +374,15 @@ static enum nst_status run_report(struct run_state *st, const struct report_job 
 {
 	struct nst_arena arena = { 0 };
 	struct nst_ctx ctx = {
-		.ev_all = st->ev, .db = st->db,
+		.db = st->db,
 		.args = job->args, .nargs = job->nargs, .arena = &arena,
 	};
 	struct filter_spec filter;
 	filter_of_report(&st->cmd->filter, job->args, job->nargs, &filter);
-	enum nst_status fs = filter_views_get(st->views, &filter, &ctx.ev, &ctx.shared, err);
+	const struct filter_spec none = { 0 };
+	enum nst_status fs = filter_views_get(st->views, &none, &ctx.ev_all, &ctx.shared_all, err);
+	if (fs == NST_OK)
+		fs = filter_views_get(st->views, &filter, &ctx.ev, &ctx.shared, err);
 	if (fs != NST_OK) {
 		if (fs == NST_ERR_NODATA)
 			fs = skipped_by_filter(job->report, &ctx, err);

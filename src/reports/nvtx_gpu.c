@@ -150,15 +150,18 @@ enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table,
 	size_t rows;
 	const int64_t *gpid, *corr;
 	const uint32_t *next;
+	/* GPU rows as the filter shows them, their calls from all of them:
+	 * nsys joins the launch through main.CUPTI_ACTIVITY_KIND_RUNTIME */
+	struct nst_ctx all = nst_ctx_unfiltered(ctx);
 	enum nst_status s = nst_ev_rows(ctx->ev, table, &rows, err);
 	if (!s) s = nst_ev_i64(ctx->ev, table, "globalPid", &gpid, err);
 	if (!s) s = nst_ev_i64(ctx->ev, table, "correlationId", &corr, err);
-	if (!s) s = nst_calls_chain(ctx, &next, err);
+	if (!s) s = nst_calls_chain(&all, &next, err);
 	if (s != NST_OK || rows == 0 || !next)
 		return s;
 	size_t n = 0;
 	for (size_t i = 0; i < rows; i++)
-		n += calls_of(ctx, gpid, corr, next, i, NULL, 0);
+		n += calls_of(&all, gpid, corr, next, i, NULL, 0);
 	l->op = malloc((n ? n : 1) * sizeof *l->op);
 	l->call = malloc((n ? n : 1) * sizeof *l->call);
 	if (!l->op || !l->call) {
@@ -166,7 +169,7 @@ enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table,
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory joining %s to calls", table);
 	}
 	for (size_t i = 0; i < rows; i++)
-		l->n += calls_of(ctx, gpid, corr, next, i, l, l->n);
+		l->n += calls_of(&all, gpid, corr, next, i, l, l->n);
 	return NST_OK;
 }
 
@@ -308,7 +311,8 @@ static enum nst_status innermost_ranges(struct nst_ctx *ctx, const struct nst_sp
 	int64_t *best = NULL;
 	for (size_t k = 0; k < nk; k++)
 		by_kernel[k] = -1;
-	enum nst_status s = nst_calls_ids(ctx, &c, err);
+	struct nst_ctx all = nst_ctx_unfiltered(ctx);
+	enum nst_status s = nst_calls_ids(&all, &c, err);
 	if (s == NST_OK)
 		s = nst_launches_of(ctx, KERNEL, &l, err);
 	if (s != NST_OK)

@@ -112,8 +112,9 @@ static enum nst_status ops_add_table(struct nst_ctx *ctx, const char *table,
 static enum nst_status ops_load(struct nst_ctx *ctx, struct ops *o, struct nst_error *err)
 {
 	const struct nst_calls *c;
+	struct nst_ctx all = nst_ctx_unfiltered(ctx); /* nst_launches_of's calls */
 	memset(o, 0, sizeof *o);
-	enum nst_status s = nst_calls_ids(ctx, &c, err);
+	enum nst_status s = nst_calls_ids(&all, &c, err);
 	if (!s) s = ops_add_table(ctx, KERNEL, c, o, err);
 	if (!s) s = ops_add_table(ctx, MEMCPY, c, o, err);
 	if (!s) s = ops_add_table(ctx, MEMSET, c, o, err);

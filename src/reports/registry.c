@@ -116,6 +116,16 @@ const char *const *nst_report_default_set(size_t *n)
 	return default_set;
 }
 
+struct nst_ctx nst_ctx_unfiltered(const struct nst_ctx *ctx)
+{
+	struct nst_ctx all = *ctx;
+	if (ctx->ev_all) {
+		all.ev = ctx->ev_all;
+		all.shared = ctx->shared_all;
+	}
+	return all;
+}
+
 bool nst_ctx_flag(const struct nst_ctx *ctx, const char *key)
 {
 	for (size_t i = 0; i < ctx->nargs; i++)

@@ -42,6 +42,7 @@ struct nst_ctx {
 	struct nst_events *ev_all;
 	struct nst_db *db;
 	struct nst_shared *shared;
+	struct nst_shared *shared_all; /* what is derived from ev_all */
 	const struct nst_arg *args;
 	size_t nargs;
 	struct nst_arena *arena; /* text of this report's rows */
@@ -82,6 +83,9 @@ const struct nst_report *const *nst_report_all(size_t *n);
 /* nsys's default report set, in order; names not implemented yet are
  * listed too, and nst_report_find() returns NULL for them. */
 const char *const *nst_report_default_set(size_t *n);
+
+/* ctx as nsys's `main.X` tables show the events: unfiltered. */
+struct nst_ctx nst_ctx_unfiltered(const struct nst_ctx *ctx);
 
 /* Whether the report was given the flag argument `key`. */
 bool nst_ctx_flag(const struct nst_ctx *ctx, const char *key);
