@@ -389,6 +389,20 @@ enum nst_status nst_nvtx_name_ranges(struct nst_ctx *ctx, const struct nst_nvtx 
 	return s;
 }
 
+void nst_nvtx_named_once(struct nst_nvtx_named *r)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < r->n; k++) {
+		if (n && r->row[n - 1] == r->row[k])
+			continue;
+		r->row[n] = r->row[k];
+		r->name[n] = r->name[k];
+		r->style[n] = r->style[k];
+		n++;
+	}
+	r->n = n;
+}
+
 void nst_nvtx_named_release(struct nst_nvtx_named *r)
 {
 	free(r->row);

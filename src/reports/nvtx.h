@@ -60,6 +60,9 @@ struct nst_nvtx_named {
 enum nst_status nst_nvtx_name_ranges(struct nst_ctx *ctx, const struct nst_nvtx *nv,
 				     unsigned styles, struct nst_nvtx_named *out,
 				     struct nst_error *err);
+/* Keeps the first name of each range named more than once (D16: nsys
+ * fails on those in every report but the summaries). */
+void nst_nvtx_named_once(struct nst_nvtx_named *r);
 void nst_nvtx_named_release(struct nst_nvtx_named *r);
 
 /* The summary of the named ranges of the given styles by name, total time

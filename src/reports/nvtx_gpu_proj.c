@@ -344,6 +344,7 @@ enum nst_status nst_proj_build(struct nst_ctx *ctx, bool stacks, struct nst_proj
 	enum nst_status s = nst_nvtx_load(ctx, &p->nv, err);
 	if (!s) s = nst_ev_i64(ctx->ev, NVTX, "rowid", &p->rowid, err);
 	if (!s) s = nst_nvtx_name_ranges(ctx, &p->nv, NST_NVTX_ALL_STYLES, &p->named, err);
+	if (!s) nst_nvtx_named_once(&p->named);
 	if (!s) s = project(ctx, p, err);
 	if (!s) s = nest(ctx, p, stacks, err);
 	return s;

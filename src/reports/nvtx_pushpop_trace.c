@@ -40,8 +40,7 @@ static int ranges_alloc(struct ranges *r, size_t n)
 	return r->start && r->end && r->thread && r->id && r->name ? 0 : -1;
 }
 
-/* The named push/pop ranges, keeping the first name of a range named
- * more than once (they come together, in row order). */
+/* The named push/pop ranges, each named once (nst_nvtx_named_once). */
 static enum nst_status collect(const struct nst_nvtx *nv, const int64_t *rowid,
 			       const struct nst_nvtx_named *named, struct ranges *r,
 			       struct nst_error *err)
@@ -51,8 +50,6 @@ static enum nst_status collect(const struct nst_nvtx *nv, const int64_t *rowid,
 	size_t n = 0;
 	for (size_t k = 0; k < named->n; k++) {
 		uint32_t row = named->row[k];
-		if (k && named->row[k - 1] == row)
-			continue;
 		r->start[n] = nv->start[row];
 		r->end[n] = nst_nvtx_end(nv, row);
 		r->thread[n] = nv->gtid ? nv->gtid[row] : NST_NULL_I64;
@@ -211,6 +208,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 					 &named, err);
 	if (s != NST_OK)
 		return s;
+	nst_nvtx_named_once(&named);
 	s = collect(&nv, rowid, &named, &r, err);
 	nst_nvtx_named_release(&named);
 	if (s == NST_OK)

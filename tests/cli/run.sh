@@ -368,11 +368,15 @@ test_domain_on_several_threads() {
 	local opts="--seed 13 --processes 2 --threads 2 --kernels 20 --memcpy 6 --memset 2 --nvtx 40 --osrt 0"
 	local root expected nsysgen=${NSYSGEN:-$(dirname "$NSTATS")/nsysgen}
 	root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-	expected=$root/tests/golden/expected/nvtx-domains-plain/nvtx_pushpop_trace.csv
 	# shellcheck disable=SC2086
 	"$nsysgen" -q $opts --nvtx-domain-threads -o "$WORK/domains.sqlite" >/dev/null || fail "nsysgen failed"
-	run stats -q -r nvtx_pushpop_trace -f csv domains.sqlite; rc_is 0; err_is ""
-	[[ $OUT == "$(cat "$expected")" ]] || fail "nvtx_pushpop_trace differs from nsys on the export without the extra domain rows"
+	local r
+	for r in nvtx_pushpop_trace nvtx_kern_sum nvtx_gpu_proj_sum nvtx_gpu_proj_trace; do
+		expected=$root/tests/golden/expected/nvtx-domains-plain/$r.csv
+		[[ -s $expected ]] || { fail "$expected: no reference output"; continue; }
+		run stats -q -r "$r" -f csv domains.sqlite; rc_is 0; err_is ""
+		[[ $OUT == "$(cat "$expected")" ]] || fail "$r differs from nsys on the export without the extra domain rows"
+	done
 }
 
 # network_congestion's ticks_threshold= takes an integer; a valid one runs the report
