@@ -392,6 +392,26 @@ test_ticks_threshold() {
 
 # ---- nstats analyze: the same driver over the rules ------------------------------------------------
 
+# name -- title of each entry of a --help-reports / --help-rules listing, without argument hints
+catalog_of() { sed -n -E 's/^  ([a-z_0-9]+)(\[[^ ]*\])? -- (.*)$/\1 -- \3/p'; }
+
+# every report and rule of nsys 2024.2.3, with its title (the reference's listings, as it printed
+# them, are tests/cli/nsys-help-{reports,rules}.txt)
+test_catalog_is_the_references() {
+	local here want
+	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	want=$(catalog_of <"$here/nsys-help-reports.txt")
+	[[ $(wc -l <<<"$want") == 38 ]] || fail "the report listing has $(wc -l <<<"$want") entries"
+	run stats --help-reports; rc_is 0
+	[[ $(catalog_of <<<"$OUT") == "$want" ]] ||
+		fail "reports differ from nsys's: $(diff <(catalog_of <<<"$OUT") <(echo "$want") | head -5 | tr '\n' ' ')"
+	want=$(catalog_of <"$here/nsys-help-rules.txt")
+	run analyze --help-rules; rc_is 0
+	[[ $(catalog_of <<<"$OUT") == "$want" ]] ||
+		fail "rules differ from nsys's: $(diff <(catalog_of <<<"$OUT") <(echo "$want") | head -5 | tr '\n' ' ')"
+	[[ $(wc -l <<<"$want") == 7 ]] || fail "the rule listing has $(wc -l <<<"$want") entries"
+}
+
 test_analyze_help() {
 	run analyze --help; rc_is 0; err_is ""; out_has "usage: nstats analyze"
 	local o
