@@ -143,16 +143,14 @@ static size_t calls_of(struct nst_ctx *ctx, const int64_t *gpid, const int64_t *
 	return k;
 }
 
-enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table,
+enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table, bool all_calls,
 				struct nst_launches *l, struct nst_error *err)
 {
 	memset(l, 0, sizeof *l);
 	size_t rows;
 	const int64_t *gpid, *corr;
 	const uint32_t *next;
-	/* GPU rows as the filter shows them, their calls from all of them:
-	 * nsys joins the launch through main.CUPTI_ACTIVITY_KIND_RUNTIME */
-	struct nst_ctx all = nst_ctx_unfiltered(ctx);
+	struct nst_ctx all = all_calls ? nst_ctx_unfiltered(ctx) : *ctx;
 	enum nst_status s = nst_ev_rows(ctx->ev, table, &rows, err);
 	if (!s) s = nst_ev_i64(ctx->ev, table, "globalPid", &gpid, err);
 	if (!s) s = nst_ev_i64(ctx->ev, table, "correlationId", &corr, err);
@@ -311,10 +309,12 @@ static enum nst_status innermost_ranges(struct nst_ctx *ctx, const struct nst_sp
 	int64_t *best = NULL;
 	for (size_t k = 0; k < nk; k++)
 		by_kernel[k] = -1;
+	/* nsys names a kernel in the filter by its launch even when the call
+	 * itself lies outside: it joins main.CUPTI_ACTIVITY_KIND_RUNTIME */
 	struct nst_ctx all = nst_ctx_unfiltered(ctx);
 	enum nst_status s = nst_calls_ids(&all, &c, err);
 	if (s == NST_OK)
-		s = nst_launches_of(ctx, KERNEL, &l, err);
+		s = nst_launches_of(ctx, KERNEL, true, &l, err);
 	if (s != NST_OK)
 		return s;
 	s = nst_spans_alloc(&q, l.n, err);
@@ -420,11 +420,14 @@ enum nst_status nst_nvtx_kernel_names(struct nst_ctx *ctx, const int64_t *base_i
 	size_t nk;
 	int64_t *range_of = NULL;
 	*ids = NULL;
+	/* kernels as the filter shows them, in ranges from all of them */
+	struct nst_ctx all = nst_ctx_unfiltered(ctx);
 	enum nst_status s = nvtx_name_check(ctx, err);
 	if (!s) s = want_all(ctx, nvtx_name_needs, err);
+	if (!s) s = want_all(&all, nvtx_name_needs, err);
 	if (!s) s = nst_ev_rows(ctx->ev, KERNEL, &nk, err);
-	if (!s) s = nst_nvtx_load(ctx, &nv, err);
-	if (!s) s = own_thread_ranges(ctx, &nv, &ranges, err);
+	if (!s) s = nst_nvtx_load(&all, &nv, err);
+	if (!s) s = own_thread_ranges(&all, &nv, &ranges, err);
 	if (s == NST_OK) {
 		range_of = malloc((nk ? nk : 1) * sizeof *range_of);
 		*ids = malloc((nk ? nk : 1) * sizeof **ids);
@@ -432,7 +435,7 @@ enum nst_status nst_nvtx_kernel_names(struct nst_ctx *ctx, const int64_t *base_i
 			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	}
 	if (!s) s = innermost_ranges(ctx, &ranges, range_of, nk, err);
-	if (!s) s = prefix_names(ctx, &nv, range_of, base_ids, nk, id_base, *ids, &t, arena, err);
+	if (!s) s = prefix_names(&all, &nv, range_of, base_ids, nk, id_base, *ids, &t, arena, err);
 	free(range_of);
 	nst_spans_release(&ranges);
 	free(t.hash);

@@ -33,13 +33,15 @@ enum nst_status nst_enclosing(const struct nst_spans *ranges, const struct nst_s
 /* GPU rows paired with the calls that launched them, in GPU row order; a
  * row that several calls match (a driver call nested in a runtime call
  * shares its correlationId) comes once per call, as in an SQL join.
- * CUDA backtrace records are never calls. */
+ * CUDA backtrace records are never calls.  The GPU rows are those the
+ * filter shows; their calls too, or with all_calls every call (rows of
+ * nst_ctx_unfiltered's tables then). */
 struct nst_launches {
 	size_t n;
 	uint32_t *op;   /* row of the GPU table */
 	uint32_t *call; /* row of CUPTI_ACTIVITY_KIND_RUNTIME */
 };
-enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table,
+enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table, bool all_calls,
 				struct nst_launches *l, struct nst_error *err);
 void nst_launches_release(struct nst_launches *l);
 

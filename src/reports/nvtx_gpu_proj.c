@@ -77,9 +77,13 @@ static enum nst_status ops_add_table(struct nst_ctx *ctx, const char *table,
 	struct nst_gpu_table t;
 	enum nst_status s = nst_gpu_table_load(ctx, table, NST_GPU_TIMES, &t, err);
 	if (s == NST_OK)
-		s = nst_launches_of(ctx, table, &l, err);
-	if (s != NST_OK || l.n == 0)
+		s = nst_launches_of(ctx, table, false, &l, err);
+	if (s != NST_OK)
 		return s;
+	if (l.n == 0) {
+		nst_launches_release(&l);
+		return NST_OK;
+	}
 	size_t n = o->n + l.n;
 	int64_t *p[6];
 	int64_t **cols[6] = { &o->calls.start, &o->calls.end, &o->calls.tid, &o->start, &o->end, &o->corr };
@@ -112,9 +116,8 @@ static enum nst_status ops_add_table(struct nst_ctx *ctx, const char *table,
 static enum nst_status ops_load(struct nst_ctx *ctx, struct ops *o, struct nst_error *err)
 {
 	const struct nst_calls *c;
-	struct nst_ctx all = nst_ctx_unfiltered(ctx); /* nst_launches_of's calls */
 	memset(o, 0, sizeof *o);
-	enum nst_status s = nst_calls_ids(&all, &c, err);
+	enum nst_status s = nst_calls_ids(ctx, &c, err);
 	if (!s) s = ops_add_table(ctx, KERNEL, c, o, err);
 	if (!s) s = ops_add_table(ctx, MEMCPY, c, o, err);
 	if (!s) s = ops_add_table(ctx, MEMSET, c, o, err);

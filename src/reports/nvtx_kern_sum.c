@@ -317,9 +317,8 @@ static enum nst_status load(struct nst_ctx *ctx, struct joined *j, struct nst_er
 	if (!s) s = nst_nvtx_name_ranges(ctx, &j->nv, NST_NVTX_ALL_STYLES, &j->named, err);
 	if (!s) nst_nvtx_named_once(&j->named);
 	if (!s) s = nst_ev_i64(ctx->ev, NVTX, "endGlobalTid", &j->end_tid, err);
-	struct nst_ctx all = nst_ctx_unfiltered(ctx); /* nst_launches_of's calls */
-	if (!s) s = nst_calls_ids(&all, &j->calls, err);
-	if (!s) s = nst_launches_of(ctx, KERNEL, &j->l, err);
+	if (!s) s = nst_calls_ids(ctx, &j->calls, err);
+	if (!s) s = nst_launches_of(ctx, KERNEL, false, &j->l, err);
 	if (!s) s = nst_ev_rows(ctx->ev, KERNEL, &j->nk, err);
 	if (!s) s = nst_ev_i64(ctx->ev, KERNEL, "start", &j->kstart, err);
 	if (!s) s = nst_ev_i64(ctx->ev, KERNEL, "end", &j->kend, err);
