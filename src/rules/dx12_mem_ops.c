@@ -90,14 +90,6 @@ static const char *warning(const char *name, int64_t heap, int64_t flags, int64_
 	return NULL;
 }
 
-/* Call rows ordered by id, to find an operation's call by traceEventId. */
-static const int64_t *sort_ids;
-static int by_id(const void *a, const void *b)
-{
-	int64_t x = sort_ids[*(const uint32_t *)a], y = sort_ids[*(const uint32_t *)b];
-	return (x > y) - (x < y);
-}
-
 /* The call row with id `id`, or -1 (an operation without its call has
  * no warning: nsys joins them). */
 static int64_t call_row(const struct dx12 *d, const uint32_t *by, int64_t id)
@@ -145,10 +137,14 @@ static enum nst_status find(struct nst_ctx *ctx, const struct dx12 *d, struct wa
 		free(by);
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	}
+	/* call rows by id, to find an operation's call by traceEventId */
 	for (size_t i = 0; i < d->ncalls; i++)
 		by[i] = (uint32_t)i;
-	sort_ids = d->id;
-	qsort(by, d->ncalls, sizeof *by, by_id);
+	enum nst_status s = nst_sort_by_key(by, d->ncalls, d->id, err);
+	if (s != NST_OK) {
+		free(by);
+		return s;
+	}
 	for (size_t k = 0; k < d->nops; k++) {
 		int64_t r = at(d->call_id, k) == NST_NULL_I64 ? -1 :
 			call_row(d, by, d->call_id[k]);
