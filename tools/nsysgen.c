@@ -1398,6 +1398,8 @@ struct config {
     bool mpi_no_ranks;
     bool mpi_empty_ranks;
     bool net_no_nic_map;
+    /* DX12 memory operations */
+    int64_t dx12_mem_calls;
 };
 
 enum option_kind {
@@ -1503,6 +1505,11 @@ static const struct option_spec OPTIONS[] = {
     {"--net-no-nic-map", NULL, OPT_SET, FIELD(net_no_nic_map), 0, 0, true, "leave NIC_ID_MAP out"},
     {"--nvvideo", NULL, OPT_COUNT, FIELD(nvvideo_calls), 0, MAX_OPS, true,
      "NvVideo encoder, decoder and nvJPEG API calls"},
+    /* DX12 memory operations */
+    {"--dx12-mem", NULL, OPT_COUNT, FIELD(dx12_mem_calls), 0, MAX_OPS, true,
+     "D3D12 calls in DX12_API with their DX12_MEMORY_OPERATION rows: heaps and committed resources "
+     "created with and without zeroing, maps, unmaps, subresource reads and writes on every heap type "
+     "and CPU page; some calls touch two subresources, some touch no memory"},
     {"--help", "-h", OPT_SET, FIELD(help), 0, 0, false, "print this help and exit"},
 };
 
@@ -4998,6 +5005,170 @@ static void write_graphics(struct gen *g)
     free(x.gpu_free);
 }
 
+/* ======================================================================================= DX12 memory operations */
+
+/* --dx12-mem: D3D12 calls (DX12_API) and the memory operations they make (DX12_MEMORY_OPERATION),
+ * one call after another over the threads in turn, from 1 ms on.  Durations are whole
+ * microseconds, so that equal ones are common.  What a call is picks the heap type, heap flags and
+ * CPU page property at random, so every combination of them comes up with a few hundred calls. */
+
+static const char SQL_DX12_API[] =
+    "CREATE TABLE DX12_API (\n"
+    "    id                          INTEGER   NOT NULL   PRIMARY KEY,\n"
+    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
+    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
+    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
+    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
+    "    correlationId               INTEGER,                               -- First ID matching an API call to GPU workloads.\n"
+    "    endCorrelationId            INTEGER,                               -- Last ID matching an API call to GPU workloads.\n"
+    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
+    "    shortContextId              INTEGER,                               -- Short form of the COM interface object address.\n"
+    "    frameId                     INTEGER,                               -- Index of the graphics frame starting from 1.\n"
+    "    color                       INTEGER,                               -- Encoded ARGB color value.\n"
+    "    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- PIX marker text\n"
+    "    commandListType             INTEGER,                               -- REFERENCES ENUM_D3D12_CMD_LIST_TYPE(id)\n"
+    "    objectNameId                INTEGER,                               -- REFERENCES StringIds(id) -- D3D12 object name\n"
+    "    longContextId               INTEGER                                -- Long form of the COM interface object address.\n"
+    ")"
+    ;
+
+static const char SQL_DX12_MEMORY_OPERATION[] =
+    "CREATE TABLE DX12_MEMORY_OPERATION (\n"
+    "    gpu                         INTEGER,                               -- GPU index.\n"
+    "    rangeStart                  INTEGER,                               -- Offset denoting the beginning of a memory range (B).\n"
+    "    rangeEnd                    INTEGER,                               -- Offset denoting the end of a memory range (B).\n"
+    "    subresourceId               INTEGER,                               -- Subresource index.\n"
+    "    heapType                    INTEGER,                               -- REFERENCES ENUM_D3D12_HEAP_TYPE(id)\n"
+    "    heapFlags                   INTEGER,                               -- REFERENCES ENUM_D3D12_HEAP_FLAGS(id)\n"
+    "    cpuPageProperty             INTEGER,                               -- REFERENCES ENUM_D3D12_PAGE_PROPERTY(id)\n"
+    "    nvApiFlags                  INTEGER,                               -- NV specific flags. See docs for specifics.\n"
+    "    traceEventId                INTEGER   NOT NULL                     -- REFERENCES DX12_API(id)\n"
+    ")"
+    ;
+
+enum { EVENT_CLASS_DX12_API = 41 };
+
+/* What a call does to memory. */
+enum dxm_kind { DXM_CREATE, DXM_MAP, DXM_SUBRESOURCE, DXM_NONE };
+
+struct dxm_call {
+    const char *name;
+    enum dxm_kind kind;
+};
+
+/* ID3D12Device4's methods and the ID3D12Device::*Placed* one share the memory rows of the plain ones. */
+static const struct dxm_call DXM_CALLS[] = {
+    {"ID3D12Device::CreateHeap", DXM_CREATE},
+    {"ID3D12Device::CreateCommittedResource", DXM_CREATE},
+    {"ID3D12Device4::CreateHeap1", DXM_CREATE},
+    {"ID3D12Device4::CreateCommittedResource1", DXM_CREATE},
+    {"ID3D12Device::CreatePlacedResource", DXM_CREATE},
+    {"ID3D12Resource::Map", DXM_MAP},
+    {"ID3D12Resource::Unmap", DXM_MAP},
+    {"ID3D12Resource::ReadFromSubresource", DXM_SUBRESOURCE},
+    {"ID3D12Resource::WriteToSubresource", DXM_SUBRESOURCE},
+    {"ID3D12GraphicsCommandList::Close", DXM_NONE},
+};
+
+enum {
+    D3D12_HEAP_TYPE_DEFAULT = 1, /* ENUM_D3D12_HEAP_TYPE: 1..4 */
+    D3D12_HEAP_TYPE_CUSTOM = 4,
+    D3D12_CPU_PAGE_UNKNOWN = 0, /* ENUM_D3D12_PAGE_PROPERTY: 0..3 */
+    D3D12_CPU_PAGE_NOT_AVAILABLE = 1,
+    D3D12_CPU_PAGE_WRITE_BACK = 3,
+    D3D12_HEAP_FLAG_CREATE_NOT_ZEROED = 0x1000,
+};
+
+/* Flags a heap is created with; NOT_ZEROED is the one that spares the zeroing. */
+static const int64_t DXM_HEAP_FLAGS[] = {0, 4, 64, 128, D3D12_HEAP_FLAG_CREATE_NOT_ZEROED,
+                                         D3D12_HEAP_FLAG_CREATE_NOT_ZEROED | 4};
+
+struct dxm_gen {
+    struct gen *g;
+    struct rng rng;
+    struct table_writer api, ops;
+    int64_t names[COUNT_OF(DXM_CALLS)];
+};
+
+/* One memory row: the call's heap, with a CPU page of its own only on custom heaps. */
+static void dxm_op_row(struct dxm_gen *x, int64_t call_id, enum dxm_kind kind, int64_t subresource)
+{
+    const struct config *c = x->g->cfg;
+    struct table_writer *w = &x->ops;
+    int64_t heap = rng_range(&x->rng, D3D12_HEAP_TYPE_DEFAULT, D3D12_HEAP_TYPE_CUSTOM);
+    int64_t page = heap == D3D12_HEAP_TYPE_CUSTOM
+                       ? rng_range(&x->rng, D3D12_CPU_PAGE_NOT_AVAILABLE, D3D12_CPU_PAGE_WRITE_BACK)
+                       : D3D12_CPU_PAGE_UNKNOWN;
+    int64_t range_start = 256 * rng_below(&x->rng, 16);
+    /* An empty range (start == end) says the CPU reads or writes nothing. */
+    int64_t range_end = rng_one_in(&x->rng, 4) ? range_start : range_start + 256 * rng_range(&x->rng, 1, 64);
+    row_begin(c, w);
+    put_int_or_null(w, !rng_one_in(&x->rng, 16), rng_below(&x->rng, c->devices));
+    put_int_or_null(w, kind != DXM_CREATE, range_start);
+    put_int_or_null(w, kind != DXM_CREATE, range_end);
+    put_int_or_null(w, kind != DXM_CREATE, subresource);
+    put_int(w, heap);
+    put_int_or_null(w, !rng_one_in(&x->rng, 12), DXM_HEAP_FLAGS[rng_below(&x->rng, COUNT_OF(DXM_HEAP_FLAGS))]);
+    put_int(w, page);
+    put_int(w, 0);
+    put_int(w, call_id);
+    row_end(w);
+}
+
+static void dxm_call_row(struct dxm_gen *x, const struct thread *th, int64_t id, size_t call, int64_t start,
+                         int64_t end)
+{
+    struct table_writer *w = &x->api;
+    row_begin(x->g->cfg, w);
+    put_int(w, id);
+    put_int(w, start);
+    put_int(w, end);
+    put_int(w, EVENT_CLASS_DX12_API);
+    put_int(w, (int64_t)th->gtid);
+    put_null(w);
+    put_null(w);
+    put_int(w, x->names[call]);
+    put_int(w, 0x1000 + (int64_t)call);
+    put_null(w);
+    put_null(w);
+    put_null(w);
+    put_null(w);
+    put_null(w);
+    put_int(w, 0x7ff6b0000000 + (int64_t)call);
+    row_end(w);
+}
+
+static void gen_dx12_mem(struct gen *g)
+{
+    const struct config *c = g->cfg;
+    if (c->dx12_mem_calls == 0)
+        return;
+    struct dxm_gen x = {
+        .g = g,
+        .api = WRITER("DX12_API", SQL_DX12_API),
+        .ops = WRITER("DX12_MEMORY_OPERATION", SQL_DX12_MEMORY_OPERATION),
+    };
+    rng_seed(&x.rng, c->seed ^ UINT64_C(0x6478313278656d));
+    for (size_t i = 0; i < COUNT_OF(DXM_CALLS); i++)
+        x.names[i] = intern(g, DXM_CALLS[i].name);
+    int64_t t = 1000000;
+    for (int64_t id = 1; id <= c->dx12_mem_calls; id++) {
+        size_t call = (size_t)rng_below(&x.rng, COUNT_OF(DXM_CALLS));
+        int64_t end = t + 1000 * rng_range(&x.rng, 1, 40);
+        dxm_call_row(&x, &g->threads[(id - 1) % g->nthreads], id, call, t, end);
+        enum dxm_kind kind = DXM_CALLS[call].kind;
+        int64_t subresources = kind == DXM_NONE ? 0 : kind != DXM_CREATE && rng_one_in(&x.rng, 6) ? 2 : 1;
+        for (int64_t s = 0; s < subresources; s++)
+            dxm_op_row(&x, id, kind, s);
+        note_time(g, end);
+        t = end + rng_range(&x.rng, 2000, 30000);
+    }
+    writer_close(&x.api);
+    writer_close(&x.ops);
+}
+
+/* ======================================================================================= end of DX12 memory operations */
+
 /* ======================================================================================= run */
 
 static void report_progress(const struct gen *g, int64_t done)
@@ -5781,6 +5952,7 @@ int main(int argc, char **argv)
     write_extra_rows(&g);
     nvtx_extras(&g);
     gen_mpi_net_video(&g);
+    gen_dx12_mem(&g);
     write_analysis_details(&g);
     close_output(&g);
     publish_output(&cfg);

@@ -374,6 +374,9 @@ int nst_columnar_row(struct nst_fmt *f, const struct nst_cell *cells)
 void nst_columnar_end(struct nst_fmt *f)
 {
 	if (f->rows == 0) {
+		/* nsys draws a result without columns as an empty table first. */
+		if (is_table(f) && !f->ncols)
+			fputs("+--+\n", f->out);
 		title_block(f, false);
 		fprintf(f->out, "%s\n", f->noresult ? f->noresult
 			: "Report was successfully run, but no data was returned.\n");

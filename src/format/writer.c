@@ -191,7 +191,12 @@ static void html_begin(const struct nst_fmt *f)
 {
 	if (f->spec.style == NST_STYLE_HDOC)
 		html_preamble(f);
-	fputs("<table>\n  <thead>\n    <tr>\n", f->out);
+	/* nsys writes a result without columns (a rule that found nothing)
+	 * without its head and without opening its body. */
+	fputs("<table>\n", f->out);
+	if (!f->ncols)
+		return;
+	fputs("  <thead>\n    <tr>\n", f->out);
 	for (size_t k = 0; k < f->ncols; k++) {
 		fputs("      <th>", f->out);
 		put_html_str(f->out, f->cols[k].header);

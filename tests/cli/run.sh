@@ -469,6 +469,17 @@ test_analyze_row_limit_footer() {
 
 # D45 on the real --cudabacktrace export: each copy once, joined to its call, never to the call's
 # backtrace record (whose name has no _vNNNN suffix)
+test_analyze_nothing_found_has_no_columns() {
+	# DX12 memory operations that call for no warning: nsys's result then has no columns, which
+	# the table and hdoc styles show (bytes as the reference prints them)
+	"${NSYSGEN:-$(dirname "$NSTATS")/nsysgen}" -q --seed 1 --processes 1 --kernels 2 --memcpy 0 --memset 0 \
+		--other-api 0 --nvtx 0 --osrt 0 --dx12-mem 4 -o "$WORK/dx.sqlite" >/dev/null || fail "nsysgen failed"
+	local none=$'\n ** DX12 Memory Operations (dx12_mem_ops):\n\nThere were no problems detected related to memory operations.'
+	run analyze -q -r dx12_mem_ops -f table dx.sqlite; rc_is 0; out_is "+--+"$'\n'"$none"
+	run analyze -q -r dx12_mem_ops -f column dx.sqlite; rc_is 0; out_is "$none"
+	run analyze -q -r dx12_mem_ops -f hdoc dx.sqlite; rc_is 0
+	out_has $'<h1>DX12 Memory Operations (dx12_mem_ops)</h1>\n<table>\n  </tbody>\n</table>\n'
+}
 test_rules_backtrace_rows_are_not_calls() {
 	local saxpy=$SHARED/data/real/hpcgroup__pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite
 	if [[ ! -f $saxpy ]]; then echo "cli: note: no $saxpy, backtrace test not run"; return; fi
