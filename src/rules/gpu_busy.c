@@ -19,6 +19,7 @@ static const struct origin sources[] = {
 	{ MEMSET, "globalPid", "deviceId", "contextId", 0 },
 	{ NST_BUSY_VULKAN, "globalTid", "gpu", "contextId", 1 },
 	{ NST_BUSY_DX12, "globalTid", "gpu", "shortContextId", 2 },
+	{ NST_BUSY_OPENGL, "globalTid", "gpu", "contextId", 3 },
 };
 #define NSOURCES (sizeof sources / sizeof *sources)
 #define NCUDA 3

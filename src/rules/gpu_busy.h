@@ -1,7 +1,7 @@
 /* What gpu_gaps and gpu_time_util look at: every GPU operation (kernel,
  * memcpy, memset, with the profiler's flush/stop overhead that falls
- * inside them) grouped by process and device, and the Vulkan and D3D12
- * workloads in groups of their own, each group in start order. */
+ * inside them) grouped by process and device, and the Vulkan, D3D12 and
+ * OpenGL workloads in groups of their own, each group in start order. */
 #ifndef NSTATS_RULES_GPU_BUSY_H
 #define NSTATS_RULES_GPU_BUSY_H
 
@@ -23,6 +23,7 @@ void nst_busy_release(struct nst_busy *b);
 #define NST_BUSY_OVERHEAD "PROFILER_OVERHEAD"
 #define NST_BUSY_VULKAN "VULKAN_WORKLOAD"
 #define NST_BUSY_DX12 "DX12_WORKLOAD"
+#define NST_BUSY_OPENGL "OPENGL_WORKLOAD"
 
 /* The columns nst_busy_load reads, for the rules' `needs`. */
 #define NST_BUSY_TABLE_NEEDS(table)                                        \
@@ -43,6 +44,10 @@ void nst_busy_release(struct nst_busy *b);
 	{ NST_BUSY_DX12, "start", false }, { NST_BUSY_DX12, "end", false },  \
 	{ NST_BUSY_DX12, "globalTid", false },                             \
 	{ NST_BUSY_DX12, "gpu", false },                                   \
-	{ NST_BUSY_DX12, "shortContextId", false }
+	{ NST_BUSY_DX12, "shortContextId", false },                        \
+	{ NST_BUSY_OPENGL, "start", false }, { NST_BUSY_OPENGL, "end", false }, \
+	{ NST_BUSY_OPENGL, "globalTid", false },                           \
+	{ NST_BUSY_OPENGL, "gpu", false },                                 \
+	{ NST_BUSY_OPENGL, "contextId", false }
 
 #endif

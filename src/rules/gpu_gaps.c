@@ -132,7 +132,8 @@ const struct nst_report nst_rule_gpu_gaps = {
 		"kernel, memcpy or memset that a process ran on it, longest first:\n"
 		"duration, start (the end of the operation before), process, device\n"
 		"and context. CUDA profiling flush/stop overhead inside that span\n"
-		"counts as busy; Vulkan and D3D12 workloads are timelines of their own.\n"
+		"counts as busy; Vulkan, D3D12 and OpenGL workloads are timelines of\n"
+		"their own.\n"
 		"gap=MS shows only stretches of at least MS milliseconds (default\n"
 		"500); rows=N shows N of them (default 50, -1 all).",
 	.args = args,
