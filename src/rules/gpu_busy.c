@@ -22,7 +22,6 @@ static const struct origin sources[] = {
 	{ NST_BUSY_OPENGL, "globalTid", "gpu", "contextId", 3 },
 };
 #define NSOURCES (sizeof sources / sizeof *sources)
-#define NCUDA 3
 
 struct source {
 	size_t n;
@@ -230,7 +229,7 @@ enum nst_status nst_busy_load(struct nst_ctx *ctx, struct nst_busy *b, struct ns
 {
 	memset(b, 0, sizeof *b);
 	bool any = false;
-	for (size_t k = 0; k < NCUDA; k++)
+	for (size_t k = 0; k < NSOURCES; k++)
 		any = any || nst_db_has_table(ctx->db, sources[k].table);
 	if (!any)
 		return nst_fail(err, NST_ERR_NODATA,
