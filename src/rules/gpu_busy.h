@@ -1,6 +1,7 @@
 /* What gpu_gaps and gpu_time_util look at: every GPU operation (kernel,
- * memcpy, memset) grouped by process and device, each group in start
- * order. */
+ * memcpy, memset, with the profiler's flush/stop overhead that falls
+ * inside them) grouped by process and device, and the Vulkan, D3D12 and
+ * OpenGL workloads in groups of their own, each group in start order. */
 #ifndef NSTATS_RULES_GPU_BUSY_H
 #define NSTATS_RULES_GPU_BUSY_H
 
@@ -9,7 +10,8 @@
 struct nst_busy {
 	size_t n;                 /* operations */
 	int64_t *start, *end, *pid, *device, *context;
-	struct nst_groups g;      /* by (pid, device); rows in start order */
+	int64_t *kind;            /* 0: CUDA; otherwise a graphics API */
+	struct nst_groups g;      /* by (kind, pid, device); rows in start order */
 };
 
 /* Loads and groups the operations.  NST_ERR_NODATA with nsys's message
@@ -18,6 +20,11 @@ enum nst_status nst_busy_load(struct nst_ctx *ctx, struct nst_busy *b,
 			      struct nst_error *err);
 void nst_busy_release(struct nst_busy *b);
 
+#define NST_BUSY_OVERHEAD "PROFILER_OVERHEAD"
+#define NST_BUSY_VULKAN "VULKAN_WORKLOAD"
+#define NST_BUSY_DX12 "DX12_WORKLOAD"
+#define NST_BUSY_OPENGL "OPENGL_WORKLOAD"
+
 /* The columns nst_busy_load reads, for the rules' `needs`. */
 #define NST_BUSY_TABLE_NEEDS(table)                                        \
 	{ table, "start", false }, { table, "end", false },                \
@@ -25,6 +32,22 @@ void nst_busy_release(struct nst_busy *b);
 	{ table, "contextId", false }
 #define NST_BUSY_NEEDS                                                     \
 	NST_BUSY_TABLE_NEEDS(KERNEL), NST_BUSY_TABLE_NEEDS(MEMCPY),        \
-	NST_BUSY_TABLE_NEEDS(MEMSET), { RUNTIME, "globalTid", false }
+	NST_BUSY_TABLE_NEEDS(MEMSET), { RUNTIME, "globalTid", false },    \
+	{ NST_BUSY_OVERHEAD, "start", false },                             \
+	{ NST_BUSY_OVERHEAD, "end", false },                               \
+	{ NST_BUSY_OVERHEAD, "globalTid", false },                         \
+	{ NST_BUSY_OVERHEAD, "nameId", false },                            \
+	{ NST_BUSY_VULKAN, "start", false }, { NST_BUSY_VULKAN, "end", false }, \
+	{ NST_BUSY_VULKAN, "globalTid", false },                           \
+	{ NST_BUSY_VULKAN, "gpu", false },                                 \
+	{ NST_BUSY_VULKAN, "contextId", false },                           \
+	{ NST_BUSY_DX12, "start", false }, { NST_BUSY_DX12, "end", false },  \
+	{ NST_BUSY_DX12, "globalTid", false },                             \
+	{ NST_BUSY_DX12, "gpu", false },                                   \
+	{ NST_BUSY_DX12, "shortContextId", false },                        \
+	{ NST_BUSY_OPENGL, "start", false }, { NST_BUSY_OPENGL, "end", false }, \
+	{ NST_BUSY_OPENGL, "globalTid", false },                           \
+	{ NST_BUSY_OPENGL, "gpu", false },                                 \
+	{ NST_BUSY_OPENGL, "contextId", false }
 
 #endif

@@ -131,7 +131,9 @@ const struct nst_report nst_rule_gpu_gaps = {
 	.help = "Stretches where a GPU ran nothing, between the first and the last\n"
 		"kernel, memcpy or memset that a process ran on it, longest first:\n"
 		"duration, start (the end of the operation before), process, device\n"
-		"and context.\n"
+		"and context. CUDA profiling flush/stop overhead inside that span\n"
+		"counts as busy; Vulkan, D3D12 and OpenGL workloads are timelines of\n"
+		"their own.\n"
 		"gap=MS shows only stretches of at least MS milliseconds (default\n"
 		"500); rows=N shows N of them (default 50, -1 all).",
 	.args = args,

@@ -226,6 +226,8 @@ const struct nst_report nst_rule_gpu_time_util = {
 		"time summed (concurrent operations add up, so it can pass 100%).\n"
 		"Chunks under the threshold are shown, consecutive ones merged, least\n"
 		"used first: in-use percent, duration, start, process, device, context.\n"
+		"CUDA profiling flush/stop overhead inside the span counts as busy;\n"
+		"Vulkan, D3D12 and OpenGL workloads are timelines of their own.\n"
 		"chunks=N cuts N chunks (1..1000, default 30); threshold=P shows\n"
 		"chunks under P percent (default 50); rows=N shows N of them (default\n"
 		"50, -1 all).",
