@@ -57,6 +57,9 @@ void nst_shared_free(struct nst_shared *sh);
 
 enum nst_report_flags {
 	NST_REPORT_ADDITION = 1 << 0, /* nstats's own, not in nsys */
+	/* nsys finds the report's tables missing only in its query, after
+	 * the filter: a filter that finds nothing wins over their message. */
+	NST_REPORT_CHECKS_AFTER_FILTER = 1 << 1,
 };
 
 struct nst_report {
