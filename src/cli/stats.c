@@ -392,6 +392,7 @@ static enum nst_status run_report(struct run_state *st, const struct report_job 
 		nst_arena_release(&arena);
 		return fs;
 	}
+	ctx.nvtx = filter.nvtx;
 	struct lazy_out l = {
 		.target = t, .spec = spec, .title = job->report->title,
 		.name = job->name, .force = st->cmd->force, .ctx = &ctx,

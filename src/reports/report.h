@@ -40,6 +40,9 @@ struct nst_ctx {
 	 * nsys's filter shadows `X`, not `main.X`. */
 	struct nst_events *ev;
 	struct nst_events *ev_all;
+	/* The NVTX range that ev is cut to, NULL when none: the run sets it
+	 * only once the range is found. */
+	const char *nvtx;
 	struct nst_db *db;
 	struct nst_shared *shared;
 	struct nst_shared *shared_all; /* what is derived from ev_all */
