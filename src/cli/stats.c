@@ -357,12 +357,15 @@ static int discard_row(void *ctx, const struct nst_cell *cells)
 
 /* The NVTX range of the filter is not there: nsys says so, unless the
  * export lacks what the report needs, which it says first.  The report
- * runs on no rows to tell. */
+ * runs on no rows to tell, unless nsys checks its tables after the
+ * filter. */
 static enum nst_status skipped_by_filter(const struct nst_report *r, struct nst_ctx *ctx,
 					 struct nst_error *err)
 {
 	struct nst_error own = { 0 };
 	struct nst_sink none = { discard_begin, discard_row, NULL };
+	if (r->flags & NST_REPORT_CHECKS_AFTER_FILTER)
+		return NST_ERR_NODATA;
 	if (r->run(ctx, &none, &own) == NST_ERR_NODATA)
 		*err = own;
 	return NST_ERR_NODATA;
@@ -389,6 +392,7 @@ static enum nst_status run_report(struct run_state *st, const struct report_job 
 		nst_arena_release(&arena);
 		return fs;
 	}
+	ctx.nvtx = filter.nvtx;
 	struct lazy_out l = {
 		.target = t, .spec = spec, .title = job->report->title,
 		.name = job->name, .force = st->cmd->force, .ctx = &ctx,

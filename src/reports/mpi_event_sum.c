@@ -40,4 +40,5 @@ const struct nst_report nst_report_mpi_event_sum = {
 	.args = (const char *const[]){ NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_CHECKS_AFTER_FILTER,
 };

@@ -46,4 +46,5 @@ const struct nst_report nst_report_nvvideo_api_sum = {
 	.args = (const char *const[]){ NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_CHECKS_AFTER_FILTER,
 };

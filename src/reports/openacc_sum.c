@@ -140,4 +140,5 @@ const struct nst_report nst_report_openacc_sum = {
 	.args = (const char *const[]){ NULL },
 	.needs = (const struct nst_need[]){ { NULL, NULL, false } },
 	.run = run,
+	.flags = NST_REPORT_CHECKS_AFTER_FILTER,
 };

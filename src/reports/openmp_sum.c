@@ -68,4 +68,5 @@ const struct nst_report nst_report_openmp_sum = {
 	.args = (const char *const[]){ NULL },
 	.needs = (const struct nst_need[]){ { NULL, NULL, false } },
 	.run = run,
+	.flags = NST_REPORT_CHECKS_AFTER_FILTER,
 };

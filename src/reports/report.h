@@ -40,6 +40,9 @@ struct nst_ctx {
 	 * nsys's filter shadows `X`, not `main.X`. */
 	struct nst_events *ev;
 	struct nst_events *ev_all;
+	/* The NVTX range that ev is cut to, NULL when none: the run sets it
+	 * only once the range is found. */
+	const char *nvtx;
 	struct nst_db *db;
 	struct nst_shared *shared;
 	struct nst_shared *shared_all; /* what is derived from ev_all */
@@ -57,6 +60,9 @@ void nst_shared_free(struct nst_shared *sh);
 
 enum nst_report_flags {
 	NST_REPORT_ADDITION = 1 << 0, /* nstats's own, not in nsys */
+	/* nsys finds the report's tables missing only in its query, after
+	 * the filter: a filter that finds nothing wins over their message. */
+	NST_REPORT_CHECKS_AFTER_FILTER = 1 << 1,
 };
 
 struct nst_report {

@@ -37,6 +37,10 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	if (!nst_db_has_table(ctx->db, RUNTIME))
 		return nst_rule_no_cuda(ctx, err, "runtime");
 	enum nst_status s = nst_require_strings(ctx, err);
+	/* nsys refuses the pair once its NVTX filter has found the range. */
+	if (!s && ctx->nvtx && (nst_ctx_value(ctx, "process") || nst_ctx_value(ctx, "thread")))
+		return nst_fail(err, NST_ERR_NODATA,
+				"The 'nvtx' option cannot be used with 'pid' or 'tid'.");
 	const struct nst_calls *c;
 	/* The time and NVTX filter applies here (nsys filters this rule's calls;
 	 * only the memcpy/memset rules join the unfiltered runtime table). */

@@ -52,9 +52,11 @@ static enum nst_status lone_process(struct nst_ctx *ctx, const char *table, int6
 {
 	size_t n = 0;
 	const int64_t *gtid = NULL;
-	/* unfiltered: main.CUPTI_ACTIVITY_KIND_RUNTIME */
-	enum nst_status s = nst_ev_rows(ctx->ev, RUNTIME, &n, err);
-	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "globalTid", &gtid, err);
+	/* nsys asks main.CUPTI_ACTIVITY_KIND_RUNTIME: all the calls, whatever
+	 * the filter. */
+	struct nst_ctx all = nst_ctx_unfiltered(ctx);
+	enum nst_status s = nst_ev_rows(all.ev, RUNTIME, &n, err);
+	if (!s) s = nst_ev_i64(all.ev, RUNTIME, "globalTid", &gtid, err);
 	if (s != NST_OK)
 		return s;
 	*gpid = NST_NULL_I64;

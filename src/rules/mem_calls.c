@@ -89,7 +89,8 @@ static void pairs_release(struct pairs *p)
 	free(p->dur);
 }
 
-/* Every (operation, call) the rule keeps, in the GPU table's order. */
+/* Every (operation, call) the rule keeps, in the GPU table's order;
+ * ctx reads the calls. */
 static enum nst_status join(struct nst_ctx *ctx, const struct nst_mem_rule *rule,
 			    const struct nst_mem_ops *m, const struct nst_calls *c,
 			    struct pairs *p, struct nst_error *err)
@@ -168,10 +169,12 @@ enum nst_status nst_mem_rule_run(struct nst_ctx *ctx, const struct nst_sink *out
 	const struct nst_calls *c;
 	struct pairs p = { 0 };
 	enum nst_status s = nst_require_strings(ctx, err);
-	/* unfiltered: main.CUPTI_ACTIVITY_KIND_RUNTIME */
-	if (!s) s = nst_calls_ids(ctx, &c, err);
+	/* nsys joins the filtered operations with main.CUPTI_ACTIVITY_KIND_RUNTIME:
+	 * a call outside the filter still names its operation. */
+	struct nst_ctx all = nst_ctx_unfiltered(ctx);
+	if (!s) s = nst_calls_ids(&all, &c, err);
 	if (!s) s = load(ctx, rule->table, &m, err);
-	if (!s) s = join(ctx, rule, &m, c, &p, err);
+	if (!s) s = join(&all, rule, &m, c, &p, err);
 	uint32_t *idx = s ? NULL : malloc((p.n ? p.n : 1) * sizeof *idx);
 	if (!s && !idx)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
