@@ -14,9 +14,11 @@ TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/obj/%.o)
 TESTS    := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
+# brute-force references for nstats's own reports: SQLite only, nothing of nstats
+BRUTE    := $(patsubst tests/accounting/%.c,$(B)/tests/%,$(sort $(wildcard tests/accounting/brute_*.c)))
 EXAMPLE  := $(B)/example.sqlite
 
-.PHONY: all deps run test unit cli golden corpus bench clean sanitize
+.PHONY: all deps run test unit cli golden corpus accounting bench clean sanitize
 all: $(B)/nstats $(B)/nsysgen
 
 deps:
@@ -41,8 +43,12 @@ $(B)/tests/%: tests/unit/%.c $(B)/libnstats.a
 	@mkdir -p $(B)/tests
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
+$(B)/tests/brute_%: tests/accounting/brute_%.c
+	@mkdir -p $(B)/tests
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lsqlite3 -lm
+
 $(EXAMPLE): $(B)/nsysgen
-	$(B)/nsysgen --example -o $@
+	$(B)/nsysgen --example --force -o $@
 
 run: deps
 	@$(MAKE) --no-print-directory all $(EXAMPLE)
@@ -60,8 +66,11 @@ golden: all
 corpus: $(B)/nstats
 	@tests/corpus/run.sh $(B)/nstats
 
+accounting: all $(BRUTE)
+	@tests/accounting/run.sh $(B)
+
 test: deps
-	@$(MAKE) --no-print-directory all $(TESTS)
+	@$(MAKE) --no-print-directory all $(TESTS) $(BRUTE)
 	@tests/run-all.sh $(B)
 
 sanitize: export ASAN_OPTIONS ?= detect_leaks=1:halt_on_error=1

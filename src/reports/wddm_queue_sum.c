@@ -335,7 +335,8 @@ static enum nst_status summarise(struct nst_ctx *ctx, struct packets *ps,
 	if (!s) s = nst_ev_i64(ctx->ev, WDDM_CONTEXTS, "nodeOrdinal", &cx.node, err);
 	if (s != NST_OK)
 		return s;
-	qsort(ps->p, ps->n, sizeof *ps->p, cmp_packet);
+	if (ps->n)
+		qsort(ps->p, ps->n, sizeof *ps->p, cmp_packet);
 	size_t cap = ps->n ? ps->n : 1, nq = 0;
 	struct queue *q = malloc(cap * sizeof *q);
 	uint32_t *order = malloc(cap * sizeof *order);

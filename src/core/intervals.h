@@ -1,0 +1,33 @@
+/* Time covered by a set of intervals: the union that busy and kernel time
+ * are made of, and the idle gaps between its pieces.  A sum of durations
+ * counts concurrent work twice; the union counts each nanosecond once. */
+#ifndef NSTATS_CORE_INTERVALS_H
+#define NSTATS_CORE_INTERVALS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct nst_interval {
+	int64_t start, end; /* ns; end <= start: empty, covers nothing */
+};
+
+struct nst_coverage {
+	size_t n;             /* intervals */
+	int64_t first, last;  /* earliest start, latest end; 0 when n == 0 */
+	int64_t sum;          /* plain sum of durations (empty ones as 0) */
+	int64_t covered;      /* length of the union */
+	size_t gaps;          /* holes in the union longer than the threshold */
+	int64_t gap_time;     /* their total length */
+};
+
+/* Sorts by start, then end: nst_coverage_of wants them so. */
+void nst_intervals_sort(struct nst_interval *iv, size_t n);
+
+/* The coverage of iv[0..n), sorted by start.  A gap is a hole between two
+ * pieces of the union, never the time before the first or after the last
+ * interval; it counts when longer than gap_threshold ns.  Empty intervals
+ * widen first..last but split no gap. */
+struct nst_coverage nst_coverage_of(const struct nst_interval *iv, size_t n,
+				    int64_t gap_threshold);
+
+#endif
