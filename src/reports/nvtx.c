@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strtab.h"
+
 #define DOMAIN_CREATE 75
 /* The process part of globalTid that nsys compares domains on: the PID
  * bits without hardware and VM ids. */
@@ -101,92 +103,6 @@ const char *nst_nvtx_base_name(struct nst_ctx *ctx, const struct nst_nvtx *nv,
 	return nv->text ? nv->text[row] : NULL;
 }
 
-/* ---- interned names ------------------------------------------------------ */
-
-/* Equal strings get one id, so ranges group by name in O(1) per range. */
-struct strtab {
-	const char **text;
-	uint64_t *hash;
-	size_t n, cap;
-	uint32_t *slot; /* ids, UINT32_MAX when empty */
-	size_t nslot;   /* a power of two, at least twice n */
-};
-
-static uint64_t hash_text(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ull;
-	}
-	return h ^ (h >> 32);
-}
-
-static void strtab_release(struct strtab *t)
-{
-	free(t->hash);
-	free(t->slot);
-	/* t->text goes to the caller (struct nst_nvtx_named) */
-}
-
-static int strtab_rehash(struct strtab *t, size_t nslot)
-{
-	uint32_t *slot = malloc(nslot * sizeof *slot);
-	if (!slot)
-		return -1;
-	memset(slot, 0xff, nslot * sizeof *slot);
-	for (size_t id = 0; id < t->n; id++) {
-		size_t j = t->hash[id] & (nslot - 1);
-		while (slot[j] != UINT32_MAX)
-			j = (j + 1) & (nslot - 1);
-		slot[j] = (uint32_t)id;
-	}
-	free(t->slot);
-	t->slot = slot;
-	t->nslot = nslot;
-	return 0;
-}
-
-static int strtab_append(struct strtab *t, const char *s, uint64_t h)
-{
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		const char **text = realloc(t->text, cap * sizeof *text);
-		if (!text)
-			return -1;
-		t->text = text;
-		uint64_t *hash = realloc(t->hash, cap * sizeof *hash);
-		if (!hash)
-			return -1;
-		t->hash = hash;
-		t->cap = cap;
-	}
-	t->text[t->n] = s;
-	t->hash[t->n++] = h;
-	return 0;
-}
-
-/* The id of s (borrowed: it must outlive the table), added when new. */
-static int strtab_intern(struct strtab *t, const char *s, int64_t *id)
-{
-	if (t->nslot < 2 * (t->n + 1) && strtab_rehash(t, t->nslot ? t->nslot * 2 : 128))
-		return -1;
-	uint64_t h = hash_text(s);
-	size_t j = h & (t->nslot - 1);
-	for (; t->slot[j] != UINT32_MAX; j = (j + 1) & (t->nslot - 1)) {
-		uint32_t cand = t->slot[j];
-		if (t->hash[cand] == h && strcmp(t->text[cand], s) == 0) {
-			*id = cand;
-			return 0;
-		}
-	}
-	if (strtab_append(t, s, h))
-		return -1;
-	t->slot[j] = (uint32_t)(t->n - 1);
-	*id = (int64_t)(t->n - 1);
-	return 0;
-}
-
 /* ---- domains ------------------------------------------------------------- */
 
 /* One DomainCreate group per (domainId, globalTid), with the text of its
@@ -270,10 +186,16 @@ struct namer {
 	struct nst_ctx *ctx;
 	const struct nst_nvtx *nv;
 	struct domains dom;
-	struct strtab names;
+	struct nst_strtab names;
 	struct nst_map registered; /* (textId, 0) -> name id */
 	struct nst_map qualified;  /* (domain group, name id) -> name id */
 };
+
+static int intern_name(struct namer *nm, const char *s, int64_t *id)
+{
+	*id = nst_strtab_intern(&nm->names, s);
+	return *id < 0 ? -1 : 0;
+}
 
 static int base_name_id(struct namer *nm, size_t row, int64_t *id)
 {
@@ -282,7 +204,7 @@ static int base_name_id(struct namer *nm, size_t row, int64_t *id)
 	if (!s) {
 		s = nm->nv->text ? nm->nv->text[row] : NULL;
 		*id = NST_NULL_I64;
-		return s ? strtab_intern(&nm->names, s, id) : 0;
+		return s ? intern_name(nm, s, id) : 0;
 	}
 	uint32_t cached;
 	if (nst_map_get(&nm->registered, tid, 0, &cached)) {
@@ -290,7 +212,7 @@ static int base_name_id(struct namer *nm, size_t row, int64_t *id)
 		return 0;
 	}
 	bool fresh;
-	return strtab_intern(&nm->names, s, id) ||
+	return intern_name(nm, s, id) ||
 	       nst_map_get_or_put(&nm->registered, tid, 0, (uint32_t)*id, &cached, &fresh);
 }
 
@@ -309,7 +231,7 @@ static int qualified_id(struct namer *nm, uint32_t g, int64_t base, int64_t *id)
 	}
 	const char *full = nst_arena_printf(nm->ctx->arena, "%s:%s", dom, nm->names.text[base]);
 	bool fresh;
-	return !full || strtab_intern(&nm->names, full, id) ||
+	return !full || intern_name(nm, full, id) ||
 	       nst_map_get_or_put(&nm->qualified, g, base, (uint32_t)*id, &cached, &fresh);
 }
 
@@ -356,7 +278,7 @@ static int name_range(struct namer *nm, size_t row, enum nst_nvtx_style style,
 static void namer_release(struct namer *nm)
 {
 	domains_release(&nm->dom);
-	strtab_release(&nm->names);
+	nst_strtab_release_index(&nm->names);
 	nst_map_release(&nm->registered);
 	nst_map_release(&nm->qualified);
 }

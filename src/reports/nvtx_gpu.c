@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strtab.h"
+
 /* ---- spans ---------------------------------------------------------------- */
 
 enum nst_status nst_spans_alloc(struct nst_spans *s, size_t n, struct nst_error *err)
@@ -193,79 +195,6 @@ enum nst_status nst_nvtx_spans(const struct nst_nvtx *nv, const struct nst_nvtx_
 
 /* ---- nvtx-name ------------------------------------------------------------ */
 
-/* Equal strings get one id: an open-addressing table over a text array. */
-struct interner {
-	const char **text;
-	uint64_t *hash;
-	size_t n, cap;
-	uint32_t *slot; /* UINT32_MAX when empty */
-	size_t nslot;
-};
-
-static uint64_t hash_text(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h ^ (h >> 29);
-}
-
-static int interner_grow(struct interner *t)
-{
-	size_t nslot = t->nslot ? t->nslot * 2 : 256;
-	uint32_t *slot = malloc(nslot * sizeof *slot);
-	if (!slot)
-		return -1;
-	memset(slot, 0xff, nslot * sizeof *slot);
-	for (size_t id = 0; id < t->n; id++) {
-		size_t j = t->hash[id] & (nslot - 1);
-		while (slot[j] != UINT32_MAX)
-			j = (j + 1) & (nslot - 1);
-		slot[j] = (uint32_t)id;
-	}
-	free(t->slot);
-	t->slot = slot;
-	t->nslot = nslot;
-	return 0;
-}
-
-static int interner_append(struct interner *t, const char *s, uint64_t h)
-{
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		const char **text = realloc(t->text, cap * sizeof *text);
-		if (text)
-			t->text = text;
-		uint64_t *hash = realloc(t->hash, cap * sizeof *hash);
-		if (hash)
-			t->hash = hash;
-		if (!text || !hash)
-			return -1;
-		t->cap = cap;
-	}
-	t->text[t->n] = s;
-	t->hash[t->n++] = h;
-	return 0;
-}
-
-/* The id of s, which must outlive the table; -1 when out of memory. */
-static int64_t intern(struct interner *t, const char *s)
-{
-	if (t->nslot < 2 * (t->n + 1) && interner_grow(t))
-		return -1;
-	uint64_t h = hash_text(s);
-	size_t j = h & (t->nslot - 1);
-	for (; t->slot[j] != UINT32_MAX; j = (j + 1) & (t->nslot - 1)) {
-		uint32_t c = t->slot[j];
-		if (t->hash[c] == h && strcmp(t->text[c], s) == 0)
-			return c;
-	}
-	if (interner_append(t, s, h))
-		return -1;
-	t->slot[j] = (uint32_t)(t->n - 1);
-	return (int64_t)(t->n - 1);
-}
-
 /* The ranges nvtx-name considers: every range that ended on its own
  * thread, as spans indexed by NVTX row (others left NULL). */
 static enum nst_status own_thread_ranges(struct nst_ctx *ctx, const struct nst_nvtx *nv,
@@ -343,13 +272,13 @@ static enum nst_status innermost_ranges(struct nst_ctx *ctx, const struct nst_sp
 /* "range/kernel" ids, interned by text. */
 static enum nst_status prefix_names(struct nst_ctx *ctx, const struct nst_nvtx *nv,
 				    const int64_t *range_of, const int64_t *base_ids,
-				    size_t nk, int64_t id_base, int64_t *ids, struct interner *t,
+				    size_t nk, int64_t id_base, int64_t *ids, struct nst_strtab *t,
 				    struct nst_arena *arena, struct nst_error *err)
 {
 	struct nst_map cache; /* (range name, kernel id) -> id + 1 */
 	if (nst_map_init(&cache, 64))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	struct interner rnames = { 0 };
+	struct nst_strtab rnames = { 0 };
 	enum nst_status s = NST_OK;
 	for (size_t k = 0; s == NST_OK && k < nk; k++) {
 		const char *rname = range_of[k] < 0 ? NULL : nst_nvtx_base_name(ctx, nv, (size_t)range_of[k]);
@@ -357,7 +286,7 @@ static enum nst_status prefix_names(struct nst_ctx *ctx, const struct nst_nvtx *
 		ids[k] = base_ids[k];
 		if (!rname || !kname)
 			continue; /* SQL's || of NULL: nothing to prefix */
-		int64_t rid = intern(&rnames, rname);
+		int64_t rid = nst_strtab_intern(&rnames, rname);
 		uint32_t hit;
 		bool fresh;
 		if (rid < 0) {
@@ -366,16 +295,14 @@ static enum nst_status prefix_names(struct nst_ctx *ctx, const struct nst_nvtx *
 			ids[k] = id_base + hit;
 		} else {
 			const char *full = nst_arena_printf(arena, "%s/%s", rname, kname);
-			int64_t id = full ? intern(t, full) : -1;
+			int64_t id = full ? nst_strtab_intern(t, full) : -1;
 			if (id < 0 || nst_map_get_or_put(&cache, rid, base_ids[k], (uint32_t)id, &hit, &fresh))
 				s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 			else
 				ids[k] = id_base + id;
 		}
 	}
-	free(rnames.text);
-	free(rnames.hash);
-	free(rnames.slot);
+	nst_strtab_release(&rnames);
 	nst_map_release(&cache);
 	return s;
 }
@@ -416,7 +343,7 @@ enum nst_status nst_nvtx_kernel_names(struct nst_ctx *ctx, const int64_t *base_i
 {
 	struct nst_nvtx nv;
 	struct nst_spans ranges = { 0 };
-	struct interner t = { 0 };
+	struct nst_strtab t = { 0 };
 	size_t nk;
 	int64_t *range_of = NULL;
 	*ids = NULL;
@@ -438,8 +365,7 @@ enum nst_status nst_nvtx_kernel_names(struct nst_ctx *ctx, const int64_t *base_i
 	if (!s) s = prefix_names(&all, &nv, range_of, base_ids, nk, id_base, *ids, &t, arena, err);
 	free(range_of);
 	nst_spans_release(&ranges);
-	free(t.hash);
-	free(t.slot);
+	nst_strtab_release_index(&t);
 	if (s != NST_OK) {
 		free(*ids);
 		free(t.text);

@@ -7,9 +7,21 @@
 # fixture with as=TWIN, with the reference's output on its twin (only on the entries that match
 # its only=GLOB, when it has one). A difference passes only when
 # tests/corpus/deviations.tsv lists it (export glob `golden/<fixture>`).
-# Prints `golden: N matched, M deviated as listed, K failed`.
+# GOLDEN_FIXTURES="a b" and GOLDEN_REPORTS="r rule:s" (globs) check only those, while working on
+# them. Prints `golden: N matched, M deviated as listed, K failed`.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+# picked WORD GLOBS: whether WORD matches one of the blank-separated GLOBS, or GLOBS is empty
+picked() {
+	local g
+	[[ -z $2 ]] && return 0
+	for g in $2; do
+		# shellcheck disable=SC2053 # a glob
+		[[ $1 == $g ]] && return 0
+	done
+	return 1
+}
 
 main() {
 	(($# == 2)) || { echo "usage: tests/golden/run.sh NSTATS NSYSGEN" >&2; exit 2; }
@@ -28,7 +40,8 @@ main() {
 		key=golden/$name
 		reports=()
 		# shellcheck disable=SC2053 # only= is a glob
-		for r in "${all[@]}"; do [[ $r != $only ]] || reports+=("$r"); done
+		for r in "${all[@]}"; do [[ $r == $only ]] && picked "$r" "${GOLDEN_REPORTS:-}" && reports+=("$r"); done
+		picked "$name" "${GOLDEN_FIXTURES:-}" && ((${#reports[@]})) || continue
 		expect=$HERE/expected/$name
 		[[ $twin == - ]] || expect=$HERE/expected/$twin
 		if [[ ! -d $expect ]]; then
