@@ -44,11 +44,10 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 	for (size_t k = 0; k < c->ncalls; k++) {
 		uint32_t r = order[k];
 		int64_t tn = nst_threads_first(t, or_null(c->gtid, r));
-		int bad = 0;
-		if (tn < 0)
-			bad = emit_call(ctx, out, c, t, r, -1);
-		for (; tn >= 0 && !bad; tn = nst_threads_next(t, tn))
+		int bad;
+		do
 			bad = emit_call(ctx, out, c, t, r, tn);
+		while (!bad && (tn = nst_threads_next(t, tn)) >= 0);
 		if (bad)
 			return nst_fail(err, NST_ERR_IO, "cannot write the report");
 	}

@@ -53,7 +53,7 @@ int64_t nst_threads_first(const struct nst_threads *t, int64_t gtid)
 
 int64_t nst_threads_next(const struct nst_threads *t, int64_t row)
 {
-	return t->next[row] == UINT32_MAX ? -1 : (int64_t)t->next[row];
+	return row < 0 || t->next[row] == UINT32_MAX ? -1 : (int64_t)t->next[row];
 }
 
 struct nst_cell nst_threads_priority(const struct nst_threads *t, int64_t row)

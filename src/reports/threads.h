@@ -26,9 +26,11 @@ enum nst_status nst_threads_load(struct nst_ctx *ctx, struct nst_threads *t,
 				 struct nst_error *err);
 void nst_threads_release(struct nst_threads *t);
 
-/* The first ThreadNames row of the thread, or -1 when it has none. */
+/* The first ThreadNames row of the thread, or -1 when it has none.  As
+ * in the LEFT JOIN, a row of a thread without a name is still given once,
+ * with -1: `row = first; do emit(row); while ((row = next(row)) >= 0);` */
 int64_t nst_threads_first(const struct nst_threads *t, int64_t gtid);
-/* The thread's next row after `row`, or -1. */
+/* The thread's next row after `row`, or -1 (also after -1). */
 int64_t nst_threads_next(const struct nst_threads *t, int64_t row);
 /* The row's priority and name; NULL cells for row -1. */
 struct nst_cell nst_threads_priority(const struct nst_threads *t, int64_t row);
