@@ -1,5 +1,7 @@
 /* NVTX ranges that never ended (end NULL): the application did not pop or
  * end them before the capture stopped.  The NVTX reports cannot time them. */
+#include <string.h>
+
 #include "check/check.h"
 
 #define NVTX "NVTX_EVENTS"
@@ -62,8 +64,9 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 		chk_num(e, "globalTid", chk_at(gtid, i));
 		chk_num(e, "start", chk_at(start, i));
 		chk_num(e, "eventType", type[i]);
-		const char *name = text && text[i] ? text[i] : chk_string(ctx, chk_at(text_id, i));
-		chk_text(e, "name", name);
+		if (e) /* the events' text dies with them, before the report prints */
+			chk_text(e, "name", text && text[i] ? nst_arena_strndup(ctx->arena, text[i],
+				 strlen(text[i])) : chk_string(ctx, chk_at(text_id, i)));
 	}
 	return s;
 }
