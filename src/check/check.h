@@ -115,6 +115,10 @@ enum nst_status chk_sql_i64(struct chk_ctx *ctx, const char *sql, int64_t dflt,
 			    int64_t *out, struct nst_error *err);
 /* A StringIds value, "" when the id points nowhere. */
 const char *chk_string(struct chk_ctx *ctx, int64_t id);
+/* Marks r not checked, saying so, when the export has none of tables[0..n);
+ * returns whether it did. */
+bool chk_lacks_all(struct chk_ctx *ctx, struct chk_result *r, const char *const *tables,
+		   size_t n);
 /* The result of the named finding, or NULL. */
 const struct chk_result *chk_result_of(const struct chk_ctx *ctx, const char *name);
 

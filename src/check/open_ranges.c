@@ -55,7 +55,12 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 	if (!s) s = chk_col(ctx, NVTX, "globalTid", &gtid, err);
 	if (!s) s = chk_col(ctx, NVTX, "textId", &text_id, err);
 	if (!s) s = nst_ev_text(ctx->ev, NVTX, "text", &text, err);
-	for (size_t i = 0; s == NST_OK && type && end && i < n; i++) {
+	if (s == NST_OK && (!type || !end)) {
+		r->count = CHK_NOT_CHECKED;
+		r->note = NVTX " has no eventType or end column";
+		return NST_OK;
+	}
+	for (size_t i = 0; s == NST_OK && i < n; i++) {
 		if (!is_range(type[i]) || end[i] != NST_NULL_I64)
 			continue;
 		r->count++;

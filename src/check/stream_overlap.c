@@ -83,6 +83,9 @@ static void sweep(struct chk_ctx *ctx, struct chk_result *r, const struct kern *
 static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 			   struct nst_error *err)
 {
+	static const char *const kernels[] = { CHK_KERNEL };
+	if (chk_lacks_all(ctx, r, kernels, 1))
+		return NST_OK;
 	struct kern *k = NULL;
 	size_t n = 0;
 	enum nst_status s = collect(ctx, &k, &n, err);

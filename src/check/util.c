@@ -76,6 +76,18 @@ const char *chk_string(struct chk_ctx *ctx, int64_t id)
 	return s ? s : "";
 }
 
+bool chk_lacks_all(struct chk_ctx *ctx, struct chk_result *r, const char *const *tables,
+		   size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (nst_db_has_table(ctx->db, tables[i]))
+			return false;
+	r->count = CHK_NOT_CHECKED;
+	r->note = n == 1 ? nst_arena_printf(ctx->arena, "no %s table", tables[0])
+			 : "none of the tables it reads is in the export";
+	return true;
+}
+
 const struct chk_result *chk_result_of(const struct chk_ctx *ctx, const char *name)
 {
 	for (size_t i = 0; i < ctx->nfindings; i++)
