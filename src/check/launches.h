@@ -3,18 +3,20 @@
  * (process, correlationId), as every report joins them.  The process is
  * the GPU row's globalPid and the call's globalTid with its thread bits
  * cleared; when a GPU table has no globalPid column (older exports) the
- * pairing is by correlationId alone.  correlationId 0 or NULL pairs with
- * nothing: CUPTI gives 0 to work no call made (unified-memory
- * migrations). */
+ * pairing is by correlationId alone.  A row whose process or id is NULL
+ * pairs with nothing; callers skip correlationId 0, which CUPTI gives to
+ * work no call made (unified-memory migrations). */
 #ifndef NSTATS_CHECK_LAUNCHES_H
 #define NSTATS_CHECK_LAUNCHES_H
 
 #include "check/check.h"
-#include "core/hashmap.h"
+#include "core/corrindex.h"
+
+#define CHK_PAIRED_TABLES 4 /* kernel, memcpy, memset, graph */
 
 struct chk_launches {
-	struct nst_map calls; /* (process, correlationId) of the calls */
-	struct nst_map gpu;   /* (process, correlationId) of GPU and graph rows */
+	struct nst_corrindex calls;                 /* runtime rows that are calls */
+	struct nst_corrindex gpu[CHK_PAIRED_TABLES]; /* rows of each GPU table */
 	bool per_process;
 };
 
@@ -24,7 +26,9 @@ enum nst_status chk_want_calls(struct nst_events *ev);
 enum nst_status chk_launches_build(struct chk_ctx *ctx, struct chk_launches *l,
 				   struct nst_error *err);
 void chk_launches_release(struct chk_launches *l);
-/* The key's process part for a row's process column value. */
-int64_t chk_launch_proc(const struct chk_launches *l, int64_t process);
+/* Whether a call, or a GPU row, has this process (a globalTid or globalPid
+ * value) and correlationId. */
+bool chk_has_call(struct chk_launches *l, int64_t process, int64_t corr);
+bool chk_has_gpu(struct chk_launches *l, int64_t process, int64_t corr);
 
 #endif

@@ -46,17 +46,15 @@ static enum nst_status read_calls(struct chk_ctx *ctx, struct call_cols *c,
 	return s;
 }
 
-static void scan(struct chk_ctx *ctx, const struct chk_launches *l,
+static void scan(struct chk_ctx *ctx, struct chk_launches *l,
 		 const struct call_cols *c, struct chk_result *r)
 {
 	for (size_t i = 0; c->corr && i < c->n; i++) {
-		uint32_t row;
 		int64_t corr = c->corr[i];
 		if (chk_is_backtrace(c->cls, c->chain, i) || corr == NST_NULL_I64 || corr == 0)
 			continue;
 		const char *name = chk_string(ctx, chk_at(c->name, i));
-		if (!is_launch(name) ||
-		    nst_map_get(&l->gpu, chk_launch_proc(l, chk_at(c->gtid, i)), corr, &row))
+		if (!is_launch(name) || chk_has_gpu(l, chk_at(c->gtid, i), corr))
 			continue;
 		r->count++;
 		chk_part_add(r, name, 1);

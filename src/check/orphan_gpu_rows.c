@@ -23,7 +23,7 @@ static void note_row(struct chk_result *r, const char *table, size_t i,
 	chk_num(e, "start", chk_at(start, i));
 }
 
-static enum nst_status scan(struct chk_ctx *ctx, const struct chk_launches *l,
+static enum nst_status scan(struct chk_ctx *ctx, struct chk_launches *l,
 			    const char *table, struct chk_result *r, struct nst_error *err)
 {
 	size_t n;
@@ -36,9 +36,8 @@ static enum nst_status scan(struct chk_ctx *ctx, const struct chk_launches *l,
 	if (!s) s = chk_col(ctx, table, "streamId", &stream, err);
 	if (!s) s = chk_col(ctx, table, "start", &start, err);
 	for (size_t i = 0; s == NST_OK && corr && i < n; i++) {
-		uint32_t row;
 		if (corr[i] == NST_NULL_I64 || corr[i] == 0 ||
-		    nst_map_get(&l->calls, chk_launch_proc(l, chk_at(pid, i)), corr[i], &row))
+		    chk_has_call(l, chk_at(pid, i), corr[i]))
 			continue;
 		note_row(r, table, i, rowid, pid, corr, dev, stream, start);
 	}

@@ -123,7 +123,8 @@ static void usage(FILE *out)
 	}
 	fputs("\nExit status: 0 checked (whatever was found), 2 usage error, 3 an export\n"
 	      "cannot be read, 4 output cannot be written, 6 --strict and a finding\n"
-	      "that is not informational counted something.\n", out);
+	      "that is not informational counted something; over several exports,\n"
+	      "the highest.\n", out);
 }
 
 static int check_reports(const struct check_cmd *c)
