@@ -20,6 +20,10 @@
 #define PROC(x) "((" x ") & ~16777215)"
 
 static sqlite3 *db;
+/* Pairing by process needs globalPid in every GPU table there is; without
+ * it calls and GPU rows pair by correlationId alone, and kernels of one
+ * stream are those of one (deviceId, streamId). */
+static int per_process = 1;
 
 static void die(const char *what)
 {
@@ -37,6 +41,8 @@ static int has_table(const char *t)
 	sqlite3_finalize(st);
 	return yes;
 }
+
+static int has_column(const char *table, const char *col);
 
 static long long one(const char *sql)
 {
@@ -80,7 +86,8 @@ static void orphan_gpu_rows(void)
 		snprintf(sql, sizeof sql,
 			 "SELECT count(*) FROM %s g WHERE g.correlationId IS NOT NULL AND g.correlationId != 0 "
 			 "AND NOT EXISTS (SELECT 1 FROM " RT " r WHERE " CALL " AND r.correlationId = "
-			 "g.correlationId AND " PROC("r.globalTid") " = " PROC("g.globalPid") ")", t[i]);
+			 "g.correlationId AND %s)", t[i],
+			 per_process ? PROC("r.globalTid") " = " PROC("g.globalPid") : "1");
 		long long n = one(sql);
 		total += n;
 		if (n)
@@ -97,8 +104,8 @@ static void launches_without_gpu(void)
 		if (!has_table(t[i]))
 			continue;
 		char one_table[160];
-		snprintf(one_table, sizeof one_table, "%sSELECT globalPid, correlationId FROM %s",
-			 gpu[0] ? " UNION ALL " : "", t[i]);
+		snprintf(one_table, sizeof one_table, "%sSELECT %s AS globalPid, correlationId FROM %s",
+			 gpu[0] ? " UNION ALL " : "", per_process ? "globalPid" : "0", t[i]);
 		strcat(gpu, one_table);
 	}
 	snprintf(sql, sizeof sql,
@@ -108,8 +115,8 @@ static void launches_without_gpu(void)
 		 "s.value GLOB 'cuLaunchKernel*' OR s.value GLOB 'cuLaunchCooperativeKernel*' OR "
 		 "s.value GLOB 'cudaMemcpy*' OR s.value GLOB 'cudaMemset*' OR s.value GLOB 'cuMemcpy*' OR "
 		 "s.value GLOB 'cuMemset*' OR s.value GLOB 'cudaGraphLaunch*' OR s.value GLOB 'cuGraphLaunch*') "
-		 "AND NOT EXISTS (SELECT 1 FROM (%s) g WHERE g.correlationId = r.correlationId AND "
-		 PROC("g.globalPid") " = " PROC("r.globalTid") ") GROUP BY s.value", gpu);
+		 "AND NOT EXISTS (SELECT 1 FROM (%s) g WHERE g.correlationId = r.correlationId AND %s) "
+		 "GROUP BY s.value", gpu, per_process ? PROC("g.globalPid") " = " PROC("r.globalTid") : "1");
 	parts("launches_without_gpu", sql);
 	char total[4200];
 	snprintf(total, sizeof total, "SELECT sum(n) FROM (SELECT s.value, count(*) n %s)",
@@ -174,11 +181,14 @@ static void bad_durations(void)
  * start, then rowid) ends after it starts: every pair, no sweep. */
 static void stream_overlap(void)
 {
-	printf("stream_overlap %lld\n",
-	       one("SELECT count(*) FROM " K " k WHERE EXISTS (SELECT 1 FROM " K " j WHERE "
-		   PROC("j.globalPid") " = " PROC("k.globalPid") " AND j.deviceId = k.deviceId AND "
-		   "j.streamId = k.streamId AND (j.start < k.start OR (j.start = k.start AND "
-		   "j.rowid < k.rowid)) AND j.end > k.start)"));
+	char sql[1024];
+	snprintf(sql, sizeof sql,
+		 "SELECT count(*) FROM " K " k WHERE EXISTS (SELECT 1 FROM " K " j WHERE %s AND "
+		 "j.deviceId = k.deviceId AND j.streamId = k.streamId AND (j.start < k.start OR "
+		 "(j.start = k.start AND j.rowid < k.rowid)) AND j.end > k.start)",
+		 has_column(K, "globalPid") ? "coalesce(" PROC("j.globalPid") ", 0) = coalesce("
+					      PROC("k.globalPid") ", 0)" : "1");
+	printf("stream_overlap %lld\n", one(sql));
 }
 
 static void open_ranges(void)
@@ -254,6 +264,10 @@ int main(int argc, char **argv)
 	}
 	if (sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
 		die(argv[1]);
+	const char *const gpu[] = { K, MC, MS, GR };
+	for (int i = 0; i < 4; i++)
+		if (has_table(gpu[i]) && !has_column(gpu[i], "globalPid"))
+			per_process = 0;
 	backtrace_rows();
 	orphan_gpu_rows();
 	launches_without_gpu();

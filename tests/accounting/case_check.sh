@@ -62,6 +62,18 @@ compare graphs "${small[@]}" --graph-rows 7
 for seed in 1 2 3; do
 	compare "all-$seed" "${small[@]}" "${all[@]}" --seed "$seed" --processes 3 --streams 3 --overlap --backtrace
 done
+# Exports without KERNEL.globalPid (older or trimmed ones): calls pair by correlationId alone
+if command -v sqlite3 >/dev/null; then
+	"$NSYSGEN" --force -o "$WORK/nopid.sqlite" "${small[@]}" "${all[@]}" --processes 3 --overlap ||
+		{ echo "nsysgen failed: nopid"; bad=1; }
+	sqlite3 "$WORK/nopid.sqlite" "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN globalPid" ||
+		{ echo "FAIL sqlite3 could not drop globalPid"; bad=1; }
+	"$NSTATS" check -f json "$WORK/nopid.sqlite" | json_lines | LC_ALL=C sort >"$WORK/nopid.nstats"
+	"$BRUTE/brute_check" "$WORK/nopid.sqlite" | LC_ALL=C sort >"$WORK/nopid.brute"
+	diff -u "$WORK/nopid.brute" "$WORK/nopid.nstats" || { echo "FAIL nopid (- brute, + nstats)"; bad=1; }
+else
+	echo "note: no sqlite3 shell, the export without KERNEL.globalPid is not checked"
+fi
 
 # The faults must have been found at all, or the comparisons above prove little.
 for f in dup:duplicate_gpu_rows orphan:orphan_gpu_rows overlap:stream_overlap durations:bad_durations \
