@@ -15,6 +15,7 @@ enum nst_exit {
 	EXIT_INPUT = 3,    /* an export is missing, unreadable or not an export */
 	EXIT_OUTPUT = 4,   /* output could not be written */
 	EXIT_SKIPPED = 5,  /* --strict: a report could not run on an export */
+	EXIT_CHECK_FOUND = 6, /* check --strict: a finding counted something */
 };
 
 /* ---- options: declared in tables so that --help cannot drift ---------- */
@@ -72,5 +73,6 @@ int cli_run_catalog(const struct catalog *cat, int argc, char **argv);
 
 int cmd_stats(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@ static const struct command {
 } commands[] = {
 	{ "stats", cmd_stats, "statistics and trace reports, as `nsys stats` prints them" },
 	{ "analyze", cmd_analyze, "expert-system rules, as `nsys analyze` prints them" },
+	{ "check", cmd_check, "an audit of the export itself: rows that hide or double work (nstats addition)" },
 };
 
 static void usage(FILE *out)

@@ -493,6 +493,96 @@ test_rules_backtrace_rows_are_not_calls() {
 	[[ $rows == "$starts" ]] || fail "cuda_memcpy_sync: $rows rows for $starts copies"
 }
 
+# ---- nstats check: the audit of an export (an nstats addition) -----------------------------------
+
+CHECK_FINDINGS="schema backtrace_rows orphan_gpu_rows launches_without_gpu duplicate_gpu_rows
+	correlation_collisions bad_durations stream_overlap open_ranges truncated_capture graph_trace_rows
+	capture_options"
+
+test_check_help() {
+	run check --help; rc_is 0; err_is ""; out_has "usage: nstats check"
+	local o f
+	for o in --format --strict --report --quiet --output --force-overwrite; do out_has "$o"; done
+	for f in $CHECK_FINDINGS; do out_has $'\n'"  $f"; done
+	out_has "6 --strict and a finding"
+	run --help; rc_is 0; out_has "check"
+}
+test_check_usage_errors() {
+	run check; rc_is 2; out_is ""; [[ $ERR == usage:* ]] || fail "no usage on stderr"
+	run check -f csv ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: check: unknown format 'csv'"
+	run check -r nosuch ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: check: report or rule 'nosuch'"
+	run check --bogus ex.sqlite; rc_is 2; out_is ""; err_line "^nstats: error: check: unknown option '--bogus'"
+	# an export it cannot read: stats's code and message, and no JSON
+	printf 'not a database' >"$WORK/bad.sqlite"
+	run stats bad.sqlite; local stats_err=$ERR
+	run check -f json bad.sqlite; rc_is 3; out_is ""; err_is "$stats_err"
+	run check nosuch.sqlite; rc_is 3; out_is ""; err_line "^nstats: error: nosuch.sqlite: "
+}
+# The real --cudabacktrace export: its 38 backtrace records are named, in text and in JSON
+test_check_backtrace_export() {
+	local saxpy=$SHARED/data/real/hpcgroup__pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite
+	if [[ ! -f $saxpy ]]; then echo "cli: note: no $saxpy, check test not run"; return; fi
+	run check "$saxpy"; rc_is 0; err_is ""
+	out_has $'\nFOUND   backtrace_rows: 38 CUDA backtrace records among the runtime rows\n        CUPTI_ACTIVITY_KIND_RUNTIME: 38\n        excluded from every report: a backtrace record is not a call\n        e.g. CUPTI_ACTIVITY_KIND_RUNTIME rowid 11: globalTid=302119224788637 correlationId=135 eventClass=67 callchainId=0 name="cudaMalloc"\n'
+	out_has $'\nSchema: 2.9.1 (nsys 2022.2.1.31)\n'
+	out_has $'\nok      orphan_gpu_rows: 0 '
+	out_has $'\nn/a     capture_options: not checked: no META_DATA_CAPTURE table'
+	[[ $(tail -n 1 <<<"$OUT") == "Found: backtrace_rows" ]] || fail "last line is '$(tail -n 1 <<<"$OUT")'"
+	run check -f json "$saxpy"; rc_is 0; err_is ""
+	out_has '{"name":"backtrace_rows","title":"CUDA backtrace records among the runtime rows","status":"found","informational":false,"checked":true,"count":38,"note":"excluded from every report: a backtrace record is not a call","explained_by":null,'
+	out_has '"parts":[{"name":"CUPTI_ACTIVITY_KIND_RUNTIME","count":38}],"examples":[{"table":"CUPTI_ACTIVITY_KIND_RUNTIME","rowid":11,"fields":{"globalTid":302119224788637,"correlationId":135,"eventClass":67,"callchainId":0,"name":"cudaMalloc"}},'
+	out_has '"schema_version":"2.9.1","product_version":"2022.2.1.31","found":1,'
+	run check --strict -q "$saxpy"; rc_is 6; out_is ""; err_is ""
+}
+test_check_strict() {
+	local gen=${NSYSGEN:-$(dirname "$NSTATS")/nsysgen}
+	# ex.sqlite has one process, no fault: clean
+	run check --strict ex.sqlite; rc_is 0; err_is ""; [[ $(tail -n 1 <<<"$OUT") == "Clean: nothing found" ]] || fail "not clean"
+	run check --strict -q ex.sqlite; rc_is 0; out_is ""; err_is ""
+	"$gen" -q --seed 11 --processes 1 --kernels 20 --memcpy 20 --memset 2 --other-api 8 --nvtx 0 \
+		--osrt 0 --dup-gpu-rows 2 -o "$WORK/dup.sqlite" >/dev/null || fail "nsysgen failed"
+	run check --strict dup.sqlite; rc_is 6; err_is ""; out_has $'\nFOUND   duplicate_gpu_rows: 2 '
+	run check dup.sqlite; rc_is 0
+	# the worst of several exports
+	run check --strict -q ex.sqlite dup.sqlite; rc_is 6
+	run check -q ex.sqlite nosuch.sqlite; rc_is 3
+}
+test_check_json() {
+	command -v sqlite3 >/dev/null || { echo "cli: note: no sqlite3, check JSON test not run"; return; }
+	local gen=${NSYSGEN:-$(dirname "$NSTATS")/nsysgen}
+	"$gen" -q --seed 11 --processes 1 --kernels 20 --memcpy 4 --memset 2 --other-api 8 --nvtx 20 \
+		--osrt 0 --open-ranges 1 -o "$WORK/odd.sqlite" >/dev/null || fail "nsysgen failed"
+	# a range name with a quote, a backslash, a control character and a newline
+	sqlite3 "$WORK/odd.sqlite" "UPDATE NVTX_EVENTS SET text = 'a\"b\\c' || char(1) || char(10) || 'd' WHERE end IS NULL AND eventType IN (59, 60)" ||
+		{ fail "sqlite3 failed"; return; }
+	run check -f json odd.sqlite; rc_is 0; err_is ""
+	out_has '"name":"a\"b\\c\u0001\nd"'
+	[[ $OUT == "{"*"]}" ]] || fail "not one object"
+	if command -v python3 >/dev/null; then
+		python3 -c 'import json,sys; json.loads(sys.stdin.read())' <<<"$OUT" || fail "invalid JSON"
+	fi
+	run check odd.sqlite; rc_is 0; out_has 'name="a\"b\\c\x01\x0ad"'
+	# several exports: an array of objects
+	run check -f json ex.sqlite odd.sqlite; rc_is 0
+	[[ $OUT == "[{"*"]}]" ]] || fail "not an array of objects"
+	[[ $(grep -c '^\(\[\|,\)\?{"export":' <<<"$OUT") == 2 ]] || fail "not two exports"
+	if command -v python3 >/dev/null; then
+		python3 -c 'import json,sys; assert len(json.loads(sys.stdin.read())) == 2' <<<"$OUT" || fail "invalid JSON array"
+	fi
+}
+test_check_output_file() {
+	run check -f json -o out.json ex.sqlite; rc_is 0; out_is ""; err_is ""
+	[[ -s $WORK/out.json ]] || fail "out.json was not written"
+	run check -o out.json ex.sqlite; rc_is 4; out_is ""; err_line "^nstats: error: out.json: .*--force-overwrite"
+	run check -o out.json --force-overwrite ex.sqlite; rc_is 0; out_is ""
+	grep -q '^Export: ex.sqlite$' "$WORK/out.json" || fail "out.json is not the text report"
+}
+test_check_reports_option() {
+	run check -r cuda_gpu_kern_sum:base,cuda_api_sum -r osrt_sum ex.sqlite; rc_is 0; err_is ""
+	out_has $'\ninfo    schema: 1 requested reports that read a table the export lacks\n        OSRT_API: 1\n'
+	out_has 'e.g. OSRT_API: needed by="osrt_sum"'
+}
+
 main() {
 	(($# == 1)) || { echo "usage: tests/cli/run.sh NSTATS" >&2; exit 2; }
 	NSTATS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")

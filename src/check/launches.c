@@ -1,0 +1,144 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/launches.h"
+
+static const char *const paired[CHK_PAIRED_TABLES] = {
+	CHK_KERNEL, CHK_MEMCPY, CHK_MEMSET, CHK_GRAPH,
+};
+static const char *const gpu_cols[] = {
+	"rowid", "start", "end", "deviceId", "streamId", "globalPid", "correlationId",
+};
+static const char *const call_cols[] = {
+	"rowid", "eventClass", "callchainId", "globalTid", "correlationId", "nameId",
+};
+#define PROCESS_BITS 0xFFFFFFFFFF000000ull
+
+static enum nst_status want_all(struct nst_events *ev, const char *table,
+				const char *const *cols, size_t n)
+{
+	enum nst_status s = NST_OK;
+	for (size_t i = 0; s == NST_OK && i < n; i++)
+		s = nst_ev_want(ev, table, cols[i], false);
+	return s;
+}
+
+enum nst_status chk_want_gpu(struct nst_events *ev)
+{
+	enum nst_status s = NST_OK;
+	for (size_t t = 0; s == NST_OK && t < CHK_PAIRED_TABLES; t++)
+		s = want_all(ev, paired[t], gpu_cols, sizeof gpu_cols / sizeof *gpu_cols);
+	return s;
+}
+
+enum nst_status chk_want_calls(struct nst_events *ev)
+{
+	return want_all(ev, CHK_RUNTIME, call_cols, sizeof call_cols / sizeof *call_cols);
+}
+
+/* Every GPU table there is must carry globalPid for a per-process key. */
+static bool gpu_tables_have_pid(struct nst_db *db)
+{
+	for (size_t t = 0; t < CHK_PAIRED_TABLES; t++)
+		if (nst_db_has_table(db, paired[t]) && !nst_db_has_column(db, paired[t], "globalPid"))
+			return false;
+	return true;
+}
+
+/* Indexes rows[0..n) by (process, id); by id alone (process 0) when the
+ * pairing is not per process: the id column then stands in for the
+ * process, masked to 0, so that a NULL id is still left out. */
+static enum nst_status index_rows(const struct chk_launches *l, struct nst_corrindex *x,
+				  const int64_t *process, const int64_t *id,
+				  const uint32_t *rows, size_t n, struct nst_error *err)
+{
+	memset(x, 0, sizeof *x);
+	if (!id || n == 0)
+		return NST_OK;
+	bool keyed = l->per_process && process;
+	if (nst_corrindex_build(x, keyed ? process : id, keyed ? PROCESS_BITS : 0, id, rows, n,
+				NST_NULL_I64))
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	return NST_OK;
+}
+
+static enum nst_status index_calls(struct chk_ctx *ctx, struct chk_launches *l,
+				   struct nst_error *err)
+{
+	size_t n, ncalls = 0;
+	const int64_t *cls, *chain, *gtid, *corr;
+	enum nst_status s = chk_rows(ctx, CHK_RUNTIME, &n, err);
+	if (!s) s = chk_col(ctx, CHK_RUNTIME, "eventClass", &cls, err);
+	if (!s) s = chk_col(ctx, CHK_RUNTIME, "callchainId", &chain, err);
+	if (!s) s = chk_col(ctx, CHK_RUNTIME, "globalTid", &gtid, err);
+	if (!s) s = chk_col(ctx, CHK_RUNTIME, "correlationId", &corr, err);
+	uint32_t *rows = s ? NULL : malloc((n ? n : 1) * sizeof *rows);
+	if (!s && !rows)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; rows && i < n; i++)
+		if (!chk_is_backtrace(cls, chain, i))
+			rows[ncalls++] = (uint32_t)i;
+	if (!s)
+		s = index_rows(l, &l->calls, gtid, corr, rows, ncalls, err);
+	free(rows);
+	return s;
+}
+
+static enum nst_status index_gpu_table(struct chk_ctx *ctx, struct chk_launches *l,
+				       size_t t, struct nst_error *err)
+{
+	size_t n;
+	const int64_t *pid, *corr;
+	enum nst_status s = chk_rows(ctx, paired[t], &n, err);
+	if (!s) s = chk_col(ctx, paired[t], "globalPid", &pid, err);
+	if (!s) s = chk_col(ctx, paired[t], "correlationId", &corr, err);
+	uint32_t *rows = s ? NULL : malloc((n ? n : 1) * sizeof *rows);
+	if (!s && !rows)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; rows && i < n; i++)
+		rows[i] = (uint32_t)i;
+	if (!s)
+		s = index_rows(l, &l->gpu[t], pid, corr, rows, n, err);
+	free(rows);
+	return s;
+}
+
+enum nst_status chk_launches_build(struct chk_ctx *ctx, struct chk_launches *l,
+				   struct nst_error *err)
+{
+	memset(l, 0, sizeof *l);
+	l->per_process = gpu_tables_have_pid(ctx->db);
+	enum nst_status s = index_calls(ctx, l, err);
+	for (size_t t = 0; s == NST_OK && t < CHK_PAIRED_TABLES; t++)
+		s = index_gpu_table(ctx, l, t, err);
+	return s;
+}
+
+void chk_launches_release(struct chk_launches *l)
+{
+	nst_corrindex_release(&l->calls);
+	for (size_t t = 0; t < CHK_PAIRED_TABLES; t++)
+		nst_corrindex_release(&l->gpu[t]);
+}
+
+static int64_t key_of(const struct chk_launches *l, int64_t process)
+{
+	return l->per_process ? chk_gpid(process) : 0;
+}
+
+bool chk_has_call(struct chk_launches *l, int64_t process, int64_t corr)
+{
+	if (l->per_process && process == NST_NULL_I64)
+		return false;
+	return nst_corrindex_find(&l->calls, key_of(l, process), corr) >= 0;
+}
+
+bool chk_has_gpu(struct chk_launches *l, int64_t process, int64_t corr)
+{
+	if (l->per_process && process == NST_NULL_I64)
+		return false;
+	for (size_t t = 0; t < CHK_PAIRED_TABLES; t++)
+		if (nst_corrindex_find(&l->gpu[t], key_of(l, process), corr) >= 0)
+			return true;
+	return false;
+}

@@ -1,0 +1,34 @@
+/* The pairing of GPU rows with runtime calls that orphan_gpu_rows and
+ * launches_without_gpu share: a GPU row belongs to the call with its
+ * (process, correlationId), as every report joins them.  The process is
+ * the GPU row's globalPid and the call's globalTid with its thread bits
+ * cleared; when a GPU table has no globalPid column (older exports) the
+ * pairing is by correlationId alone.  A row whose process or id is NULL
+ * pairs with nothing; callers skip correlationId 0, which CUPTI gives to
+ * work no call made (unified-memory migrations). */
+#ifndef NSTATS_CHECK_LAUNCHES_H
+#define NSTATS_CHECK_LAUNCHES_H
+
+#include "check/check.h"
+#include "core/corrindex.h"
+
+#define CHK_PAIRED_TABLES 4 /* kernel, memcpy, memset, graph */
+
+struct chk_launches {
+	struct nst_corrindex calls;                 /* runtime rows that are calls */
+	struct nst_corrindex gpu[CHK_PAIRED_TABLES]; /* rows of each GPU table */
+	bool per_process;
+};
+
+/* Declares the columns chk_launches_build() and the GPU findings read. */
+enum nst_status chk_want_gpu(struct nst_events *ev);
+enum nst_status chk_want_calls(struct nst_events *ev);
+enum nst_status chk_launches_build(struct chk_ctx *ctx, struct chk_launches *l,
+				   struct nst_error *err);
+void chk_launches_release(struct chk_launches *l);
+/* Whether a call, or a GPU row, has this process (a globalTid or globalPid
+ * value) and correlationId. */
+bool chk_has_call(struct chk_launches *l, int64_t process, int64_t corr);
+bool chk_has_gpu(struct chk_launches *l, int64_t process, int64_t corr);
+
+#endif

@@ -1,0 +1,91 @@
+/* Running every finding on one export. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check/check.h"
+
+static enum nst_status declare(struct nst_events *ev,
+			       const struct chk_finding *const *f, size_t n)
+{
+	enum nst_status s = NST_OK;
+	for (size_t i = 0; s == NST_OK && i < n; i++)
+		if (f[i]->want)
+			s = f[i]->want(ev);
+	return s;
+}
+
+static double seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* NSTATS_TIMING=1 says on stderr how long each finding took, as the
+ * events layer says it for each table it reads. */
+static enum nst_status run_all(struct chk_ctx *ctx, struct nst_error *err)
+{
+	bool timing = getenv("NSTATS_TIMING") != NULL;
+	enum nst_status s = NST_OK;
+	for (size_t i = 0; s == NST_OK && i < ctx->nfindings; i++) {
+		double t0 = seconds();
+		ctx->results[i].count = 0;
+		s = ctx->findings[i]->run(ctx, &ctx->results[i], err);
+		if (timing)
+			fprintf(stderr, "nstats: timing: check %s in %.3f s\n",
+				ctx->findings[i]->name, seconds() - t0);
+	}
+	return s;
+}
+
+enum nst_status chk_run(struct nst_db *db, const char *const *reports,
+			size_t nreports, struct chk_report *out,
+			struct nst_error *err)
+{
+	memset(out, 0, sizeof *out);
+	out->path = nst_db_path(db);
+	out->findings = chk_findings(&out->n);
+	out->results = calloc(out->n, sizeof *out->results);
+	struct nst_events *ev = nst_ev_new(db);
+	if (!out->results || !ev) {
+		nst_ev_free(ev);
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	out->schema_version = nst_db_meta(db, "EXPORT_SCHEMA_VERSION");
+	out->product_version = nst_db_meta(db, "EXPORT_PRODUCT_VERSION");
+	struct chk_ctx ctx = {
+		.db = db, .ev = ev, .arena = &out->arena,
+		.reports = reports, .nreports = nreports,
+		.results = out->results, .findings = out->findings,
+		.nfindings = out->n,
+	};
+	enum nst_status s = declare(ev, out->findings, out->n);
+	if (s == NST_OK)
+		s = nst_ev_preload(ev, err);
+	else
+		nst_fail(err, s, "out of memory");
+	if (s == NST_OK)
+		s = nst_db_load_strings(db, err);
+	if (s == NST_OK)
+		s = run_all(&ctx, err);
+	nst_ev_free(ev);
+	return s;
+}
+
+void chk_report_release(struct chk_report *rep)
+{
+	free(rep->results);
+	nst_arena_release(&rep->arena);
+	rep->results = NULL;
+}
+
+size_t chk_found(const struct chk_report *rep)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < rep->n; i++)
+		if (!rep->findings[i]->informational && rep->results[i].count > 0)
+			n++;
+	return n;
+}

@@ -1,0 +1,241 @@
+/* `nstats check EXPORT...`: the audit of exports (src/check), with its
+ * options, its output and its exit status. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "cli/cli.h"
+#include "cli/input.h"
+#include "reports/report.h"
+#include "rules/rule.h"
+
+enum { O_FORMAT, O_STRICT, O_REPORT, O_QUIET, O_OUTPUT, O_FORCE, O_HELP };
+
+static const struct opt options[] = {
+	{ 'f', "format", OPT_REQUIRED, "text|json",
+	  "text (default): one line per finding, with examples under the ones\n"
+	  "that found something; json: one object per export (an array of them\n"
+	  "for several exports), stable keys, counts as numbers.", O_FORMAT },
+	{ 0, "strict", OPT_NONE, NULL,
+	  "Exit 6 when a finding that is not informational counted something.",
+	  O_STRICT },
+	{ 'r', "report", OPT_REQUIRED, "NAME[,NAME...]",
+	  "Reports or rules (as stats and analyze name them; arguments after ':'\n"
+	  "are ignored) whose tables the schema finding looks for.  Repeatable.\n"
+	  "Default: nsys's default report set.", O_REPORT },
+	{ 'q', "quiet", OPT_NONE, NULL,
+	  "Print nothing but errors: the exit status tells (with --strict).", O_QUIET },
+	{ 'o', "output", OPT_REQUIRED, "FILE",
+	  "Write to FILE instead of standard output (\"-\": standard output).", O_OUTPUT },
+	{ 0, "force-overwrite", OPT_OPTIONAL, "[true|false]",
+	  "Replace the -o file when it exists (refused otherwise).", O_FORCE },
+	{ 'h', "help", OPT_NONE, NULL, "This help.", O_HELP },
+};
+#define NOPTIONS (sizeof options / sizeof *options)
+
+struct check_cmd {
+	bool json, strict, quiet, force, help;
+	const char *output;
+	const char **reports, **inputs;
+	size_t nreports, ninputs;
+	char **owned; /* the -r words split at commas */
+	size_t nowned;
+};
+
+static int push(const char ***list, size_t *n, const char *s)
+{
+	const char **p = realloc(*list, (*n + 1) * sizeof *p);
+	if (!p)
+		return -1;
+	p[(*n)++] = s;
+	*list = p;
+	return 0;
+}
+
+static int add_reports(struct check_cmd *c, const char *v)
+{
+	char *copy = strdup(v);
+	char **owned = copy ? realloc(c->owned, (c->nowned + 1) * sizeof *owned) : NULL;
+	if (!owned) {
+		free(copy);
+		return -1;
+	}
+	c->owned = owned;
+	c->owned[c->nowned++] = copy;
+	for (char *save, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (push(&c->reports, &c->nreports, tok))
+			return -1;
+	return 0;
+}
+
+static int set_format(struct check_cmd *c, const char *v)
+{
+	if (strcmp(v, "text") == 0 || strcmp(v, "json") == 0) {
+		c->json = v[0] == 'j';
+		return 0;
+	}
+	cli_error("check: unknown format '%s' (text or json)", v);
+	return EXIT_USAGE;
+}
+
+static int on_option(void *state, const struct opt *o, const char *v)
+{
+	struct check_cmd *c = state;
+	int bad = 0;
+	if (!o)
+		bad = push(&c->inputs, &c->ninputs, v);
+	else switch (o->id) {
+	case O_FORMAT: return set_format(c, v);
+	case O_STRICT: c->strict = true; break;
+	case O_REPORT: bad = add_reports(c, v); break;
+	case O_QUIET: c->quiet = true; break;
+	case O_OUTPUT: c->output = v; break;
+	case O_FORCE: return opt_bool("check", o, v, &c->force);
+	case O_HELP: c->help = true; break;
+	}
+	if (bad) {
+		cli_error("out of memory");
+		return EXIT_FAILED;
+	}
+	return 0;
+}
+
+/* The help text of each finding, from the findings table. */
+static void usage(FILE *out)
+{
+	fputs("usage: nstats check [OPTION...] EXPORT...\n\n"
+	      "Audits Nsight Systems SQLite exports (nstats addition; nsys has no such\n"
+	      "command): is something in the capture hiding or doubling work?\n\n", out);
+	opt_help(out, options, NOPTIONS);
+	size_t n;
+	const struct chk_finding *const *f = chk_findings(&n);
+	fputs("\nFindings, in the order they print (status FOUND, info, ok, or n/a when\n"
+	      "the export lacks what a finding reads):\n", out);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "\n  %s%s -- %s\n", f[i]->name,
+			f[i]->informational ? " (informational)" : "", f[i]->title);
+		for (const char *p = f[i]->help; *p;) {
+			size_t len = strcspn(p, "\n");
+			fprintf(out, "      %.*s\n", (int)len, p);
+			p += len + (p[len] == '\n');
+		}
+	}
+	fputs("\nExit status: 0 checked (whatever was found), 2 usage error, 3 an export\n"
+	      "cannot be read, 4 output cannot be written, 6 --strict and a finding\n"
+	      "that is not informational counted something; over several exports,\n"
+	      "the highest.\n", out);
+}
+
+static int check_reports(const struct check_cmd *c)
+{
+	for (size_t i = 0; i < c->nreports; i++) {
+		char name[128];
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(c->reports[i], ":"), c->reports[i]);
+		if (!nst_report_find(name) && !nst_rule_find(name)) {
+			cli_error("check: report or rule '%s' could not be found (see nstats stats "
+				  "--help-reports, nstats analyze --help-rules)", name);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* Checks one export and prints it; returns its exit code. */
+static int check_one(const struct check_cmd *c, FILE *out, const char *input,
+		     size_t *printed)
+{
+	struct nst_error err = { 0 };
+	char *path = NULL;
+	struct nst_db *db = NULL;
+	enum nst_status s = input_resolve(input, &path, &err);
+	if (s == NST_OK)
+		s = nst_db_open(path, &db, &err);
+	struct chk_report rep = { 0 };
+	if (s == NST_OK)
+		s = chk_run(db, c->reports, c->nreports, &rep, &err);
+	int rc = s == NST_OK ? 0 : exit_of(s);
+	if (s != NST_OK) {
+		cli_error("%s", err.msg);
+	} else if (!c->quiet) {
+		if (c->json)
+			fputs(*printed ? ",\n" : "", out);
+		(c->json ? chk_print_json : chk_print_text)(out, &rep);
+		++*printed;
+	}
+	if (s == NST_OK && c->strict && chk_found(&rep))
+		rc = EXIT_CHECK_FOUND;
+	chk_report_release(&rep);
+	nst_db_close(db);
+	free(path);
+	return rc;
+}
+
+static FILE *open_output(const struct check_cmd *c)
+{
+	if (!c->output || strcmp(c->output, "-") == 0)
+		return stdout;
+	FILE *f = fopen(c->output, c->force ? "w" : "wx");
+	if (!f)
+		cli_error("%s: %s%s", c->output, strerror(errno),
+			  errno == EEXIST ? " (use --force-overwrite to replace it)" : "");
+	return f;
+}
+
+static int close_output(FILE *f, const char *name)
+{
+	if (f == stdout)
+		return 0;
+	if (ferror(f) | fclose(f)) {
+		cli_error("%s: write failed", name);
+		return EXIT_OUTPUT;
+	}
+	return 0;
+}
+
+static int max_rc(int a, int b) { return a > b ? a : b; }
+
+static int run_check(struct check_cmd *c)
+{
+	size_t ndef;
+	const char *const *def = nst_report_default_set(&ndef);
+	bool none_given = c->nreports == 0;
+	for (size_t i = 0; none_given && i < ndef; i++)
+		if (push(&c->reports, &c->nreports, def[i]))
+			return EXIT_FAILED;
+	int rc = check_reports(c);
+	FILE *out = rc ? NULL : open_output(c);
+	if (rc || !out)
+		return rc ? rc : EXIT_OUTPUT;
+	bool array = c->json && c->ninputs > 1 && !c->quiet;
+	size_t printed = 0;
+	if (array)
+		fputs("[", out);
+	for (size_t i = 0; i < c->ninputs; i++)
+		rc = max_rc(rc, check_one(c, out, c->inputs[i], &printed));
+	if (array)
+		fputs("]", out);
+	if (c->json && !c->quiet && (printed || array))
+		fputc('\n', out);
+	return max_rc(rc, close_output(out, c->output));
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_cmd c = { 0 };
+	int rc = opt_parse("check", options, NOPTIONS, argc, argv, on_option, &c);
+	if (rc == 0 && c.help) {
+		usage(stdout);
+	} else if (rc == 0 && c.ninputs == 0) {
+		usage(stderr);
+		rc = EXIT_USAGE;
+	} else if (rc == 0) {
+		rc = run_check(&c);
+	}
+	for (size_t i = 0; i < c.nowned; i++)
+		free(c.owned[i]);
+	free(c.owned);
+	free(c.reports);
+	free(c.inputs);
+	return rc;
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# nstats check against brute_check on fixtures built to have each fault (nsysgen's export-fault
+# options), alone and together, with backtraces, several processes sharing correlationIds or not, and
+# overlapping streams. Every count and every breakdown line of `nstats check -f json` must equal the
+# brute-force program's; the schema and capture_options findings, which only inform, are left out here
+# (tests/cli checks them). Also: --strict exits 6 on a faulty fixture and 0 on a clean one.
+set -uo pipefail
+: "${NSTATS:?}" "${NSYSGEN:?}" "${BRUTE:?}" "${WORK:?}"
+bad=0
+
+# The JSON of one export as "finding count" and "finding/part count" lines (one finding per line).
+json_lines() {
+	awk '/"checked":/ {
+		match($0, /"name":"[a-z_]*"/); name = substr($0, RSTART + 8, RLENGTH - 9)
+		if (name == "schema" || name == "capture_options") next
+		match($0, /"count":[-0-9null]*/); print name " " substr($0, RSTART + 8, RLENGTH - 8)
+		rest = substr($0, index($0, "\"parts\":["))
+		rest = substr(rest, 1, index(rest, "]"))
+		while (match(rest, /\{"name":"[^"]*","count":[0-9]*\}/)) {
+			part = substr(rest, RSTART, RLENGTH); rest = substr(rest, RSTART + RLENGTH)
+			sub(/^\{"name":"/, "", part); sub(/\}$/, "", part); sub(/","count":/, " ", part)
+			print name "/" part
+		}
+	}'
+}
+
+compare() { # compare NAME NSYSGEN-OPTIONS...
+	local name=$1 f=$WORK/$1.sqlite
+	shift
+	"$NSYSGEN" --force -o "$f" "$@" || { echo "nsysgen failed: $name"; bad=1; return; }
+	if ! "$NSTATS" check -f json "$f" >"$WORK/$name.json"; then
+		echo "FAIL $name: nstats check exited $?"
+		bad=1
+		return
+	fi
+	json_lines <"$WORK/$name.json" | LC_ALL=C sort >"$WORK/$name.nstats"
+	"$BRUTE/brute_check" "$f" | LC_ALL=C sort >"$WORK/$name.brute"
+	if ! diff -u "$WORK/$name.brute" "$WORK/$name.nstats" >"$WORK/$name.diff"; then
+		echo "FAIL $name: nstats check differs from brute force (- brute, + nstats)"
+		cat "$WORK/$name.diff"
+		bad=1
+	fi
+	# The comparison must have compared something: every finding's count line.
+	(($(wc -l <"$WORK/$name.brute") >= 10)) || { echo "FAIL $name: brute force printed too little"; bad=1; }
+}
+
+small=(--kernels 300 --memcpy 60 --memset 30 --other-api 20 --nvtx 40 --osrt 10)
+all=(--dup-gpu-rows 12 --orphan-gpu-rows 6 --stream-overlap 8 --bad-durations 9 --open-ranges 5
+	--truncated 6 --graph-rows 4)
+compare clean "${small[@]}" --no-collide --processes 2
+compare collide "${small[@]}" --processes 4 --streams 3
+compare backtrace "${small[@]}" --backtrace --processes 2
+compare example --example
+compare zero "${small[@]}" --zero-durations 15
+compare dup "${small[@]}" --dup-gpu-rows 40 --streams 4 --overlap
+compare orphan "${small[@]}" --orphan-gpu-rows 12 --processes 3
+compare overlap "${small[@]}" --stream-overlap 25 --overlap --streams 3
+compare durations "${small[@]}" --bad-durations 20
+compare open "${small[@]}" --open-ranges 10 --nvtx-edges
+compare truncated "${small[@]}" --truncated 12
+compare graphs "${small[@]}" --graph-rows 7
+for seed in 1 2 3; do
+	compare "all-$seed" "${small[@]}" "${all[@]}" --seed "$seed" --processes 3 --streams 3 --overlap --backtrace
+done
+# Exports without KERNEL.globalPid (older or trimmed ones): calls pair by correlationId alone
+if command -v sqlite3 >/dev/null; then
+	"$NSYSGEN" --force -o "$WORK/nopid.sqlite" "${small[@]}" "${all[@]}" --processes 3 --overlap ||
+		{ echo "nsysgen failed: nopid"; bad=1; }
+	sqlite3 "$WORK/nopid.sqlite" "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN globalPid" ||
+		{ echo "FAIL sqlite3 could not drop globalPid"; bad=1; }
+	"$NSTATS" check -f json "$WORK/nopid.sqlite" | json_lines | LC_ALL=C sort >"$WORK/nopid.nstats"
+	"$BRUTE/brute_check" "$WORK/nopid.sqlite" | LC_ALL=C sort >"$WORK/nopid.brute"
+	diff -u "$WORK/nopid.brute" "$WORK/nopid.nstats" || { echo "FAIL nopid (- brute, + nstats)"; bad=1; }
+else
+	echo "note: no sqlite3 shell, the export without KERNEL.globalPid is not checked"
+fi
+
+# The faults must have been found at all, or the comparisons above prove little.
+for f in dup:duplicate_gpu_rows orphan:orphan_gpu_rows overlap:stream_overlap durations:bad_durations \
+	open:open_ranges truncated:truncated_capture graphs:graph_trace_rows backtrace:backtrace_rows \
+	collide:correlation_collisions; do
+	grep -Eq "^${f#*:} [1-9]" "$WORK/${f%%:*}.brute" || { echo "FAIL fixture ${f%%:*} has no ${f#*:}"; bad=1; }
+done
+grep -q 'CUDA_GRAPH_TRACE_OPTIONS:MODE=Graph' "$WORK/graphs.json" ||
+	{ echo "FAIL graphs: capture_options does not name CUDA_GRAPH_TRACE_OPTIONS:MODE"; bad=1; }
+
+# --strict: 6 when something was found, 0 on a fixture where nothing is.
+"$NSTATS" check --strict -q "$WORK/dup.sqlite"
+rc=$?
+((rc == 6)) || { echo "FAIL --strict on a faulty fixture exited $rc, not 6"; bad=1; }
+"$NSTATS" check --strict -q "$WORK/clean.sqlite"
+rc=$?
+((rc == 0)) || { echo "FAIL --strict on the clean fixture exited $rc, not 0"; bad=1; }
+exit $bad
