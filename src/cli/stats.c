@@ -47,7 +47,9 @@ static const struct opt options[] = {
 	  "Per report: nvtx=RANGE[@DOMAIN][/INDEX].", O_FILTER_NVTX },
 	{ 0, "force-overwrite", OPT_OPTIONAL, "[true|false]",
 	  "Replace output files that exist (refused otherwise).", O_FORCE },
-	{ 'q', "quiet", OPT_NONE, NULL, "Only print errors and report output.", O_QUIET },
+	{ 'q', "quiet", OPT_NONE, NULL,
+	  "Only print errors and report output (and the notes that say a\n"
+	  "report's numbers leave something out, on stderr).", O_QUIET },
 	{ 0, "strict", OPT_NONE, NULL,
 	  "Exit 5 when a report could not run on an export (nsys exits 0).",
 	  O_STRICT },
