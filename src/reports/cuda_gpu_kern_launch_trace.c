@@ -115,9 +115,25 @@ static enum nst_status load_kernels(struct nst_ctx *ctx, struct kernels *k,
 
 /* ---- order and instances ---------------------------------------------------------- */
 
-/* Start, then PID, device, stream, correlation id, then table order:
- * stable sorts from the least significant key up.  A column the export
- * lacks is NULL everywhere and orders nothing. */
+/* The keys after start, for the rare rows that start together. */
+struct tie_keys {
+	const int64_t *key[4];
+};
+
+/* NULL (INT64_MIN) first; a column the export lacks orders nothing. */
+static int cmp_ties(uint32_t a, uint32_t b, void *arg)
+{
+	const struct tie_keys *t = arg;
+	for (int i = 0; i < 4; i++) {
+		const int64_t *k = t->key[i];
+		if (k && k[a] != k[b])
+			return k[a] < k[b] ? -1 : 1;
+	}
+	return 0;
+}
+
+/* Start, then PID, device, stream, correlation id, then table order: one
+ * radix sort by start, then a stable sort of each run of equal starts. */
 static enum nst_status output_order(struct trace *tr, struct nst_error *err)
 {
 	const struct kernels *k = &tr->k;
@@ -132,11 +148,14 @@ static enum nst_status output_order(struct trace *tr, struct nst_error *err)
 		tr->order[i] = (uint32_t)i;
 		pid[i] = k->gpid[i] == NST_NULL_I64 ? NST_NULL_I64 : nst_pid(k->gpid[i]);
 	}
-	const int64_t *keys[] = { k->corr, k->stream, k->device, pid, k->start };
-	enum nst_status s = NST_OK;
-	for (size_t i = 0; s == NST_OK && i < sizeof keys / sizeof *keys; i++)
-		if (keys[i])
-			s = nst_sort_by_key(tr->order, k->n, keys[i], err);
+	enum nst_status s = nst_sort_by_key(tr->order, k->n, k->start, err);
+	struct tie_keys ties = { { pid, k->device, k->stream, k->corr } };
+	for (size_t lo = 0, hi; s == NST_OK && lo < k->n; lo = hi) {
+		for (hi = lo + 1; hi < k->n && k->start[tr->order[hi]] == k->start[tr->order[lo]];)
+			hi++;
+		if (hi - lo > 1)
+			nst_stable_sort(tr->order + lo, hi - lo, cmp_ties, &ties);
+	}
 	free(pid);
 	return s;
 }
