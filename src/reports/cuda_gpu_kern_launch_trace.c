@@ -308,8 +308,9 @@ const struct nst_report nst_report_cuda_gpu_kern_launch_trace = {
 		"launch: PID, device, stream, correlation id, start, end and duration;\n"
 		"Instance, the launch's ordinal (1, 2, 3 ...) among the launches with\n"
 		"the same process, device, stream, name, grid and block, in the order\n"
-		"of the rows; grid and block; and the API call that launched it: its\n"
-		"function, start and thread.\n"
+		"of the rows (under a filter, of the rows it keeps, so that two runs cut\n"
+		"to the same NVTX range number their launches alike); grid and block;\n"
+		"and the API call that launched it: its function, start and thread.\n"
 		"Rows are ordered by start, then PID, device, stream and correlation\n"
 		"id, then the export's row order.\n"
 		"A kernel's call is found by process and correlation id among all the\n"
@@ -321,7 +322,10 @@ const struct nst_report nst_report_cuda_gpu_kern_launch_trace = {
 		"base names kernels by their short name, mangled by their mangled name\n"
 		"where the export has one; nvtx-name prefixes each name with the\n"
 		"innermost NVTX range around its launch (\"range/kernel\").  The name\n"
-		"Instance counts by is the name shown.",
+		"Instance counts by is the name shown.\n"
+		"Kernels of CUDA graphs traced at graph level are not in the export's\n"
+		"kernel table: a note on stderr says how many graph launches, and how\n"
+		"much GPU time, the report leaves out.",
 	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = needs,
 	.needs_unfiltered = needs_unfiltered,
