@@ -223,9 +223,11 @@ static enum nst_status emit_row(struct trace *tr, const struct nst_sink *out, si
 	cell[C_DEV] = int_at(k->device, row);
 	cell[C_STREAM] = int_at(k->stream, row);
 	cell[C_CORR] = int_at(k->corr, row);
-	cell[C_START] = nst_int(k->start[row]);
-	cell[C_END] = nst_int(k->end[row]);
-	cell[C_DUR] = nst_int(k->end[row] - k->start[row]);
+	int64_t start = k->start[row], end = k->end[row];
+	cell[C_START] = nst_int_or_null(start);
+	cell[C_END] = nst_int_or_null(end);
+	/* SQL's end - start: NULL when either is (trimmed exports) */
+	cell[C_DUR] = start == NST_NULL_I64 || end == NST_NULL_I64 ? nst_null() : nst_int(end - start);
 	cell[C_INSTANCE] = nst_int(tr->instance[row]);
 	for (int d = 0; d < 6; d++)
 		cell[C_DIMS + d] = int_at(k->dim[d], row);

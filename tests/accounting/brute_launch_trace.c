@@ -248,7 +248,7 @@ static void print_row(const struct kernel *k, const struct call *calls)
 	put_int(k->corr, ",");
 	put_int(k->start, ",");
 	put_int(k->end, ",");
-	put_int(k->end - k->start, ",");
+	put_int(k->start == NUL || k->end == NUL ? NUL : k->end - k->start, ",");
 	put_int(k->instance, ",");
 	for (int d = 0; d < 6; d++)
 		put_int(k->dim[d], ",");
