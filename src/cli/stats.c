@@ -12,6 +12,7 @@
 #include "cli/input.h"
 #include "cli/output.h"
 #include "format/format.h"
+#include "reports/graph_note.h"
 #include "reports/report.h"
 
 enum {
@@ -46,7 +47,9 @@ static const struct opt options[] = {
 	  "Per report: nvtx=RANGE[@DOMAIN][/INDEX].", O_FILTER_NVTX },
 	{ 0, "force-overwrite", OPT_OPTIONAL, "[true|false]",
 	  "Replace output files that exist (refused otherwise).", O_FORCE },
-	{ 'q', "quiet", OPT_NONE, NULL, "Only print errors and report output.", O_QUIET },
+	{ 'q', "quiet", OPT_NONE, NULL,
+	  "Only print errors and report output (and the notes that say a\n"
+	  "report's numbers leave something out, on stderr).", O_QUIET },
 	{ 0, "strict", OPT_NONE, NULL,
 	  "Exit 5 when a report could not run on an export (nsys exits 0).",
 	  O_STRICT },
@@ -371,9 +374,23 @@ static enum nst_status skipped_by_filter(const struct nst_report *r, struct nst_
 	return NST_ERR_NODATA;
 }
 
+/* What a kernel report could not see of CUDA graphs, measured on the rows
+ * its filter shows.  A skipped report gets it too (an export whose kernels
+ * all ran in graphs has no kernel table); failing to measure leaves the
+ * report's own result alone. */
+static void measure_graphs(const struct nst_report *r, struct nst_ctx *ctx,
+			   enum nst_status s, struct nst_graph_time *g)
+{
+	struct nst_error ignored = { 0 };
+	if (!(r->flags & NST_REPORT_KERNELS) || (s != NST_OK && s != NST_ERR_NODATA))
+		return;
+	if (nst_graph_time_of(ctx->ev, g, &ignored) != NST_OK)
+		*g = (struct nst_graph_time){ 0 };
+}
+
 static enum nst_status run_report(struct run_state *st, const struct report_job *job,
 				  const struct nst_fmt_spec *spec, struct target *t,
-				  struct nst_error *err)
+				  struct nst_graph_time *graphs, struct nst_error *err)
 {
 	struct nst_arena arena = { 0 };
 	struct nst_ctx ctx = {
@@ -404,6 +421,7 @@ static enum nst_status run_report(struct run_state *st, const struct report_job 
 		s = l.status;
 	}
 	s = finish_output(&l, s, err);
+	measure_graphs(job->report, &ctx, s, graphs);
 	nst_arena_release(&arena);
 	return s;
 }
@@ -468,8 +486,13 @@ static void run_job(struct run_state *st, size_t i, const struct report_job *job
 	}
 	spec.console = t.kind != TARGET_FILE;
 	say_processing(st, job, &t);
-	enum nst_status s = run_report(st, job, &spec, &t, &err);
+	struct nst_graph_time graphs = { 0 };
+	enum nst_status s = run_report(st, job, &spec, &t, &graphs, &err);
 	say_result(st, &t, s, &err);
+	/* After the report's own lines: stdout keeps nsys's bytes, and the
+	 * note stays even with -q, since it says the numbers are incomplete. */
+	fflush(stdout);
+	nst_graph_note_print(stderr, job->name, st->export_path, &graphs);
 	if (s != NST_OK && s != NST_ERR_NODATA)
 		cli_error("%s", err.msg);
 	note_status(st, s);
@@ -497,9 +520,12 @@ static enum nst_status declare_needs(const struct stats_cmd *c, struct nst_event
 			continue;
 		struct filter_spec f;
 		filter_of_report(&c->filter, jobs[j].args, jobs[j].nargs, &f);
-		s = declare(ev, jobs[j].report->needs, f.has_start || f.has_end || f.nvtx);
+		bool filtered = f.has_start || f.has_end || f.nvtx;
+		s = declare(ev, jobs[j].report->needs, filtered);
 		if (s == NST_OK)
 			s = declare(ev, jobs[j].report->needs_unfiltered, false);
+		if (s == NST_OK && jobs[j].report->flags & NST_REPORT_KERNELS)
+			s = declare(ev, nst_graph_note_needs, filtered);
 	}
 	return s;
 }

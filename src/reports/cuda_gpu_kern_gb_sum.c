@@ -88,4 +88,5 @@ const struct nst_report nst_report_cuda_gpu_kern_gb_sum = {
 	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_KERNELS,
 };

@@ -410,4 +410,5 @@ const struct nst_report nst_report_cuda_gpu_trace = {
 	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_KERNELS,
 };

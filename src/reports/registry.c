@@ -7,6 +7,7 @@ extern const struct nst_report nst_report_cuda_api_gpu_sum;
 extern const struct nst_report nst_report_cuda_api_sum;
 extern const struct nst_report nst_report_cuda_api_trace;
 extern const struct nst_report nst_report_cuda_gpu_kern_gb_sum;
+extern const struct nst_report nst_report_cuda_gpu_kern_launch_trace;
 extern const struct nst_report nst_report_cuda_gpu_kern_sum;
 extern const struct nst_report nst_report_cuda_gpu_mem_size_sum;
 extern const struct nst_report nst_report_cuda_gpu_mem_time_sum;
@@ -48,6 +49,7 @@ static const struct nst_report *const reports[] = {
 	&nst_report_cuda_api_sum,
 	&nst_report_cuda_api_trace,
 	&nst_report_cuda_gpu_kern_gb_sum,
+	&nst_report_cuda_gpu_kern_launch_trace,
 	&nst_report_cuda_gpu_kern_sum,
 	&nst_report_cuda_gpu_mem_size_sum,
 	&nst_report_cuda_gpu_mem_time_sum,

@@ -63,6 +63,9 @@ enum nst_report_flags {
 	/* nsys finds the report's tables missing only in its query, after
 	 * the filter: a filter that finds nothing wins over their message. */
 	NST_REPORT_CHECKS_AFTER_FILTER = 1 << 1,
+	/* The report shows kernels: after it runs, the driver notes the CUDA
+	 * graph launches whose kernels it cannot see (reports/graph_note.h). */
+	NST_REPORT_KERNELS = 1 << 2,
 };
 
 struct nst_report {

@@ -390,6 +390,104 @@ test_ticks_threshold() {
 	rc_is 0; out_is ""; err_is "SKIPPED: ex.sqlite does not contain NIC or IB switch metrics."
 }
 
+# ---- D21: the CUDA graph note of the kernel reports -----------------------------------------------
+
+# CUPTI_ACTIVITY_KIND_GRAPH_TRACE as nsys 2024.2.3 creates it (shared/docs/schema-2024.2.3-full.sql)
+GRAPH_TRACE_SQL='CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE (
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
+    deviceId                    INTEGER   NOT NULL,                    -- Device ID.
+    contextId                   INTEGER   NOT NULL,                    -- Context ID.
+    greenContextId              INTEGER,                               -- Green context ID.
+    streamId                    INTEGER   NOT NULL,                    -- Stream ID.
+    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)
+    globalPid                   INTEGER,                               -- Serialized GlobalId.
+    graphId                     INTEGER   NOT NULL,                    -- REFERENCES CUDA_GRAPH_EVENTS(graphId)
+    graphExecId                 INTEGER   NOT NULL                     -- REFERENCES CUDA_GRAPH_EVENTS(graphExecId)
+);'
+KERNEL_REPORTS="cuda_gpu_kern_sum cuda_gpu_kern_gb_sum cuda_gpu_sum cuda_gpu_trace cuda_kern_exec_sum
+	cuda_kern_exec_trace nvtx_kern_sum cuda_gpu_kern_launch_trace"
+
+# with_graphs SRC DST: DST is SRC with graph launches beside some of its kernels, of long and
+# different durations (their sum needs grouping)
+with_graphs() {
+	cp "$WORK/$1" "$WORK/$2"
+	sqlite3 "$WORK/$2" "$GRAPH_TRACE_SQL
+		INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE SELECT start + 100, start + 100 + rowid * 1234567,
+			deviceId, contextId, NULL, streamId, correlationId + 100000, globalPid, rowid, rowid
+		FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid % 4 = 3;" || fail "cannot add graph rows"
+}
+
+# graph_note EXPORT REPORT [S E]: the note expected for REPORT on EXPORT (in WORK), the graph rows
+# counted by sqlite3, only those overlapping [S, E) when given
+graph_note() {
+	local where='' n ns
+	(($# == 4)) && where="WHERE (start >= $3 AND start < $4) OR (end >= $3 AND end < $4) OR (start < $3 AND end >= $4)"
+	read -r n ns < <(sqlite3 -separator ' ' "$WORK/$1" \
+		"SELECT count(*), coalesce(sum(end - start), 0) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE $where")
+	ns=$(sed -E ':a; s/([0-9])([0-9]{3})($|,)/\1,\2\3/; ta' <<<"$ns")
+	if ((n == 1)); then
+		echo "nstats: note: $2 on $1: 1 CUDA graph launch ($ns ns of GPU time in CUPTI_ACTIVITY_KIND_GRAPH_TRACE) is not in this report: its kernels were traced at graph level (--cuda-graph-trace=graph)"
+	elif ((n > 1)); then
+		echo "nstats: note: $2 on $1: $n CUDA graph launches ($ns ns of GPU time in CUPTI_ACTIVITY_KIND_GRAPH_TRACE) are not in this report: their kernels were traced at graph level (--cuda-graph-trace=graph)"
+	fi
+}
+
+# every kernel report: stdout byte for byte what it is without the graph rows, and on stderr what
+# it was plus one note with the right numbers; -q or not
+test_graph_note_on_kernel_reports() {
+	with_graphs ex.sqlite g.sqlite
+	local r plain_out plain_err note
+	for r in $KERNEL_REPORTS; do
+		note=$(graph_note g.sqlite "$r")
+		[[ -n $note ]] || { fail "no graph rows in the fixture"; return; }
+		run stats -q -r "$r" -f csv ex.sqlite; plain_out=$OUT plain_err=${ERR//ex.sqlite/g.sqlite}
+		[[ $plain_err != *"nstats: note:"* ]] || fail "$r: a note without graph rows: $plain_err"
+		run stats -q -r "$r" -f csv g.sqlite; rc_is 0
+		[[ $OUT == "$plain_out" ]] || fail "$r: stdout changed with graph rows"
+		[[ $ERR == "${plain_err:+$plain_err$'\n'}$note" ]] || fail "$r: stderr '$ERR', expected '$note'"
+	done
+	run stats -r cuda_gpu_kern_sum g.sqlite; rc_is 0
+	err_is "$(graph_note g.sqlite cuda_gpu_kern_sum)"
+	out_has "Processing [g.sqlite] with [cuda_gpu_kern_sum]"
+	# reports without kernels say nothing
+	run stats -q -r cuda_api_sum -r cuda_gpu_mem_time_sum -f csv g.sqlite; rc_is 0; err_is ""
+}
+
+# the note counts the graph rows the report's filter keeps, one launch in the singular
+test_graph_note_follows_the_filter() {
+	with_graphs ex.sqlite g.sqlite
+	local lo hi
+	read -r lo hi < <(sqlite3 -separator ' ' "$WORK/g.sqlite" "SELECT start, start + 1 FROM
+		CUPTI_ACTIVITY_KIND_GRAPH_TRACE ORDER BY start LIMIT 1")
+	[[ $(graph_note g.sqlite x "$lo" "$hi") == *": 1 CUDA graph launch ("* ]] || fail "the window holds not one launch"
+	run stats -q -r cuda_gpu_trace -f csv --filter-time "$lo/$hi" g.sqlite; rc_is 0
+	err_is "$(graph_note g.sqlite cuda_gpu_trace "$lo" "$hi")"
+	read -r lo hi < <(sqlite3 -separator ' ' "$WORK/g.sqlite" "SELECT min(start) + 1000000, max(start) - 1
+		FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE")
+	run stats -q -r "cuda_gpu_kern_sum:start=$lo:end=$hi" -f csv g.sqlite; rc_is 0
+	err_is "$(graph_note g.sqlite cuda_gpu_kern_sum "$lo" "$hi")"
+	# a window without graph launches: no note
+	run stats -q -r cuda_gpu_kern_sum -f csv --filter-time 0/1 g.sqlite; rc_is 0
+	[[ $ERR != *"nstats: note:"* ]] || fail "a note for a window without graph launches: $ERR"
+}
+
+# an export whose kernels all ran in graphs has no kernel table: the report is skipped, and says
+# why its numbers would be empty; an empty graph table is no graph launch
+test_graph_note_when_skipped() {
+	"${NSYSGEN:-$(dirname "$NSTATS")/nsysgen}" -q --seed 12 --processes 1 --kernels 0 --memcpy 4 \
+		--memset 0 --other-api 2 --nvtx 0 --osrt 0 -o "$WORK/nok.sqlite" >/dev/null || fail "nsysgen failed"
+	cp "$WORK/nok.sqlite" "$WORK/nokg.sqlite"
+	sqlite3 "$WORK/nokg.sqlite" "$GRAPH_TRACE_SQL
+		INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE SELECT start, end + 5000, deviceId, contextId, NULL,
+			streamId, correlationId, globalPid, 1, 1 FROM CUPTI_ACTIVITY_KIND_MEMCPY;" || fail "sqlite3 failed"
+	run stats -q -r cuda_gpu_kern_sum -f csv nokg.sqlite; rc_is 0; out_is ""
+	err_is "SKIPPED: nokg.sqlite does not contain CUDA kernel data."$'\n'"$(graph_note nokg.sqlite cuda_gpu_kern_sum)"
+	sqlite3 "$WORK/nokg.sqlite" "DELETE FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE" || fail "sqlite3 failed"
+	run stats -q -r cuda_gpu_kern_sum -f csv nokg.sqlite; rc_is 0
+	err_is "SKIPPED: nokg.sqlite does not contain CUDA kernel data."
+}
+
 # ---- nstats analyze: the same driver over the rules ------------------------------------------------
 
 # name -- title of each entry of a --help-reports / --help-rules listing, without argument hints
@@ -403,8 +501,11 @@ test_catalog_is_the_references() {
 	want=$(catalog_of <"$here/nsys-help-reports.txt")
 	[[ $(wc -l <<<"$want") == 38 ]] || fail "the report listing has $(wc -l <<<"$want") entries"
 	run stats --help-reports; rc_is 0
-	[[ $(catalog_of <<<"$OUT") == "$want" ]] ||
-		fail "reports differ from nsys's: $(diff <(catalog_of <<<"$OUT") <(echo "$want") | head -5 | tr '\n' ' ')"
+	# nstats's own reports are marked as such and are not nsys's
+	local own
+	own=$(catalog_of <<<"$OUT" | grep -v ' (nstats addition)$')
+	[[ $own == "$want" ]] ||
+		fail "reports differ from nsys's: $(diff <(echo "$own") <(echo "$want") | head -5 | tr '\n' ' ')"
 	want=$(catalog_of <"$here/nsys-help-rules.txt")
 	run analyze --help-rules; rc_is 0
 	[[ $(catalog_of <<<"$OUT") == "$want" ]] ||
