@@ -1402,6 +1402,8 @@ struct config {
     int64_t dx12_mem_calls;
     /* profiler overhead */
     int64_t overhead_rows;
+    /* GPU time: CUDA graphs */
+    int64_t graph_launches;
 };
 
 enum option_kind {
@@ -1515,6 +1517,11 @@ static const struct option_spec OPTIONS[] = {
     {"--overhead", NULL, OPT_COUNT, FIELD(overhead_rows), 0, MAX_OPS, true,
      "PROFILER_OVERHEAD rows per process and device: CUDA profiling flush/stop overhead and other profiler "
      "work, inside, across the ends of and outside the span of its GPU operations"},
+    /* GPU time: CUDA graphs */
+    {"--graphs", NULL, OPT_COUNT, FIELD(graph_launches), 0, MAX_OPS, true,
+     "CUDA graph launches traced at graph level: a cudaGraphLaunch_v10000 call and one "
+     "CUPTI_ACTIVITY_KIND_GRAPH_TRACE row each (its kernels in no KERNEL row), on the streams of every process, "
+     "spread over the run so that they overlap kernels, copies and each other now and then"},
     {"--help", "-h", OPT_SET, FIELD(help), 0, 0, false, "print this help and exit"},
 };
 
@@ -5934,6 +5941,78 @@ static void write_profiler_overhead(struct gen *g)
 
 /* ======================================================================================= end of profiler overhead */
 
+/* ======================================================================================= GPU time: CUDA graphs */
+
+/* --graphs N: CUDA graph launches as graph-level tracing (--cuda-graph-trace=graph, nsys's default)
+ * exports them: the host's cudaGraphLaunch_v10000 runtime row, and one CUPTI_ACTIVITY_KIND_GRAPH_TRACE
+ * row with its correlationId for the whole execution of the graph on the GPU; the graph's kernels are
+ * in no KERNEL row, which is what makes GPU time from kernel rows alone come up short. Launches go
+ * round-robin over the processes, onto a random stream of a random device of the process, at random
+ * times over the run, so some overlap kernels, copies and other graphs and some fall in idle time.
+ * Each process has 3 graphs (graphId 1..3), each instantiated once (graphExecId 101..103). Written
+ * after everything else from a random stream of their own: the other rows are those of the same run
+ * without --graphs, and correlationIds continue past the ones the process used. */
+
+static const char SQL_GRAPH_TRACE[] =
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE (\n"
+    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
+    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
+    "    deviceId                    INTEGER   NOT NULL,                    -- Device ID.\n"
+    "    contextId                   INTEGER   NOT NULL,                    -- Context ID.\n"
+    "    greenContextId              INTEGER,                               -- Green context ID.\n"
+    "    streamId                    INTEGER   NOT NULL,                    -- Stream ID.\n"
+    "    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)\n"
+    "    globalPid                   INTEGER,                               -- Serialized GlobalId.\n"
+    "    graphId                     INTEGER   NOT NULL,                    -- REFERENCES CUDA_GRAPH_EVENTS(graphId)\n"
+    "    graphExecId                 INTEGER   NOT NULL                     -- REFERENCES CUDA_GRAPH_EVENTS(graphExecId)\n"
+    ")"
+    ;
+
+static void write_graph_trace_row(struct gen *g, struct table_writer *w, const struct gpu_span *s, int ctx,
+                                  int stream, int64_t corr, int64_t graph)
+{
+    row_begin(g->cfg, w);
+    put_gpu_prefix(g, w, s, ctx, stream, corr);
+    put_int(w, graph);
+    put_int(w, 100 + graph); /* graphExecId */
+    row_end(w);
+    note_time(g, s->gpu_end);
+}
+
+/* One launch by process p somewhere in [p's start, until): the call returns before the graph starts. */
+static void emit_graph_launch(struct gen *g, struct rng *r, struct table_writer *w, int64_t api_name,
+                              struct process *p, int64_t until)
+{
+    int ctx = p->first_context + (int)rng_below(r, p->ncontexts);
+    int stream = (int)rng_below(r, g->cfg->streams);
+    const struct thread *th = &g->threads[p->first_thread + (int)rng_below(r, g->cfg->threads)];
+    struct gpu_span s;
+    s.gpu_start = p->start_time + 1000000 + rng_below(r, max64(until - p->start_time - 1000000, 1));
+    s.gpu_end = s.gpu_start + rng_range(r, 10000, 120000);
+    s.api_start = s.gpu_start - rng_range(r, 3000, 12000);
+    s.api_end = s.api_start + rng_range(r, 1500, 2900);
+    int64_t corr = p->next_corr++;
+    write_runtime_row(g, s.api_start, s.api_end, EVENT_CLASS_CUDA_RUNTIME, th->gtid, corr, api_name, 0, false, 0);
+    write_graph_trace_row(g, w, &s, ctx, stream, corr, 1 + rng_below(r, 3));
+}
+
+static void write_cuda_graphs(struct gen *g)
+{
+    const struct config *c = g->cfg;
+    if (c->graph_launches == 0)
+        return;
+    struct table_writer w = WRITER("CUPTI_ACTIVITY_KIND_GRAPH_TRACE", SQL_GRAPH_TRACE);
+    struct rng r;
+    rng_seed(&r, c->seed ^ UINT64_C(0x6772617068736e73));
+    int64_t api_name = intern(g, "cudaGraphLaunch_v10000");
+    int64_t until = g->last_time;
+    for (int64_t i = 0; i < c->graph_launches; i++)
+        emit_graph_launch(g, &r, &w, api_name, &g->procs[i % c->processes], until);
+    writer_close(&w);
+}
+
+/* ======================================================================================= end of GPU time: CUDA graphs */
+
 static void gen_init(struct gen *g, const struct config *c)
 {
     *g = (struct gen){
@@ -6070,6 +6149,7 @@ int main(int argc, char **argv)
     gen_mpi_net_video(&g);
     gen_dx12_mem(&g);
     write_profiler_overhead(&g);
+    write_cuda_graphs(&g);
     write_analysis_details(&g);
     close_output(&g);
     publish_output(&cfg);
