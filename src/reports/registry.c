@@ -6,6 +6,7 @@
 extern const struct nst_report nst_report_cuda_api_gpu_sum;
 extern const struct nst_report nst_report_cuda_api_sum;
 extern const struct nst_report nst_report_cuda_api_trace;
+extern const struct nst_report nst_report_cuda_gpu_kern_dist;
 extern const struct nst_report nst_report_cuda_gpu_kern_gb_sum;
 extern const struct nst_report nst_report_cuda_gpu_kern_sum;
 extern const struct nst_report nst_report_cuda_gpu_mem_size_sum;
@@ -17,6 +18,7 @@ extern const struct nst_report nst_report_cuda_kern_exec_trace;
 extern const struct nst_report nst_report_dx11_pix_sum;
 extern const struct nst_report nst_report_dx12_gpu_marker_sum;
 extern const struct nst_report nst_report_dx12_pix_sum;
+extern const struct nst_report nst_report_gpu_time_sum;
 extern const struct nst_report nst_report_mpi_event_sum;
 extern const struct nst_report nst_report_mpi_event_trace;
 extern const struct nst_report nst_report_network_congestion;
@@ -47,6 +49,7 @@ static const struct nst_report *const reports[] = {
 	&nst_report_cuda_api_gpu_sum,
 	&nst_report_cuda_api_sum,
 	&nst_report_cuda_api_trace,
+	&nst_report_cuda_gpu_kern_dist,
 	&nst_report_cuda_gpu_kern_gb_sum,
 	&nst_report_cuda_gpu_kern_sum,
 	&nst_report_cuda_gpu_mem_size_sum,
@@ -58,6 +61,7 @@ static const struct nst_report *const reports[] = {
 	&nst_report_dx11_pix_sum,
 	&nst_report_dx12_gpu_marker_sum,
 	&nst_report_dx12_pix_sum,
+	&nst_report_gpu_time_sum,
 	&nst_report_mpi_event_sum,
 	&nst_report_mpi_event_trace,
 	&nst_report_network_congestion,
