@@ -72,13 +72,31 @@ static int name_index(const char *text)
 	return (int)nnames++;
 }
 
+static bool has_column(sqlite3 *db, const char *table, const char *col)
+{
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name = '%s'", table, col);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return false;
+	bool yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
+}
+
+/* A device id, or INT64_MIN for none (NULL, or no such column): one more device. */
+static int64_t device_at(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(st, i);
+}
+
 static void read_kernels(sqlite3 *db, const char *namecol, bool window, int64_t ws, int64_t we)
 {
 	char sql[512];
 	snprintf(sql, sizeof sql,
-		 "SELECT k.start, k.end, k.deviceId, coalesce(n.value, d.value) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+		 "SELECT k.start, k.end, %s, coalesce(n.value, d.value) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
 		 "LEFT JOIN StringIds n ON n.id = k.%s LEFT JOIN StringIds d ON d.id = k.demangledName",
-		 namecol);
+		 has_column(db, "CUPTI_ACTIVITY_KIND_KERNEL", "deviceId") ? "k.deviceId" : "NULL", namecol);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		die(sqlite3_errmsg(db));
@@ -88,7 +106,7 @@ static void read_kernels(sqlite3 *db, const char *namecol, bool window, int64_t 
 			continue;
 		const unsigned char *t = sqlite3_column_text(st, 3);
 		launches = grow(launches, nlaunch, sizeof *launches);
-		launches[nlaunch++] = (struct launch){ e - s, sqlite3_column_int64(st, 2),
+		launches[nlaunch++] = (struct launch){ e - s, device_at(st, 2),
 						       name_index(t ? (const char *)t : "") };
 	}
 	sqlite3_finalize(st);
@@ -97,7 +115,8 @@ static void read_kernels(sqlite3 *db, const char *namecol, bool window, int64_t 
 static void read_ops(sqlite3 *db, const char *table, bool window, int64_t ws, int64_t we)
 {
 	char sql[256];
-	snprintf(sql, sizeof sql, "SELECT start, end, deviceId FROM %s", table);
+	snprintf(sql, sizeof sql, "SELECT start, end, %s FROM %s",
+		 has_column(db, table, "deviceId") ? "deviceId" : "NULL", table);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return; /* no such table */
@@ -106,7 +125,7 @@ static void read_ops(sqlite3 *db, const char *table, bool window, int64_t ws, in
 		if (!kept(s, e, window, ws, we))
 			continue;
 		gops = grow(gops, ngops, sizeof *gops);
-		gops[ngops++] = (struct gpu_op){ s, e, sqlite3_column_int64(st, 2) };
+		gops[ngops++] = (struct gpu_op){ s, e, device_at(st, 2) };
 	}
 	sqlite3_finalize(st);
 }

@@ -3,9 +3,9 @@
 # and sample standard deviation, Busy (%) over per-device unions found piece by piece, the order
 # of the rows), on fixtures with hundreds of launches of a few kernels (percentiles inside the
 # distribution), kernels launched once (every percentile the one value), kernels on two devices,
-# overlap on several streams and across processes, graphs, zero durations, exact duplicates and
-# durations below zero; names demangled, base and mangled; whole and under --filter-time.
-# A tampered percentile and a swapped row order must fail the check.
+# overlap on several streams and across processes, graphs, zero durations, exact duplicates,
+# durations below zero, kernels without a deviceId; names demangled, base and mangled; whole and
+# under --filter-time. A tampered percentile and a swapped row order must fail the check.
 set -uo pipefail
 : "${NSTATS:?}" "${NSYSGEN:?}" "${BRUTE:?}" "${WORK:?}"
 cd "$WORK" || exit 2
@@ -50,6 +50,10 @@ sqlite3 odd.sqlite "
 	INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid % 7 = 0;
 	UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 11 WHERE rowid % 31 = 0;" || fail "making odd.sqlite"
 check_all odd
+# kernels of no device (the column dropped): one more device, of its own busy time
+cp many.sqlite nodev.sqlite
+sqlite3 nodev.sqlite "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN deviceId;" || fail "making nodev.sqlite"
+check_all nodev
 
 # the check can fail: a P90 one ns off; two rows swapped
 "$NSTATS" stats -q -r cuda_gpu_kern_dist -f tsv many.sqlite >good.tsv
