@@ -225,6 +225,19 @@ static enum nst_status order_ops(const struct nst_gt_ops *ops, enum nst_gt_by by
 	return s;
 }
 
+/* Where the group of idx[i], whose key is key, ends in idx. */
+static size_t group_end(const struct nst_gt_ops *ops, enum nst_gt_by by, const uint32_t *idx,
+			size_t i, const int64_t key[3])
+{
+	size_t j = i + 1;
+	for (int64_t next[3]; j < ops->n; j++) {
+		key_of(ops, by, idx[j], next);
+		if (memcmp(key, next, sizeof next) != 0)
+			break;
+	}
+	return j;
+}
+
 /* One group: rows idx[0..n) in start order. */
 static void measure(const struct nst_gt_ops *ops, const uint32_t *idx, size_t n, int64_t gap,
 		    struct nst_interval *all, struct nst_interval *kern, struct nst_gt_group *g)
@@ -255,13 +268,9 @@ enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, i
 	enum nst_status s = idx && all && kern && g ? order_ops(ops, by, idx, err)
 						    : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0, j; !s && i < ops->n; i = j) {
-		int64_t key[3], next[3];
+		int64_t key[3];
 		key_of(ops, by, idx[i], key);
-		for (j = i + 1; j < ops->n; j++) {
-			key_of(ops, by, idx[j], next);
-			if (memcmp(key, next, sizeof key) != 0)
-				break;
-		}
+		j = group_end(ops, by, idx, i, key);
 		struct nst_gt_group *grp = &g[(*n)++];
 		grp->gpid = key[0];
 		grp->device = key[1];
