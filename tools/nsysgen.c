@@ -1405,6 +1405,8 @@ struct config {
     /* export faults for `nstats check` */
     int64_t fault_dup_gpu, fault_orphan_gpu, fault_stream_overlap, fault_bad_durations;
     int64_t fault_open_ranges, fault_truncated, fault_graph_rows;
+    /* GPU time: CUDA graphs */
+    int64_t graph_launches;
 };
 
 enum option_kind {
@@ -1537,6 +1539,11 @@ static const struct option_spec OPTIONS[] = {
     {"--graph-rows", NULL, OPT_COUNT, FIELD(fault_graph_rows), 0, MAX_OPS, true,
      "N CUPTI_ACTIVITY_KIND_GRAPH_TRACE rows (graph-level tracing) after random kernels on their stream, "
      "and CUDA_GRAPH_TRACE_OPTIONS:MODE=Graph in META_DATA_CAPTURE"},
+    /* GPU time: CUDA graphs */
+    {"--graphs", NULL, OPT_COUNT, FIELD(graph_launches), 0, MAX_OPS, true,
+     "CUDA graph launches traced at graph level: a cudaGraphLaunch_v10000 call and one "
+     "CUPTI_ACTIVITY_KIND_GRAPH_TRACE row each (its kernels in no KERNEL row), on the streams of every process, "
+     "spread over the run so that they overlap kernels, copies and each other now and then"},
     {"--help", "-h", OPT_SET, FIELD(help), 0, 0, false, "print this help and exit"},
 };
 
@@ -5956,15 +5963,19 @@ static void write_profiler_overhead(struct gen *g)
 
 /* ======================================================================================= end of profiler overhead */
 
-/* ======================================================================================= export faults (nstats check) */
-/* --dup-gpu-rows, --orphan-gpu-rows, --stream-overlap, --bad-durations, --open-ranges, --truncated and
- * --graph-rows damage the finished export the way real captures are damaged, for the tests of
- * `nstats check`. They run on the written tables through SQL, after every other row, each from a
- * random stream of its own: without them the export is byte for byte what it was. Rows are picked by
- * rank in rowid order; a row may be picked twice, and faults may meet (the tests count what is there,
- * not what was asked for). */
+/* ======================================================================================= GPU time: CUDA graphs */
 
-static const char SQL_CHECK_GRAPH_TRACE[] =
+/* --graphs N: CUDA graph launches as graph-level tracing (--cuda-graph-trace=graph, nsys's default)
+ * exports them: the host's cudaGraphLaunch_v10000 runtime row, and one CUPTI_ACTIVITY_KIND_GRAPH_TRACE
+ * row with its correlationId for the whole execution of the graph on the GPU; the graph's kernels are
+ * in no KERNEL row, which is what makes GPU time from kernel rows alone come up short. Launches go
+ * round-robin over the processes, onto a random stream of a random device of the process, at random
+ * times over the run, so some overlap kernels, copies and other graphs and some fall in idle time.
+ * Each process has 3 graphs (graphId 1..3), each instantiated once (graphExecId 101..103). Written
+ * after everything else from a random stream of their own: the other rows are those of the same run
+ * without --graphs, and correlationIds continue past the ones the process used. */
+
+static const char SQL_GRAPH_TRACE[] =
     "CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE (\n"
     "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
     "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
@@ -5977,6 +5988,60 @@ static const char SQL_CHECK_GRAPH_TRACE[] =
     "    graphId                     INTEGER   NOT NULL,                    -- REFERENCES CUDA_GRAPH_EVENTS(graphId)\n"
     "    graphExecId                 INTEGER   NOT NULL                     -- REFERENCES CUDA_GRAPH_EVENTS(graphExecId)\n"
     ")";
+
+static void write_graph_trace_row(struct gen *g, struct table_writer *w, const struct gpu_span *s, int ctx,
+                                  int stream, int64_t corr, int64_t graph)
+{
+    row_begin(g->cfg, w);
+    put_gpu_prefix(g, w, s, ctx, stream, corr);
+    put_int(w, graph);
+    put_int(w, 100 + graph); /* graphExecId */
+    row_end(w);
+    note_time(g, s->gpu_end);
+}
+
+/* One launch by process p somewhere in [p's start, until): the call returns before the graph starts. */
+static void emit_graph_launch(struct gen *g, struct rng *r, struct table_writer *w, int64_t api_name,
+                              struct process *p, int64_t until)
+{
+    int ctx = p->first_context + (int)rng_below(r, p->ncontexts);
+    int stream = (int)rng_below(r, g->cfg->streams);
+    const struct thread *th = &g->threads[p->first_thread + (int)rng_below(r, g->cfg->threads)];
+    struct gpu_span s;
+    s.gpu_start = p->start_time + 1000000 + rng_below(r, max64(until - p->start_time - 1000000, 1));
+    s.gpu_end = s.gpu_start + rng_range(r, 10000, 120000);
+    s.api_start = s.gpu_start - rng_range(r, 3000, 12000);
+    s.api_end = s.api_start + rng_range(r, 1500, 2900);
+    int64_t corr = p->next_corr++;
+    write_runtime_row(g, s.api_start, s.api_end, EVENT_CLASS_CUDA_RUNTIME, th->gtid, corr, api_name, 0, false, 0);
+    write_graph_trace_row(g, w, &s, ctx, stream, corr, 1 + rng_below(r, 3));
+}
+
+static void write_cuda_graphs(struct gen *g)
+{
+    const struct config *c = g->cfg;
+    if (c->graph_launches == 0)
+        return;
+    struct table_writer w = WRITER("CUPTI_ACTIVITY_KIND_GRAPH_TRACE", SQL_GRAPH_TRACE);
+    struct rng r;
+    rng_seed(&r, c->seed ^ UINT64_C(0x6772617068736e73));
+    int64_t api_name = intern(g, "cudaGraphLaunch_v10000");
+    int64_t until = g->last_time;
+    for (int64_t i = 0; i < c->graph_launches; i++)
+        emit_graph_launch(g, &r, &w, api_name, &g->procs[i % c->processes], until);
+    writer_close(&w);
+}
+
+/* ======================================================================================= end of GPU time: CUDA graphs */
+
+/* ======================================================================================= export faults (nstats check) */
+/* --dup-gpu-rows, --orphan-gpu-rows, --stream-overlap, --bad-durations, --open-ranges, --truncated and
+ * --graph-rows damage the finished export the way real captures are damaged, for the tests of
+ * `nstats check`. They run on the written tables through SQL, after every other row, each from a
+ * random stream of its own: without them the export is byte for byte what it was. Rows are picked by
+ * rank in rowid order; a row may be picked twice, and faults may meet (the tests count what is there,
+ * not what was asked for). */
+
 
 static const char *const FAULT_GPU_TABLES[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
                                                "CUPTI_ACTIVITY_KIND_MEMSET"};
@@ -6135,7 +6200,9 @@ static void fault_graph_rows(struct rng *r, int64_t n)
     int64_t kernels = fault_rows(FAULT_GPU_TABLES[0]);
     if (n == 0 || kernels == 0)
         return;
-    exec_sql(SQL_CHECK_GRAPH_TRACE, "creating CUPTI_ACTIVITY_KIND_GRAPH_TRACE");
+    /* --graphs may have made the table already */
+    if (fault_sql("SELECT count(*) FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_GRAPH_TRACE'", 0, NULL) == 0)
+        exec_sql(SQL_GRAPH_TRACE, "creating CUPTI_ACTIVITY_KIND_GRAPH_TRACE");
     exec_sql("INSERT INTO META_DATA_CAPTURE (name, value) VALUES ('CUDA_GRAPH_TRACE_OPTIONS:MODE', 'Graph')",
              "writing META_DATA_CAPTURE");
     for (int64_t i = 0; i < n; i++) {
@@ -6305,6 +6372,7 @@ int main(int argc, char **argv)
     gen_mpi_net_video(&g);
     gen_dx12_mem(&g);
     write_profiler_overhead(&g);
+    write_cuda_graphs(&g);
     write_analysis_details(&g);
     close_output(&g);
     publish_output(&cfg);

@@ -70,6 +70,11 @@ struct nst_events *nst_ev_all(struct nst_events *ev)
 	return ev->view ? ev_view_all(ev->view) : ev;
 }
 
+const struct nst_ev_window *nst_ev_window_of(const struct nst_events *ev)
+{
+	return ev->view ? ev_view_window(ev->view) : NULL;
+}
+
 void nst_ev_show_progress(struct nst_events *ev, bool on) { ev->progress = on; }
 
 /* Every 2^20 rows of a table whose size is known, a percentage. */

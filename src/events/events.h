@@ -86,6 +86,9 @@ struct nst_events *nst_ev_filter(struct nst_events *all,
 enum nst_status nst_ev_want_filter(struct nst_events *ev, const char *table);
 /* The unfiltered events under ev (ev itself when it is not a view). */
 struct nst_events *nst_ev_all(struct nst_events *ev);
+/* The window ev is cut to, NULL when ev is not a filtered view: reports
+ * that measure time within the window (gpu_time_sum) cut rows to it. */
+const struct nst_ev_window *nst_ev_window_of(const struct nst_events *ev);
 
 /* The window of an NVTX range as nsys's `nvtx=NAME[@DOMAIN][/INDEX]` finds
  * it: ranges (event types 59, 60, 70, 71) named NAME (text, else the

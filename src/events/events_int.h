@@ -9,6 +9,7 @@ struct ev_view;
 struct ev_view *ev_view_new(struct nst_events *all, const struct nst_ev_window *w);
 void ev_view_free(struct ev_view *v);
 struct nst_events *ev_view_all(struct ev_view *v);
+const struct nst_ev_window *ev_view_window(const struct ev_view *v);
 
 enum nst_status ev_view_want(struct ev_view *v, const char *table,
 			     const char *column, bool text);

@@ -51,6 +51,7 @@ struct ev_view *ev_view_new(struct nst_events *all, const struct nst_ev_window *
 }
 
 struct nst_events *ev_view_all(struct ev_view *v) { return v->all; }
+const struct nst_ev_window *ev_view_window(const struct ev_view *v) { return &v->w; }
 
 void ev_view_free(struct ev_view *v)
 {

@@ -6,6 +6,7 @@
 extern const struct nst_report nst_report_cuda_api_gpu_sum;
 extern const struct nst_report nst_report_cuda_api_sum;
 extern const struct nst_report nst_report_cuda_api_trace;
+extern const struct nst_report nst_report_cuda_gpu_kern_dist;
 extern const struct nst_report nst_report_cuda_gpu_kern_gb_sum;
 extern const struct nst_report nst_report_cuda_gpu_kern_launch_trace;
 extern const struct nst_report nst_report_cuda_gpu_kern_sum;
@@ -18,6 +19,7 @@ extern const struct nst_report nst_report_cuda_kern_exec_trace;
 extern const struct nst_report nst_report_dx11_pix_sum;
 extern const struct nst_report nst_report_dx12_gpu_marker_sum;
 extern const struct nst_report nst_report_dx12_pix_sum;
+extern const struct nst_report nst_report_gpu_time_sum;
 extern const struct nst_report nst_report_mpi_event_sum;
 extern const struct nst_report nst_report_mpi_event_trace;
 extern const struct nst_report nst_report_network_congestion;
@@ -48,6 +50,7 @@ static const struct nst_report *const reports[] = {
 	&nst_report_cuda_api_gpu_sum,
 	&nst_report_cuda_api_sum,
 	&nst_report_cuda_api_trace,
+	&nst_report_cuda_gpu_kern_dist,
 	&nst_report_cuda_gpu_kern_gb_sum,
 	&nst_report_cuda_gpu_kern_launch_trace,
 	&nst_report_cuda_gpu_kern_sum,
@@ -60,6 +63,7 @@ static const struct nst_report *const reports[] = {
 	&nst_report_dx11_pix_sum,
 	&nst_report_dx12_gpu_marker_sum,
 	&nst_report_dx12_pix_sum,
+	&nst_report_gpu_time_sum,
 	&nst_report_mpi_event_sum,
 	&nst_report_mpi_event_trace,
 	&nst_report_network_congestion,

@@ -490,8 +490,9 @@ test_graph_note_when_skipped() {
 
 # ---- nstats analyze: the same driver over the rules ------------------------------------------------
 
-# name -- title of each entry of a --help-reports / --help-rules listing, without argument hints
-catalog_of() { sed -n -E 's/^  ([a-z_0-9]+)(\[[^ ]*\])? -- (.*)$/\1 -- \3/p'; }
+# name -- title of each entry of a --help-reports / --help-rules listing, without argument hints;
+# nstats's own additions left out
+catalog_of() { sed -n -E '/ \(nstats addition\)$/d; s/^  ([a-z_0-9]+)(\[[^ ]*\])? -- (.*)$/\1 -- \3/p'; }
 
 # every report and rule of nsys 2024.2.3, with its title (the reference's listings, as it printed
 # them, are tests/cli/nsys-help-{reports,rules}.txt)

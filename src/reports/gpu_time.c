@@ -1,0 +1,290 @@
+/* GPU operations as intervals, and their coverage by device, process and
+ * stream (gpu_time.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/gpu_time.h"
+
+/* The tables of GPU work: each row one operation of one kind. */
+static const struct {
+	const char *table;
+	enum nst_gt_kind kind;
+} sources[] = {
+	{ KERNEL, NST_GT_KERNEL },
+	{ MEMCPY, NST_GT_MEMCPY },
+	{ MEMSET, NST_GT_MEMSET },
+	{ GRAPH_TRACE, NST_GT_GRAPH },
+};
+#define NSOURCES (sizeof sources / sizeof *sources)
+
+struct columns {
+	size_t n;
+	const int64_t *start, *end, *device, *gpid, *stream;
+};
+
+static enum nst_status read_columns(struct nst_events *ev, const char *table,
+				    struct columns *c, struct nst_error *err)
+{
+	memset(c, 0, sizeof *c);
+	enum nst_status s = nst_ev_rows(ev, table, &c->n, err);
+	if (!s) s = nst_ev_i64(ev, table, "start", &c->start, err);
+	if (!s) s = nst_ev_i64(ev, table, "end", &c->end, err);
+	if (!s) s = nst_ev_i64(ev, table, "deviceId", &c->device, err);
+	if (!s) s = nst_ev_i64(ev, table, "globalPid", &c->gpid, err);
+	if (!s) s = nst_ev_i64(ev, table, "streamId", &c->stream, err);
+	if (!s && (!c->start || !c->end))
+		c->n = 0; /* a table without times holds no interval */
+	return s;
+}
+
+static int64_t at(const int64_t *col, size_t row)
+{
+	return col ? col[row] : NST_NULL_I64;
+}
+
+static enum nst_status reserve(struct nst_gt_ops *ops, size_t cap, struct nst_error *err)
+{
+	int64_t **cols[] = { &ops->start, &ops->end, &ops->device, &ops->gpid, &ops->stream };
+	if (!cap)
+		cap = 1;
+	for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
+		if (!(*cols[c] = malloc(cap * sizeof **cols[c])))
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (!(ops->kind = malloc(cap)))
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	return NST_OK;
+}
+
+/* Where time stands: the earliest start and the latest end seen so far
+ * (an end before its start counts as the start). */
+struct extent {
+	bool any;
+	int64_t lo, hi;
+};
+
+static void extend(struct extent *x, int64_t start, int64_t end)
+{
+	if (end < start)
+		end = start;
+	if (!x->any || start < x->lo)
+		x->lo = start;
+	if (!x->any || end > x->hi)
+		x->hi = end;
+	x->any = true;
+}
+
+static void push(struct nst_gt_ops *ops, const struct columns *c, size_t row,
+		 enum nst_gt_kind kind, const struct nst_ev_window *cut)
+{
+	int64_t start = c->start[row], end = c->end[row];
+	if (cut && start < cut->start)
+		start = cut->start;
+	if (cut && end > cut->end)
+		end = cut->end;
+	size_t i = ops->n++;
+	ops->start[i] = start;
+	ops->end[i] = end;
+	ops->device[i] = at(c->device, row);
+	ops->gpid[i] = at(c->gpid, row);
+	ops->stream[i] = at(c->stream, row);
+	ops->kind[i] = (uint8_t)kind;
+}
+
+static enum nst_status gather(struct nst_ctx *ctx, struct nst_gt_ops *ops,
+			      const struct nst_ev_window *cut, struct extent *x,
+			      struct nst_error *err)
+{
+	struct columns c[NSOURCES];
+	size_t total = 0;
+	enum nst_status s = NST_OK;
+	for (size_t k = 0; !s && k < NSOURCES; k++) {
+		s = read_columns(ctx->ev, sources[k].table, &c[k], err);
+		total += s ? 0 : c[k].n;
+	}
+	if (!s)
+		s = reserve(ops, total, err);
+	for (size_t k = 0; !s && k < NSOURCES; k++)
+		for (size_t i = 0; i < c[k].n; i++) {
+			if (c[k].start[i] == NST_NULL_I64 || c[k].end[i] == NST_NULL_I64)
+				continue;
+			extend(x, c[k].start[i], c[k].end[i]);
+			push(ops, &c[k], i, sources[k].kind, cut);
+		}
+	return s;
+}
+
+/* The session: from time 0 to ANALYSIS_DETAILS.duration (the longest,
+ * should there be a row per VM). */
+static enum nst_status session(struct nst_ctx *ctx, struct extent *x, struct nst_error *err)
+{
+	size_t n = 0;
+	const int64_t *dur = NULL;
+	enum nst_status s = nst_ev_rows(ctx->ev, ANALYSIS_DETAILS, &n, err);
+	if (!s) s = nst_ev_i64(ctx->ev, ANALYSIS_DETAILS, "duration", &dur, err);
+	for (size_t i = 0; !s && dur && i < n; i++)
+		if (dur[i] != NST_NULL_I64 && dur[i] >= 0)
+			extend(x, 0, dur[i]);
+	return s;
+}
+
+/* Without ANALYSIS_DETAILS: the CUDA calls (backtrace records are none),
+ * whatever the filter, for the capture does not shrink with it. */
+static enum nst_status calls_extent(struct nst_ctx *ctx, struct extent *x, struct nst_error *err)
+{
+	if (!nst_db_has_table(ctx->db, RUNTIME))
+		return NST_OK;
+	struct nst_ctx all = nst_ctx_unfiltered(ctx);
+	const struct nst_calls *calls;
+	enum nst_status s = nst_calls_get(&all, &calls, err);
+	for (size_t i = 0; !s && calls->start && calls->end && i < calls->ncalls; i++) {
+		uint32_t r = calls->rows[i];
+		if (calls->start[r] != NST_NULL_I64 && calls->end[r] != NST_NULL_I64)
+			extend(x, calls->start[r], calls->end[r]);
+	}
+	return s;
+}
+
+static enum nst_status capture_span(struct nst_ctx *ctx, const struct extent *ops_x,
+				    const struct nst_ev_window *cut, struct nst_gt_ops *ops,
+				    struct nst_error *err)
+{
+	struct extent x = { 0 };
+	enum nst_status s = session(ctx, &x, err);
+	if (!s && !x.any)
+		s = calls_extent(ctx, &x, err);
+	if (s)
+		return s;
+	if (ops_x->any)
+		extend(&x, ops_x->lo, ops_x->hi);
+	ops->span_start = x.lo;
+	ops->span_end = x.hi;
+	if (cut && ops->span_start < cut->start)
+		ops->span_start = cut->start;
+	if (cut && ops->span_end > cut->end)
+		ops->span_end = cut->end;
+	if (ops->span_end < ops->span_start)
+		ops->span_end = ops->span_start;
+	return NST_OK;
+}
+
+enum nst_status nst_gt_load(struct nst_ctx *ctx, enum nst_gt_cut cut,
+			    struct nst_gt_ops *ops, struct nst_error *err)
+{
+	memset(ops, 0, sizeof *ops);
+	bool any = false;
+	for (size_t k = 0; k < NSOURCES; k++)
+		any = any || nst_db_has_table(ctx->db, sources[k].table);
+	if (!any)
+		return nst_nodata(ctx, err,
+				  "GPU operations (CUDA kernels, memory copies, memsets or graphs).");
+	const struct nst_ev_window *w = cut == NST_GT_CUT_TO_WINDOW ? nst_ev_window_of(ctx->ev) : NULL;
+	struct extent x = { 0 };
+	enum nst_status s = gather(ctx, ops, w, &x, err);
+	if (!s)
+		s = capture_span(ctx, &x, w, ops, err);
+	return s;
+}
+
+void nst_gt_release(struct nst_gt_ops *ops)
+{
+	free(ops->start);
+	free(ops->end);
+	free(ops->device);
+	free(ops->gpid);
+	free(ops->stream);
+	free(ops->kind);
+	memset(ops, 0, sizeof *ops);
+}
+
+/* ---- groups ------------------------------------------------------------------ */
+
+static void key_of(const struct nst_gt_ops *ops, enum nst_gt_by by, size_t i, int64_t key[3])
+{
+	key[0] = by == NST_GT_BY_DEVICE ? NST_NULL_I64 : ops->gpid[i];
+	key[1] = ops->device[i];
+	key[2] = by == NST_GT_BY_STREAM ? ops->stream[i] : NST_NULL_I64;
+}
+
+/* idx in group order, and in each group by start then end: stable radix
+ * passes from the least significant key to the most. */
+static enum nst_status order_ops(const struct nst_gt_ops *ops, enum nst_gt_by by, uint32_t *idx,
+				 struct nst_error *err)
+{
+	const int64_t *keys[5] = { ops->end, ops->start };
+	size_t nkeys = 2;
+	if (by == NST_GT_BY_STREAM)
+		keys[nkeys++] = ops->stream;
+	keys[nkeys++] = ops->device;
+	if (by != NST_GT_BY_DEVICE)
+		keys[nkeys++] = ops->gpid;
+	for (size_t i = 0; i < ops->n; i++)
+		idx[i] = (uint32_t)i;
+	enum nst_status s = NST_OK;
+	for (size_t k = 0; !s && k < nkeys; k++)
+		s = nst_sort_by_key(idx, ops->n, keys[k], err);
+	return s;
+}
+
+/* Where the group of idx[i], whose key is key, ends in idx. */
+static size_t group_end(const struct nst_gt_ops *ops, enum nst_gt_by by, const uint32_t *idx,
+			size_t i, const int64_t key[3])
+{
+	size_t j = i + 1;
+	for (int64_t next[3]; j < ops->n; j++) {
+		key_of(ops, by, idx[j], next);
+		if (memcmp(key, next, sizeof next) != 0)
+			break;
+	}
+	return j;
+}
+
+/* One group: rows idx[0..n) in start order. */
+static void measure(const struct nst_gt_ops *ops, const uint32_t *idx, size_t n, int64_t gap,
+		    struct nst_interval *all, struct nst_interval *kern, struct nst_gt_group *g)
+{
+	size_t nkern = 0;
+	g->graph_sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r = idx[i];
+		all[i] = (struct nst_interval){ ops->start[r], ops->end[r] };
+		if (ops->kind[r] == NST_GT_KERNEL || ops->kind[r] == NST_GT_GRAPH)
+			kern[nkern++] = all[i];
+		if (ops->kind[r] == NST_GT_GRAPH && ops->end[r] > ops->start[r])
+			g->graph_sum += ops->end[r] - ops->start[r];
+	}
+	g->busy = nst_coverage_of(all, n, gap);
+	g->kern = nst_coverage_of(kern, nkern, gap);
+}
+
+enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, int64_t gap,
+			      struct nst_gt_group **out, size_t *n, struct nst_error *err)
+{
+	*out = NULL;
+	*n = 0;
+	size_t cap = ops->n ? ops->n : 1;
+	uint32_t *idx = malloc(cap * sizeof *idx);
+	struct nst_interval *all = malloc(cap * sizeof *all), *kern = malloc(cap * sizeof *kern);
+	struct nst_gt_group *g = malloc(cap * sizeof *g);
+	enum nst_status s = idx && all && kern && g ? order_ops(ops, by, idx, err)
+						    : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0, j; !s && i < ops->n; i = j) {
+		int64_t key[3];
+		key_of(ops, by, idx[i], key);
+		j = group_end(ops, by, idx, i, key);
+		struct nst_gt_group *grp = &g[(*n)++];
+		grp->gpid = key[0];
+		grp->device = key[1];
+		grp->stream = key[2];
+		measure(ops, idx + i, j - i, gap, all, kern, grp);
+	}
+	free(idx);
+	free(all);
+	free(kern);
+	if (s) {
+		free(g);
+		*n = 0;
+		return s;
+	}
+	*out = g;
+	return NST_OK;
+}

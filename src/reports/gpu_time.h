@@ -1,0 +1,81 @@
+/* Precise GPU time (gpu_time_sum, cuda_gpu_kern_dist): every GPU
+ * operation of an export as an interval -- kernels, memory copies,
+ * memsets and CUDA graph executions -- with the device, process and
+ * stream it ran on, and the coverage of each group of them: how much of
+ * the time the GPU was busy (a union, each nanosecond once), how much of
+ * that was kernels, and how much the plain sum of durations counts twice.
+ *
+ * A graph traced at graph level (CUPTI_ACTIVITY_KIND_GRAPH_TRACE, nsys's
+ * default --cuda-graph-trace=graph) hides its kernels: its execution
+ * counts as kernel time, for it is all the kernel time there is to see. */
+#ifndef NSTATS_REPORTS_GPU_TIME_H
+#define NSTATS_REPORTS_GPU_TIME_H
+
+#include "core/intervals.h"
+#include "reports/common.h"
+
+#define GRAPH_TRACE "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"
+#define ANALYSIS_DETAILS "ANALYSIS_DETAILS"
+
+enum nst_gt_kind { NST_GT_KERNEL, NST_GT_MEMCPY, NST_GT_MEMSET, NST_GT_GRAPH };
+
+/* The operations in the order of their tables, each in row order.  An
+ * unknown device, process or stream (a NULL, or a column the export
+ * lacks) is NST_NULL_I64, a group of its own. */
+struct nst_gt_ops {
+	size_t n;
+	int64_t *start, *end;
+	int64_t *device, *gpid, *stream;
+	uint8_t *kind;        /* enum nst_gt_kind */
+	int64_t span_start;   /* the capture span (see nst_gt_load) */
+	int64_t span_end;
+};
+
+/* Whether the operations are cut to the window of a time or NVTX filter:
+ * gpu_time_sum measures time inside the window; a distribution of
+ * durations wants each operation whole, as the filter keeps it. */
+enum nst_gt_cut { NST_GT_WHOLE, NST_GT_CUT_TO_WINDOW };
+
+/* Loads the operations that ctx->ev shows (those a filter keeps).  Rows
+ * with a NULL start or end are no interval and are left out.
+ *
+ * The capture span runs from the session's start (time 0: event times
+ * count from it) to its end, ANALYSIS_DETAILS.duration; an export without
+ * that table has the span from the earliest start to the latest end of
+ * its CUDA runtime calls and GPU operations.  It widens to cover any GPU
+ * operation outside it, and with NST_GT_CUT_TO_WINDOW it is cut to the
+ * filter's window too.  NST_ERR_NODATA when the export has none of the
+ * four tables. */
+enum nst_status nst_gt_load(struct nst_ctx *ctx, enum nst_gt_cut cut,
+			    struct nst_gt_ops *ops, struct nst_error *err);
+void nst_gt_release(struct nst_gt_ops *ops);
+
+enum nst_gt_by { NST_GT_BY_DEVICE, NST_GT_BY_PROCESS, NST_GT_BY_STREAM };
+
+/* One group's time.  busy covers every operation; kern the kernels and
+ * graph executions; graph_sum is the plain sum of the graph executions'
+ * durations (a part of kern.sum).  Gaps are counted in busy. */
+struct nst_gt_group {
+	int64_t device, gpid, stream; /* NST_NULL_I64 where the grouping has none */
+	struct nst_coverage busy, kern;
+	int64_t graph_sum;
+};
+
+/* The groups of ops by device (all processes together), by (process,
+ * device) or by (process, device, stream), in order of those keys
+ * ascending (unknown first).  Holes in busy time longer than gap ns are
+ * counted.  *out is malloc'ed. */
+enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, int64_t gap,
+			      struct nst_gt_group **out, size_t *n, struct nst_error *err);
+
+#define NST_GT_TABLE_NEEDS(table)                                           \
+	{ table, "start", false }, { table, "end", false },                 \
+	{ table, "deviceId", false }, { table, "streamId", false },         \
+	{ table, "globalPid", false }
+/* What nst_gt_load reads, for the reports' `needs`. */
+#define NST_GT_NEEDS                                                        \
+	NST_GT_TABLE_NEEDS(KERNEL), NST_GT_TABLE_NEEDS(MEMCPY),             \
+	NST_GT_TABLE_NEEDS(MEMSET), NST_GT_TABLE_NEEDS(GRAPH_TRACE),        \
+	{ ANALYSIS_DETAILS, "duration", false }
+
+#endif
