@@ -182,5 +182,5 @@ const struct nst_report nst_report_cuda_gpu_kern_dist = {
 	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,
-	.flags = NST_REPORT_ADDITION,
+	.flags = NST_REPORT_ADDITION | NST_REPORT_KERNELS,
 };
