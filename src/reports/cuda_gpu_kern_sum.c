@@ -12,14 +12,8 @@ static void name_tail(struct nst_ctx *ctx, const struct nst_op_set *set,
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			   struct nst_error *err)
 {
-	enum nst_status s = nst_require_strings(ctx, err);
-	if (s != NST_OK)
-		return s;
-	if (!nst_db_has_table(ctx->db, KERNEL))
-		return nst_nodata(ctx, err, "CUDA kernel data.");
 	struct nst_op_set set;
-	s = nst_op_set_build(ctx, NST_SRC_KERNEL, NST_OP_DURATION, NULL, 0,
-			     NST_ORDER_TOTAL_COUNT_NAME, &set, err);
+	enum nst_status s = nst_kernels_by_name(ctx, &set, err);
 	if (s != NST_OK)
 		return s;
 	static const char *const tail[] = { "Name" };

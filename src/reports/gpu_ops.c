@@ -523,6 +523,18 @@ enum nst_status nst_op_set_build(struct nst_ctx *ctx, unsigned sources,
 	return s;
 }
 
+enum nst_status nst_kernels_by_name(struct nst_ctx *ctx, struct nst_op_set *set,
+				    struct nst_error *err)
+{
+	enum nst_status s = nst_require_strings(ctx, err);
+	if (s != NST_OK)
+		return s;
+	if (!nst_db_has_table(ctx->db, KERNEL))
+		return nst_nodata(ctx, err, "CUDA kernel data.");
+	return nst_op_set_build(ctx, NST_SRC_KERNEL, NST_OP_DURATION, NULL, 0,
+				NST_ORDER_TOTAL_COUNT_NAME, set, err);
+}
+
 void nst_op_set_release(struct nst_op_set *set)
 {
 	nst_op_summary_release(&set->sum);
