@@ -43,7 +43,7 @@ $(B)/tests/%: tests/unit/%.c $(B)/libnstats.a
 	@mkdir -p $(B)/tests
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
-$(B)/tests/brute_%: tests/accounting/brute_%.c
+$(B)/tests/brute_%: tests/accounting/brute_%.c tests/accounting/brute.h
 	@mkdir -p $(B)/tests
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lsqlite3 -lm
 

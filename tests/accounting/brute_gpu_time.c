@@ -16,6 +16,10 @@
 
 #include <sqlite3.h>
 
+#include "brute.h"
+
+const char *const brute_name = "brute_gpu_time";
+
 #define NUL INT64_MIN
 
 struct op {
@@ -28,35 +32,9 @@ static struct op *ops;
 static size_t nops, capops;
 static int failures;
 
-static void die(const char *what)
-{
-	fprintf(stderr, "brute_gpu_time: %s\n", what);
-	exit(2);
-}
-
-static bool has_column(sqlite3 *db, const char *table, const char *col)
-{
-	char sql[256];
-	snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name = '%s'", table, col);
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return false;
-	bool yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
-}
-
 static int64_t col_or_null(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NUL : sqlite3_column_int64(st, i);
-}
-
-/* The filter's rule: a row stays when it overlaps [ws, we). */
-static bool kept(int64_t s, int64_t e, bool window, int64_t ws, int64_t we)
-{
-	if (!window)
-		return true;
-	return (s >= ws && s < we) || (e >= ws && e < we) || (s < ws && e >= we);
 }
 
 struct extent {

@@ -21,6 +21,10 @@
 
 #include <sqlite3.h>
 
+#include "brute.h"
+
+const char *const brute_name = "brute_kern_dist";
+
 struct launch {
 	int64_t dur, dev;
 	int name; /* index into names */
@@ -38,12 +42,6 @@ static char **names;
 static size_t nnames;
 static int failures;
 
-static void die(const char *what)
-{
-	fprintf(stderr, "brute_kern_dist: %s\n", what);
-	exit(2);
-}
-
 static void *grow(void *p, size_t n, size_t size)
 {
 	/* one more than n, from empty, doubling at powers of two */
@@ -55,13 +53,6 @@ static void *grow(void *p, size_t n, size_t size)
 	return p;
 }
 
-static bool kept(int64_t s, int64_t e, bool window, int64_t ws, int64_t we)
-{
-	if (!window)
-		return true;
-	return (s >= ws && s < we) || (e >= ws && e < we) || (s < ws && e >= we);
-}
-
 static int name_index(const char *text)
 {
 	for (size_t i = 0; i < nnames; i++)
@@ -70,18 +61,6 @@ static int name_index(const char *text)
 	names = grow(names, nnames, sizeof *names);
 	names[nnames] = strdup(text);
 	return (int)nnames++;
-}
-
-static bool has_column(sqlite3 *db, const char *table, const char *col)
-{
-	char sql[256];
-	snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name = '%s'", table, col);
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return false;
-	bool yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
 }
 
 /* A device id, or INT64_MIN for none (NULL, or no such column): one more device. */

@@ -7,17 +7,8 @@
 # without ANALYSIS_DETAILS (span from the calls, backtrace records excluded), graphs alone; each
 # with by=device|process|stream, three gap thresholds and time windows (--filter-time and
 # start=/end=). Also: a tampered output must fail the check, and bad arguments are usage errors.
-set -uo pipefail
-: "${NSTATS:?}" "${NSYSGEN:?}" "${BRUTE:?}" "${WORK:?}"
-cd "$WORK" || exit 2
-fails=0 checks=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-gen() { # gen NAME OPTIONS...
-	local name=$1
-	shift
-	"$NSYSGEN" -q --force -o "$name.sqlite" --nvtx 0 --osrt 0 "$@" || { fail "nsysgen $name"; return 1; }
-}
+# shellcheck source=tests/accounting/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # agree EXPORT BY GAP [S E]: nstats's csv (window by --filter-time, and again by start=/end=)
 # checked by brute force

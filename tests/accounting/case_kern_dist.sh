@@ -6,17 +6,8 @@
 # overlap on several streams and across processes, graphs, zero durations, exact duplicates,
 # durations below zero, kernels without a deviceId; names demangled, base and mangled; whole and
 # under --filter-time. A tampered percentile and a swapped row order must fail the check.
-set -uo pipefail
-: "${NSTATS:?}" "${NSYSGEN:?}" "${BRUTE:?}" "${WORK:?}"
-cd "$WORK" || exit 2
-fails=0 checks=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-gen() { # gen NAME OPTIONS...
-	local name=$1
-	shift
-	"$NSYSGEN" -q --force -o "$name.sqlite" --nvtx 0 --osrt 0 "$@" || { fail "nsysgen $name"; return 1; }
-}
+# shellcheck source=tests/accounting/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 agree() { # agree EXPORT NAMEARG NAMECOL [S E]
 	local x=$1 arg=$2 col=$3 out
