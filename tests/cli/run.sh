@@ -447,6 +447,9 @@ test_graph_note_on_kernel_reports() {
 		[[ $OUT == "$plain_out" ]] || fail "$r: stdout changed with graph rows"
 		[[ $ERR == "${plain_err:+$plain_err$'\n'}$note" ]] || fail "$r: stderr '$ERR', expected '$note'"
 	done
+	# cuda_gpu_kern_dist's Busy (%) counts graph executions as busy time, so only its note is checked
+	run stats -q -r cuda_gpu_kern_dist -f csv g.sqlite; rc_is 0
+	err_is "$(graph_note g.sqlite cuda_gpu_kern_dist)"
 	run stats -r cuda_gpu_kern_sum g.sqlite; rc_is 0
 	err_is "$(graph_note g.sqlite cuda_gpu_kern_sum)"
 	out_has "Processing [g.sqlite] with [cuda_gpu_kern_sum]"
