@@ -1,7 +1,9 @@
 /* measure: runs a command N times and prints the median wall time (s) and
  * the median peak resident memory (MiB) of its process tree's largest
  * member, as "median_s peak_mib".  Output of the command goes to
- * /dev/null unless -k.  Used by bench/run.sh. */
+ * /dev/null.  It stops at the first run that fails, and exits 124 when
+ * that run exited 124 (timeout(1) killed it at its limit), 1 otherwise.
+ * Used by bench/run.sh. */
 /* wait4() reports one child's peak memory; it is Linux/BSD, not POSIX. */
 #define _DEFAULT_SOURCE
 #include <fcntl.h>
@@ -27,7 +29,8 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* One run: wall seconds and peak RSS in KiB; -1 when the command failed. */
+/* One run: wall seconds and peak RSS in KiB; its exit status (0 when it
+ * succeeded), or -1 when it could not be run or was killed by a signal. */
 static int run_once(char **argv, double *secs, long *kib)
 {
 	double t0 = now();
@@ -46,7 +49,7 @@ static int run_once(char **argv, double *secs, long *kib)
 		return -1;
 	*secs = now() - t0;
 	*kib = ru.ru_maxrss;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 int main(int argc, char **argv)
@@ -63,9 +66,10 @@ int main(int argc, char **argv)
 	double secs[100], mib[100];
 	for (int i = 0; i < runs; i++) {
 		long kib;
-		if (run_once(argv + 2, &secs[i], &kib) != 0) {
+		int rc = run_once(argv + 2, &secs[i], &kib);
+		if (rc != 0) {
 			fprintf(stderr, "measure: %s failed\n", argv[2]);
-			return 1;
+			return rc == 124 ? 124 : 1;
 		}
 		mib[i] = (double)kib / 1024.0;
 	}

@@ -1,122 +1,152 @@
 #!/usr/bin/env bash
-# bench/run.sh [BUILD_DIR]: nstats against nsys 2024.2.3 (when
-# ../shared/tools/nsys-oracle can install it) and against the floor, the
-# sqlite3 shell scanning the same columns, on a generated export.
-# Prints one markdown table: median wall time and peak memory per case,
-# and the ratios reference/nstats and nstats/floor.
-#   NSTATS_BENCH_LAUNCHES  kernel launches in the export (default 1000000)
-#   NSTATS_BENCH_RUNS      runs per nstats/floor case (default 5)
-#   NSTATS_BENCH_REF_RUNS  runs per reference case (default 3)
-# A second table times the NVTX/GPU reports (nvtx_kern_sum, nvtx_gpu_proj_*,
-# nvtx-name) on an export with as many NVTX ranges as kernel launches, all
-# around launches on the launching threads (nsysgen --launch-ranges):
-#   NSTATS_BENCH_NVTX=0         skips it; =only runs only it
-#   NSTATS_BENCH_REF_LIMIT      seconds the reference gets per run there
-#                               (default 600); a run past it is shown as
-#                               "> LIMIT" (did not finish)
+# bench/run.sh [BUILD_DIR]: nstats against nsys 2024.2.3 (when ../shared/tools/nsys-oracle can
+# install it) and against the floor, the sqlite3 shell summing exactly the columns that nstats
+# reads for the case, on two generated exports. Prints one markdown table per export: median wall
+# time and peak memory per case, and the ratios reference/nstats, nstats/floor and the memory of
+# nstats over the reference's.
+#   the launches export: N kernel launches, N/10 memcpy, N/20 memset, N/5 other CUDA calls,
+#     N/10 NVTX ranges, N/10 OS runtime calls; cases: the default report set,
+#     cuda_kern_exec_trace and cuda_gpu_trace to csv, gpu_time_sum
+#   the NVTX export: N kernel launches inside about N NVTX ranges nested on the launching threads
+#     (nsysgen --launch-ranges), N/10 memcpy, N/20 memset, N/5 other calls; cases, to csv:
+#     nvtx_kern_sum, nvtx_gpu_proj_sum, nvtx_gpu_proj_trace, cuda_gpu_kern_sum:nvtx-name
+# Knobs:
+#   NSTATS_BENCH_LAUNCHES   N (default 1000000; 10000000 for the 10M scale)
+#   NSTATS_BENCH_RUNS       runs per nstats and floor case (default 5)
+#   NSTATS_BENCH_REF        0 skips the reference everywhere (shown as "not run"); nstats's own
+#                           reports (gpu_time_sum) have none
+#   NSTATS_BENCH_REF_RUNS   runs per reference case (default 3)
+#   NSTATS_BENCH_REF_LIMIT  seconds one reference run gets (default 600); a run past it is
+#                           killed and shown as "> LIMIT s, did not finish"
+#   NSTATS_BENCH_NVTX       0 skips the NVTX export; only runs nothing else
+# Exports are made once, in BUILD_DIR/bench, and reused; at 10M each takes about a minute to make
+# and 1.5 to 2 GB of disk.
 set -euo pipefail
 B=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 launches=${NSTATS_BENCH_LAUNCHES:-1000000}
 runs=${NSTATS_BENCH_RUNS:-5}
 ref_runs=${NSTATS_BENCH_REF_RUNS:-3}
+limit=${NSTATS_BENCH_REF_LIMIT:-600}
+nvtx_mode=${NSTATS_BENCH_NVTX:-1}
 work=$B/bench
 mkdir -p "$work"
-db=$work/launches-$launches.sqlite
 measure=$B/measure
+[[ -x $measure ]] || { echo "bench: $measure: build it first (make $measure)" >&2; exit 2; }
 
-if [[ ${NSTATS_BENCH_NVTX:-1} != only && ! -f $db ]]; then
-	echo "bench: generating $db ($launches launches)" >&2
+# make_export DB WHAT NSYSGEN_OPTIONS...: the export, unless it is there already
+make_export() {
+	local db=$1 what=$2
+	shift 2
+	[[ -f $db ]] && return 0
+	echo "bench: generating $db ($what)" >&2
 	"$B/nsysgen" -q --seed 1 --kernels "$launches" --memcpy $((launches / 10)) \
 		--memset $((launches / 20)) --other-api $((launches / 5)) \
-		--processes 2 --threads 4 --devices 2 --streams 4 --kernel-names 40 \
-		--nvtx $((launches / 10)) --osrt $((launches / 10)) -o "$db"
-fi
+		--processes 2 --threads 4 --devices 2 --streams 4 --kernel-names 40 "$@" -o "$db"
+}
 
 nsys=
-if [[ -x $root/../shared/tools/nsys-oracle ]]; then
+ref_note="reference: nsys 2024.2.3, killed after $limit s"
+if [[ ${NSTATS_BENCH_REF:-1} == 0 ]]; then
+	ref_note="reference: not run (NSTATS_BENCH_REF=0)"
+elif [[ -x $root/../shared/tools/nsys-oracle ]]; then
 	nsys=$("$root/../shared/tools/nsys-oracle" 2>/dev/null) || nsys=
 fi
+[[ -n $nsys || ${NSTATS_BENCH_REF:-1} == 0 ]] || ref_note="reference: not installed (shared/tools/nsys-oracle failed)"
 
-cols() { # the columns a report set reads from one table, summed by sqlite3
-	local table=$1; shift
-	local expr="" c
+# ---- floors: the columns each case reads, summed by sqlite3 -------------------------------------
+
+cols() { # TABLE COLUMN...: one SELECT that reads those columns of every row
+	local table=$1 expr="" c
+	shift
 	for c in "$@"; do expr+="${expr:+,}total(\"$c\")"; done
 	printf 'SELECT %s FROM %s;' "$expr" "$table"
 }
-# each floor reads exactly the columns that nstats reads for the case
+call_cols=(start end nameId eventClass callchainId globalTid correlationId returnValue)
+gpu_time_cols=(start end deviceId streamId globalPid)
+nvtx_cols=(start end eventType globalTid textId domainId text endGlobalTid)
 memops="$(cols CUPTI_ACTIVITY_KIND_MEMCPY start end bytes copyKind) $(cols CUPTI_ACTIVITY_KIND_MEMSET start end bytes)"
-nvtx=$(cols NVTX_EVENTS start end eventType textId text globalTid domainId)
-osrt=$(cols OSRT_API start end eventClass nameId)
 floor_default="$(cols CUPTI_ACTIVITY_KIND_RUNTIME start end nameId eventClass callchainId)
- $(cols CUPTI_ACTIVITY_KIND_KERNEL start end demangledName) $memops $nvtx $osrt"
-floor_exec="$(cols CUPTI_ACTIVITY_KIND_RUNTIME start end eventClass globalTid correlationId nameId returnValue callchainId)
+ $(cols CUPTI_ACTIVITY_KIND_KERNEL start end demangledName) $memops
+ $(cols NVTX_EVENTS start end eventType textId text globalTid domainId) $(cols OSRT_API start end eventClass nameId)"
+floor_exec_trace="$(cols CUPTI_ACTIVITY_KIND_RUNTIME "${call_cols[@]}")
  $(cols CUPTI_ACTIVITY_KIND_KERNEL start end globalPid correlationId demangledName deviceId gridX gridY gridZ blockX blockY blockZ)"
+gpu_ids=(correlationId deviceId contextId greenContextId streamId)
+floor_gpu_trace="$(cols CUPTI_ACTIVITY_KIND_KERNEL start end "${gpu_ids[@]}" demangledName gridX gridY gridZ \
+	blockX blockY blockZ registersPerThread staticSharedMemory dynamicSharedMemory)
+ $(cols CUPTI_ACTIVITY_KIND_MEMCPY start end bytes "${gpu_ids[@]}" copyKind srcKind dstKind)
+ $(cols CUPTI_ACTIVITY_KIND_MEMSET start end bytes "${gpu_ids[@]}" memKind) $(cols TARGET_INFO_GPU id deviceId name)"
+floor_gpu_time="$(cols CUPTI_ACTIVITY_KIND_KERNEL "${gpu_time_cols[@]}") $(cols CUPTI_ACTIVITY_KIND_MEMCPY "${gpu_time_cols[@]}")
+ $(cols CUPTI_ACTIVITY_KIND_MEMSET "${gpu_time_cols[@]}") $(cols ANALYSIS_DETAILS duration)"
+floor_nvtx_kern="$(cols NVTX_EVENTS "${nvtx_cols[@]}") $(cols CUPTI_ACTIVITY_KIND_RUNTIME "${call_cols[@]}")
+ $(cols CUPTI_ACTIVITY_KIND_KERNEL start end demangledName correlationId globalPid)"
+floor_nvtx_proj="$(cols NVTX_EVENTS "${nvtx_cols[@]}" rowid) $(cols CUPTI_ACTIVITY_KIND_RUNTIME "${call_cols[@]}")
+ $(cols CUPTI_ACTIVITY_KIND_KERNEL start end correlationId globalPid)
+ $(cols CUPTI_ACTIVITY_KIND_MEMCPY start end bytes correlationId globalPid)
+ $(cols CUPTI_ACTIVITY_KIND_MEMSET start end bytes correlationId globalPid)"
 
-row() { # name, runs, command...
-	local name=$1 n=$2; shift 2
-	local r
-	if r=$("$measure" "$n" "$@"); then echo "$name $r"; else echo "$name - -"; fi
+# ---- measuring ------------------------------------------------------------------------------------
+
+# timed RUNS COMMAND...: "seconds MiB" (medians), or "- -" when the command failed
+timed() { "$measure" "$@" 2>/dev/null || echo "- -"; }
+
+# ref_timed COMMAND...: the reference under the limit: "seconds MiB", "killed -" when a run
+# was killed at the limit, "failed -", or "none -" when there is no reference to run
+ref_timed() {
+	[[ -n $nsys ]] || { echo "none -"; return; }
+	local rc=0
+	"$measure" "$ref_runs" timeout "$limit" "$nsys" "$@" 2>/dev/null || rc=$?
+	((rc == 0)) || { ((rc == 124)) && echo "killed -" || echo "failed -"; }
 }
 
-results=$(
-	[[ ${NSTATS_BENCH_NVTX:-1} == only ]] && exit 0
-	row "default-nstats" "$runs" "$B/nstats" stats -q "$db"
-	row "default-floor" "$runs" sqlite3 -readonly "$db" "$floor_default"
-	[[ -n $nsys ]] && row "default-nsys" "$ref_runs" "$nsys" stats -q "$db"
-	row "exec_trace-nstats" "$runs" "$B/nstats" stats -q -r cuda_kern_exec_trace -f csv "$db"
-	row "exec_trace-floor" "$runs" sqlite3 -readonly "$db" "$floor_exec"
-	[[ -n $nsys ]] && row "exec_trace-nsys" "$ref_runs" "$nsys" stats -q -r cuda_kern_exec_trace -f csv "$db"
-	true
-)
-
-get() { awk -v k="$1" -v f="$2" '$1 == k { print $f }' <<<"$results"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || a == "-" || b == "-" || b == 0) print "-"; else printf "%.1fx", a / b }'; }
-
-[[ ${NSTATS_BENCH_NVTX:-1} == only ]] || {
-echo "| case ($launches launches) | nstats s | nstats MiB | nsys s | nsys MiB | floor s | nsys/nstats | nstats/floor | MiB nstats/nsys |"
-echo "|---|---|---|---|---|---|---|---|---|"
-for c in default exec_trace; do
-	ns=$(get "$c-nstats" 2); nm=$(get "$c-nstats" 3)
-	rs=$(get "$c-nsys" 2); rm=$(get "$c-nsys" 3)
-	fs=$(get "$c-floor" 2)
-	label=$c; [[ $c == default ]] && label="default report set"; [[ $c == exec_trace ]] && label="cuda_kern_exec_trace -f csv"
-	echo "| $label | ${ns:--} | ${nm:--} | ${rs:--} | ${rm:--} | ${fs:--} | $(ratio "$rs" "$ns") | $(ratio "$ns" "$fs") | $(ratio "$nm" "$rm") |"
-done
+ratio() { # A B: A/B as "N.Nx", "-" when either is missing
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) print "-"; else printf "%.1fx", a / b }'
 }
 
-# ---- NVTX ranges around launches ----------------------------------------------------------
-[[ ${NSTATS_BENCH_NVTX:-1} == 0 ]] && exit 0
-limit=${NSTATS_BENCH_REF_LIMIT:-600}
-ndb=$work/nvtx-launches-$launches.sqlite
-if [[ ! -f $ndb ]]; then
-	echo "bench: generating $ndb ($launches launches, $launches NVTX ranges)" >&2
-	"$B/nsysgen" -q --seed 1 --kernels "$launches" --memcpy $((launches / 10)) \
-		--memset $((launches / 20)) --other-api $((launches / 5)) \
-		--processes 2 --threads 4 --devices 2 --streams 4 --kernel-names 40 \
-		--nvtx 0 --osrt 0 --launch-ranges "$launches" -o "$ndb"
+# row LABEL DB FLOOR_SQL REF STATS_ARGS...: one table row; REF "addition" for nstats's own
+# reports, which the reference does not have
+row() {
+	local label=$1 db=$2 floor=$3 ref=$4
+	shift 4
+	local ns nm rs rm fs _ speed
+	read -r ns nm < <(timed "$runs" "$B/nstats" stats -q "$@" "$db")
+	read -r fs _ < <(timed "$runs" sqlite3 -readonly "$db" "$floor")
+	if [[ $ref == addition ]]; then rs="n/a (nstats addition)" rm=-
+	else read -r rs rm < <(ref_timed stats -q "$@" "$db"); fi
+	speed=$(ratio "$rs" "$ns")
+	case $rs in
+	killed) rs="> $limit s, did not finish"; speed="> $(ratio "$limit" "$ns")" ;;
+	none) rs="not run" ;;
+	failed) rs="failed" ;;
+	esac
+	echo "| $label | $ns | $nm | $rs | $rm | $fs | $speed | $(ratio "$ns" "$fs") | $(ratio "$nm" "$rm") |"
+}
+
+header() {
+	echo
+	echo "| $1 | nstats s | nstats MiB | nsys s | nsys MiB | floor s | nsys/nstats | nstats/floor | MiB nstats/nsys |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+}
+
+[[ -z $nsys ]] || ref_note+=", median of $ref_runs runs"
+echo "$launches launches; nstats and floor: medians of $runs runs; $ref_note"
+
+if [[ $nvtx_mode != only ]]; then
+	db=$work/launches-$launches.sqlite
+	make_export "$db" "$launches launches" --nvtx $((launches / 10)) --osrt $((launches / 10))
+	header "case ($launches launches)"
+	row "default report set" "$db" "$floor_default" ref
+	row "cuda_kern_exec_trace -f csv" "$db" "$floor_exec_trace" ref -r cuda_kern_exec_trace -f csv
+	row "cuda_gpu_trace -f csv" "$db" "$floor_gpu_trace" ref -r cuda_gpu_trace -f csv
+	row "gpu_time_sum" "$db" "$floor_gpu_time" addition -r gpu_time_sum
 fi
-ref_row() { # name, runs, command...: the reference under the time limit
-	local name=$1 n=$2; shift 2
-	local r
-	if r=$("$measure" "$n" timeout "$limit" "$@"); then echo "$name $r"; else echo "$name >$limit -"; fi
-}
-ncases=(nvtx_kern_sum nvtx_gpu_proj_sum nvtx_gpu_proj_trace cuda_gpu_kern_sum:nvtx-name)
-nresults=$(
-	for c in "${ncases[@]}"; do
-		row "$c-nstats" "$runs" "$B/nstats" stats -q -r "$c" -f csv "$ndb"
-		[[ -n $nsys ]] && ref_row "$c-nsys" "$ref_runs" "$nsys" stats -q -r "$c" -f csv "$ndb"
-	done
-	true
-)
-nget() { awk -v k="$1" -v f="$2" '$1 == k { print $f }' <<<"$nresults"; }
-nratio() { [[ $1 == ">"* ]] && { echo "$(ratio "${1#>}" "$2" | sed 's/^/>/')"; return; }; ratio "$1" "$2"; }
-echo
-echo "| case -f csv ($launches launches, $launches NVTX ranges) | nstats s | nstats MiB | nsys s | nsys MiB | nsys/nstats |"
-echo "|---|---|---|---|---|---|"
-for c in "${ncases[@]}"; do
-	ns=$(nget "$c-nstats" 2); nm=$(nget "$c-nstats" 3)
-	rs=$(nget "$c-nsys" 2); rm=$(nget "$c-nsys" 3)
-	rs=${rs/>/> }
-	echo "| $c | ${ns:--} | ${nm:--} | ${rs:--} | ${rm:--} | $(nratio "${rs// /}" "$ns") |"
-done
+
+if [[ $nvtx_mode != 0 ]]; then
+	ndb=$work/nvtx-launches-$launches.sqlite
+	make_export "$ndb" "$launches launches in about $launches NVTX ranges" --nvtx 0 --osrt 0 --launch-ranges "$launches"
+	header "case -f csv ($launches launches, $launches NVTX ranges)"
+	row "nvtx_kern_sum" "$ndb" "$floor_nvtx_kern" ref -r nvtx_kern_sum -f csv
+	row "nvtx_gpu_proj_sum" "$ndb" "$floor_nvtx_proj" ref -r nvtx_gpu_proj_sum -f csv
+	row "nvtx_gpu_proj_trace" "$ndb" "$floor_nvtx_proj" ref -r nvtx_gpu_proj_trace -f csv
+	row "cuda_gpu_kern_sum:nvtx-name" "$ndb" "$floor_nvtx_kern" ref -r cuda_gpu_kern_sum:nvtx-name -f csv
+fi

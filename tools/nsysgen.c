@@ -1407,6 +1407,8 @@ struct config {
     int64_t fault_open_ranges, fault_truncated, fault_graph_rows;
     /* GPU time: CUDA graphs */
     int64_t graph_launches;
+    /* scale: sizes that switch nstats's algorithms */
+    int64_t corr_stride;
 };
 
 enum option_kind {
@@ -1544,6 +1546,10 @@ static const struct option_spec OPTIONS[] = {
      "CUDA graph launches traced at graph level: a cudaGraphLaunch_v10000 call and one "
      "CUPTI_ACTIVITY_KIND_GRAPH_TRACE row each (its kernels in no KERNEL row), on the streams of every process, "
      "spread over the run so that they overlap kernels, copies and each other now and then"},
+    /* scale: sizes that switch nstats's algorithms */
+    {"--corr-stride", NULL, OPT_COUNT, FIELD(corr_stride), 1, 1000000, true,
+     "consecutive CUDA calls of a process take correlationIds N apart (default 1: nearly dense, as in "
+     "real captures); from about 5 on, a process's ids are too sparse for a direct-address index"},
     {"--help", "-h", OPT_SET, FIELD(help), 0, 0, false, "print this help and exit"},
 };
 
@@ -1565,6 +1571,7 @@ static struct config default_config(void)
         .collide = true,
         .enums = true,
         .green_context = true,
+        .corr_stride = 1,
     };
 }
 
@@ -2731,7 +2738,8 @@ static void write_api_call(struct gen *g, const struct thread *th, const struct 
 static int64_t next_correlation_id(struct gen *g, struct process *p)
 {
     int64_t id = p->next_corr;
-    p->next_corr += rng_one_in(&g->rng, 8) ? 2 : 1; /* untraced driver calls also take ids */
+    /* untraced driver calls also take ids */
+    p->next_corr += (rng_one_in(&g->rng, 8) ? 2 : 1) * g->cfg->corr_stride;
     return id;
 }
 
@@ -4284,7 +4292,7 @@ static void setup_processes(struct gen *g)
     g->contexts = xcalloc((size_t)(c->processes * c->devices), sizeof *g->contexts);
     g->nthreads = (int)(c->processes * c->threads);
     g->threads = xcalloc((size_t)g->nthreads, sizeof *g->threads);
-    int64_t corr_span = 2 * (c->kernels + c->memcpys + c->memsets + c->other_api) + 1000;
+    int64_t corr_span = (2 * (c->kernels + c->memcpys + c->memsets + c->other_api) + 1000) * c->corr_stride;
     for (int pi = 0; pi < c->processes; pi++) {
         struct process *p = &g->procs[pi];
         p->pid = FIRST_PID + (int64_t)(c->seed % 1000) * 41 + pi * 17; /* MPI ranks start close together */
@@ -6296,6 +6304,12 @@ static void open_output(const struct config *c)
     snprintf(g_out.tmp_path, n, "%s.nsysgen-%ld.tmp", c->out_path, (long)getpid());
     install_signal_handlers();
     unlink(g_out.tmp_path);
+    /* One thread uses one connection: SQLite's mutexes and memory statistics cost about a tenth of
+     * a big run (perf: pthread_mutex_lock/unlock and sqlite3StatusUp on every row). Both must be
+     * set before the library initializes, that is before the first open. */
+    if (sqlite3_config(SQLITE_CONFIG_SINGLETHREAD) != SQLITE_OK ||
+        sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) != SQLITE_OK)
+        fail("cannot configure SQLite for one thread");
     if (sqlite3_open_v2(g_out.tmp_path, &g_out.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
         fail_sqlite("cannot create the temporary file");
     /* One transaction, no journal, no fsync: a crash leaves only the temporary file, which is

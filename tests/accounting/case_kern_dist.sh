@@ -32,6 +32,9 @@ check_all() {
 # about 200 launches of each of 3 kernels, on 2 devices, 3 processes, 3 overlapping streams
 gen many --seed 51 --processes 3 --devices 2 --streams 3 --overlap --kernels 600 --kernel-names 3 \
 	--memcpy 30 --memset 6 --graphs 20 --zero-durations 15 && check_all many
+# more than 256 launches of each kernel: nstats sorts their durations by radix, not by qsort
+gen mid --seed 54 --processes 2 --devices 2 --streams 2 --overlap --kernels 3000 --kernel-names 4 \
+	--memcpy 20 --memset 4 && check_all mid
 # more kernel names than launches: kernels launched once or twice
 gen few --seed 52 --kernels 30 --kernel-names 40 --memcpy 4 --memset 2 && check_all few
 "$NSYSGEN" -q --force -o example.sqlite --example && check_all example

@@ -6,12 +6,14 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$HERE/../corpus/lib.sh"
 
 # fixtures: prints NAME<TAB>TWIN<TAB>ONLY<TAB>OPTIONS for each fixture line (TWIN "-" when none;
-# ONLY the glob of `only=GLOB`, the report entries the fixture is checked on, "*" when none)
+# ONLY the glob of `only=GLOB`, the report entries the fixture is checked on, "*" when none; it
+# follows as=TWIN when there is one, the name otherwise)
 fixtures() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HERE/fixtures.txt" |
 		awk '{ name = $1; twin = "-"; only = "*"; $1 = "";
 		       if ($2 ~ /^as=/) { twin = substr($2, 4); $2 = "" }
 		       if ($3 ~ /^only=/) { only = substr($3, 6); $3 = "" }
+		       else if ($2 ~ /^only=/) { only = substr($2, 6); $2 = "" }
 		       sub(/^ +/, ""); print name "\t" twin "\t" only "\t" $0 }'
 }
 
