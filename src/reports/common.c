@@ -46,19 +46,19 @@ void nst_shared_free(struct nst_shared *sh)
 
 /* ---- grouping ---------------------------------------------------------- */
 
-static bool same_keys(const int64_t *const *keys, size_t nkeys, uint32_t a, uint32_t b)
+static bool same_keys(const struct nst_col *const *keys, size_t nkeys, uint32_t a, uint32_t b)
 {
 	for (size_t k = 0; k < nkeys; k++)
-		if (keys[k][a] != keys[k][b])
+		if (nst_col_at(keys[k], a) != nst_col_at(keys[k], b))
 			return false;
 	return true;
 }
 
-static uint64_t hash_keys(const int64_t *const *keys, size_t nkeys, uint32_t row)
+static uint64_t hash_keys(const struct nst_col *const *keys, size_t nkeys, uint32_t row)
 {
 	uint64_t h = 0x84222325cbf29ce4ull;
 	for (size_t k = 0; k < nkeys; k++) {
-		h ^= (uint64_t)keys[k][row];
+		h ^= (uint64_t)nst_col_at(keys[k], row);
 		h *= 0x100000001b3ull;
 		h ^= h >> 29;
 	}
@@ -67,7 +67,7 @@ static uint64_t hash_keys(const int64_t *const *keys, size_t nkeys, uint32_t row
 
 /* Group ids by first appearance: an open-addressing table of group ids,
  * compared through each group's first row. */
-static enum nst_status assign_groups(const int64_t *const *keys, size_t nkeys,
+static enum nst_status assign_groups(const struct nst_col *const *keys, size_t nkeys,
 				     const uint32_t *rows, size_t nrows,
 				     uint32_t *gid, struct nst_groups *g,
 				     struct nst_error *err)
@@ -99,14 +99,15 @@ static enum nst_status assign_groups(const int64_t *const *keys, size_t nkeys,
 
 /* One key with a small range (string ids, device ids): a direct table
  * instead of hashing.  Returns false when the range is too wide. */
-static bool assign_small_range(const int64_t *key, const uint32_t *rows, size_t nrows,
+static bool assign_small_range(const struct nst_col *key, const uint32_t *rows, size_t nrows,
 			       uint32_t *gid, struct nst_groups *g, enum nst_status *s,
 			       struct nst_error *err)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	for (size_t i = 0; i < nrows; i++) {
-		lo = key[rows[i]] < lo ? key[rows[i]] : lo;
-		hi = key[rows[i]] > hi ? key[rows[i]] : hi;
+		int64_t v = nst_col_at(key, rows[i]);
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
 	}
 	if (nrows == 0 || hi - lo < 0 || (uint64_t)(hi - lo) >= 4 * (uint64_t)nrows + 65536)
 		return false;
@@ -120,7 +121,7 @@ static bool assign_small_range(const int64_t *key, const uint32_t *rows, size_t 
 	}
 	memset(slot, 0xff, span * sizeof *slot);
 	for (size_t i = 0; i < nrows; i++) {
-		uint32_t *sl = &slot[key[rows[i]] - lo];
+		uint32_t *sl = &slot[nst_col_at(key, rows[i]) - lo];
 		if (*sl == UINT32_MAX) {
 			*sl = (uint32_t)g->n;
 			g->first[g->n++] = rows[i];
@@ -135,6 +136,21 @@ static bool assign_small_range(const int64_t *key, const uint32_t *rows, size_t 
 enum nst_status nst_group(const int64_t *const *keys, size_t nkeys,
 			  const uint32_t *rows, size_t nrows,
 			  struct nst_groups *g, struct nst_error *err)
+{
+	struct nst_col cols[NST_GROUP_MAX_KEYS];
+	const struct nst_col *ptrs[NST_GROUP_MAX_KEYS];
+	if (nkeys > NST_GROUP_MAX_KEYS)
+		return nst_fail(err, NST_ERR_INTERNAL, "grouping by %zu keys", nkeys);
+	for (size_t k = 0; k < nkeys; k++) {
+		cols[k] = nst_col_of(keys[k]);
+		ptrs[k] = &cols[k];
+	}
+	return nst_group_cols(ptrs, nkeys, rows, nrows, g, err);
+}
+
+enum nst_status nst_group_cols(const struct nst_col *const *keys, size_t nkeys,
+			       const uint32_t *rows, size_t nrows,
+			       struct nst_groups *g, struct nst_error *err)
 {
 	memset(g, 0, sizeof *g);
 	uint32_t *gid = malloc((nrows ? nrows : 1) * sizeof *gid);
@@ -377,13 +393,13 @@ enum nst_status nst_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname mode,
 static enum nst_status load_calls(struct nst_ctx *ctx, struct nst_error *err)
 {
 	struct nst_calls *c = &ctx->shared->calls;
-	const int64_t *cls, *chain;
+	const struct nst_col *cls, *chain;
 	enum nst_status s = nst_ev_rows(ctx->ev, RUNTIME, &c->n, err);
 	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "start", &c->start, err);
 	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "end", &c->end, err);
-	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "nameId", &c->name_id, err);
-	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "eventClass", &cls, err);
-	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "callchainId", &chain, err);
+	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "nameId", &c->name_id, err);
+	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "eventClass", &cls, err);
+	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "callchainId", &chain, err);
 	if (s != NST_OK)
 		return s;
 	if (!c->start || !c->end || !c->name_id)
@@ -405,9 +421,9 @@ enum nst_status nst_calls_ids(struct nst_ctx *ctx, const struct nst_calls **out,
 	enum nst_status s = nst_calls_get(ctx, out, err);
 	if (s != NST_OK || ctx->shared->ids_loaded)
 		return s;
-	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "globalTid", &c->gtid, err);
-	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "correlationId", &c->corr, err);
-	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "returnValue", &c->ret, err);
+	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "globalTid", &c->gtid, err);
+	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "correlationId", &c->corr, err);
+	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "returnValue", &c->ret, err);
 	ctx->shared->ids_loaded = s == NST_OK;
 	return s;
 }
@@ -420,7 +436,7 @@ enum nst_status nst_calls_index(struct nst_ctx *ctx, struct nst_error *err)
 	if (s != NST_OK || sh->index_built || !c->gtid || !c->corr)
 		return s;
 	if (nst_corrindex_build(&sh->call_index, c->gtid, 0xFFFFFFFFFF000000ull,
-				c->corr, c->rows, c->ncalls, NST_NULL_I64) != 0)
+				c->corr, c->rows, c->ncalls) != 0)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
 	sh->index_built = true;
 	return NST_OK;
@@ -571,9 +587,10 @@ static enum nst_status build_call_chain(struct nst_ctx *ctx, const struct nst_ca
 	memset(next, 0xff, (c->n ? c->n : 1) * sizeof *next);
 	for (size_t k = 0; k < c->ncalls; k++) {
 		uint32_t r = c->rows[k];
-		if (!c->gtid || !c->corr || c->gtid[r] == NST_NULL_I64)
+		int64_t gtid = nst_col_or_null(c->gtid, r);
+		if (!c->corr || gtid == NST_NULL_I64)
 			continue;
-		int64_t first = nst_calls_find(ctx, nst_gpid(c->gtid[r]), c->corr[r]);
+		int64_t first = nst_calls_find(ctx, nst_gpid(gtid), nst_col_at(c->corr, r));
 		if (first < 0)
 			continue;
 		if ((uint32_t)first == r) {
@@ -634,7 +651,7 @@ static int cmp_total(uint32_t a, uint32_t b, void *arg)
 
 static enum nst_status emit_by_name(struct nst_ctx *ctx, const struct nst_sink *out,
 				    const struct nst_groups *g, const struct nst_dist *d,
-				    const int64_t *name_id, nst_name_fn name_of,
+				    const struct nst_col *name_id, nst_name_fn name_of,
 				    struct nst_error *err)
 {
 	size_t n = g->n ? g->n : 1;
@@ -648,7 +665,7 @@ static enum nst_status emit_by_name(struct nst_ctx *ctx, const struct nst_sink *
 	}
 	for (size_t k = 0; k < g->n; k++) {
 		order[k] = (uint32_t)k;
-		key[k] = name_id[g->first[k]];
+		key[k] = nst_col_at(name_id, g->first[k]);
 	}
 	nst_stable_sort(order, g->n, cmp_total, &(struct by_total){ d, key });
 	for (size_t k = 0; k < g->n; k++) {
@@ -666,7 +683,7 @@ out:
 
 enum nst_status nst_summarise_calls(struct nst_ctx *ctx, const struct nst_sink *out,
 				    const int64_t *start, const int64_t *end,
-				    const int64_t *name_id, size_t n,
+				    const struct nst_col *name_id, size_t n,
 				    const uint32_t *rows, size_t nrows,
 				    nst_name_fn name_of, struct nst_error *err)
 {
@@ -677,8 +694,8 @@ enum nst_status nst_summarise_calls(struct nst_ctx *ctx, const struct nst_sink *
 		dur[i] = end[i] - start[i];
 	struct nst_groups g;
 	struct nst_dist *d = NULL;
-	const int64_t *keys[] = { name_id };
-	enum nst_status s = nst_group(keys, 1, rows, nrows, &g, err);
+	const struct nst_col *keys[] = { name_id };
+	enum nst_status s = nst_group_cols(keys, 1, rows, nrows, &g, err);
 	if (s == NST_OK) {
 		s = nst_group_dists(&g, dur, &d, err);
 		if (s == NST_OK)

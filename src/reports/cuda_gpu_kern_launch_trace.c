@@ -66,7 +66,7 @@ static int64_t sole_process(const struct nst_calls *c)
 {
 	int64_t gpid = NST_NULL_I64;
 	for (size_t k = 0; c && k < c->ncalls; k++) {
-		int64_t g = c->gtid[c->rows[k]];
+		int64_t g = nst_col_or_null(c->gtid, c->rows[k]);
 		if (g == NST_NULL_I64)
 			continue;
 		if (gpid != NST_NULL_I64 && gpid != nst_gpid(g))
@@ -208,9 +208,10 @@ static void launch_cells(struct trace *tr, size_t row)
 		cell[C_API] = cell[C_API_START] = cell[C_TID] = nst_null();
 		return;
 	}
-	cell[C_API] = nst_text(nst_api_name(&tr->l.all, c->name_id[r]));
+	cell[C_API] = nst_text(nst_api_name(&tr->l.all, nst_col_at(c->name_id, (size_t)r)));
 	cell[C_API_START] = nst_int(c->start[r]);
-	cell[C_TID] = c->gtid[r] == NST_NULL_I64 ? nst_null() : nst_int(nst_tid(c->gtid[r]));
+	int64_t gtid = nst_col_or_null(c->gtid, (size_t)r);
+	cell[C_TID] = gtid == NST_NULL_I64 ? nst_null() : nst_int(nst_tid(gtid));
 }
 
 static enum nst_status emit_row(struct trace *tr, const struct nst_sink *out, size_t row,

@@ -266,7 +266,7 @@ enum nst_status nst_op_rows_add_api(struct nst_ctx *ctx, struct nst_op_rows *r,
 		s = reserve(r, c->ncalls, err);
 	for (size_t i = 0; s == NST_OK && i < c->ncalls; i++) {
 		uint32_t row = c->rows[i];
-		int64_t name = nst_op_name_api(ctx, nm, c->name_id[row]);
+		int64_t name = nst_op_name_api(ctx, nm, nst_col_at(c->name_id, row));
 		if (name < 0)
 			return no_memory(err);
 		push(r, name, c->end[row] - c->start[row], NST_OP_API);

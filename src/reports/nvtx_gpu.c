@@ -253,7 +253,7 @@ static enum nst_status innermost_ranges(struct nst_ctx *ctx, const struct nst_sp
 	for (size_t i = 0; s == NST_OK && i < l.n; i++) {
 		q.start[i] = c->start[l.call[i]];
 		q.end[i] = c->end[l.call[i]];
-		q.tid[i] = col_at(c->gtid, l.call[i]);
+		q.tid[i] = nst_col_or_null(c->gtid, l.call[i]);
 		best[i] = -1;
 	}
 	if (s == NST_OK)

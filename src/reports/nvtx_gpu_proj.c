@@ -102,7 +102,7 @@ static enum nst_status ops_add_table(struct nst_ctx *ctx, const char *table,
 		uint32_t r = l.call[i], op = l.op[i];
 		o->calls.start[at] = c->start[r];
 		o->calls.end[at] = c->end[r];
-		o->calls.tid[at] = col_at(c->gtid, r);
+		o->calls.tid[at] = nst_col_or_null(c->gtid, r);
 		o->start[at] = t.start[op];
 		o->end[at] = t.end[op];
 		o->corr[at] = col_at(corr, op);

@@ -87,7 +87,7 @@ static enum nst_status pair_up(struct joined *j, struct nst_error *err)
 	for (size_t i = 0; s == NST_OK && i < j->l.n; i++) {
 		q.start[i] = j->calls->start[j->l.call[i]];
 		q.end[i] = j->calls->end[j->l.call[i]];
-		q.tid[i] = col_at(j->calls->gtid, j->l.call[i]);
+		q.tid[i] = nst_col_or_null(j->calls->gtid, j->l.call[i]);
 	}
 	if (s == NST_OK)
 		s = nst_enclosing(&ranges, &q, take_pair, j, err);
@@ -140,7 +140,7 @@ static void pair_keys(const struct joined *j, struct summary *m, size_t i)
 {
 	uint32_t e = j->p.range[i], launch = j->p.launch[i];
 	uint32_t k = kernel_of(j, launch);
-	int64_t gtid = launch < j->l.n ? col_at(j->calls->gtid, j->l.call[launch]) : NST_NULL_I64;
+	int64_t gtid = launch < j->l.n ? nst_col_or_null(j->calls->gtid, j->l.call[launch]) : NST_NULL_I64;
 	m->key[K_NAME][i] = e == NONE ? NST_NULL_I64 : j->named.name[e];
 	m->key[K_STYLE][i] = e == NONE ? NST_NULL_I64 : j->named.style[e];
 	m->key[K_PID][i] = gtid == NST_NULL_I64 ? NST_NULL_I64 : nst_pid(gtid);
