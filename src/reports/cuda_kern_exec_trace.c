@@ -25,7 +25,7 @@ static enum nst_status emit_launch(struct nst_ctx *ctx, const struct nst_sink *o
 		nst_int(t.total),
 		gtid == NST_NULL_I64 ? nst_null() : nst_int(nst_pid(gtid)),
 		gtid == NST_NULL_I64 ? nst_null() : nst_int(nst_tid(gtid)),
-		j->device ? nst_int_or_null(j->device[k]) : nst_null(),
+		nst_int_or_null(nst_col_or_null(j->device, k)),
 		nst_text(nst_api_name(ctx, nst_col_at(c->name_id, r))),
 		nst_text(grid),
 		nst_text(block),
