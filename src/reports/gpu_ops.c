@@ -16,11 +16,11 @@ enum nst_status nst_gpu_table_load(struct nst_ctx *ctx, const char *table,
 	if (!s) s = nst_ev_i64(ev, table, "end", &t->end, err);
 	if (!s) s = nst_ev_i64(ev, table, "bytes", &t->bytes, err);
 	if (!s && which == NST_GPU_ALL) {
-		s = nst_ev_i64(ev, table, "correlationId", &t->corr, err);
-		if (!s) s = nst_ev_i64(ev, table, "deviceId", &t->device, err);
-		if (!s) s = nst_ev_i64(ev, table, "contextId", &t->context, err);
-		if (!s) s = nst_ev_i64(ev, table, "greenContextId", &t->green, err);
-		if (!s) s = nst_ev_i64(ev, table, "streamId", &t->stream, err);
+		s = nst_ev_col(ev, table, "correlationId", &t->corr, err);
+		if (!s) s = nst_ev_col(ev, table, "deviceId", &t->device, err);
+		if (!s) s = nst_ev_col(ev, table, "contextId", &t->context, err);
+		if (!s) s = nst_ev_col(ev, table, "greenContextId", &t->green, err);
+		if (!s) s = nst_ev_col(ev, table, "streamId", &t->stream, err);
 	}
 	if (s != NST_OK)
 		return s;
