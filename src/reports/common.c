@@ -14,10 +14,12 @@ struct nst_shared {
 	const char **api_names; /* by nameId, dense ids only */
 	size_t napi_names;
 	int64_t *kname_ids[3];
+	struct nst_col kname_col[3]; /* kname_ids as columns */
 	struct nst_arena arena; /* stripped API names */
 	uint32_t *call_next; /* nst_calls_chain() */
 	/* nvtx-name: "range/kernel" ids by name mode, and their texts */
 	int64_t *kname_nvtx_ids[3];
+	struct nst_col kname_nvtx_col[3];
 	const char **kname_nvtx_text[3];
 	size_t nkname_nvtx_text[3];
 };
@@ -329,11 +331,11 @@ const char *nst_kernel_name_text(struct nst_ctx *ctx, int64_t id)
 
 /* The ids of nvtx-name: the mode's ids with range names prefixed. */
 static enum nst_status nvtx_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname mode,
-					    const int64_t **ids, struct nst_error *err)
+					    const struct nst_col **ids, struct nst_error *err)
 {
 	struct nst_shared *sh = ctx->shared;
 	if (!sh->kname_nvtx_ids[mode]) {
-		const int64_t *base;
+		const struct nst_col *base;
 		enum nst_status s = nst_kernel_name_ids(ctx, mode, &base, err);
 		if (s == NST_OK && base)
 			s = nst_nvtx_kernel_names(ctx, base, nvtx_kname_base(mode), &sh->arena,
@@ -345,11 +347,12 @@ static enum nst_status nvtx_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname 
 			return s;
 		}
 	}
-	*ids = sh->kname_nvtx_ids[mode];
+	sh->kname_nvtx_col[mode] = nst_col_of(sh->kname_nvtx_ids[mode]);
+	*ids = &sh->kname_nvtx_col[mode];
 	return NST_OK;
 }
 
-enum nst_status nst_report_kernel_name_ids(struct nst_ctx *ctx, const int64_t **ids,
+enum nst_status nst_report_kernel_name_ids(struct nst_ctx *ctx, const struct nst_col **ids,
 					   struct nst_error *err)
 {
 	if (nst_ctx_flag(ctx, "nvtx-name"))
@@ -358,13 +361,13 @@ enum nst_status nst_report_kernel_name_ids(struct nst_ctx *ctx, const int64_t **
 }
 
 enum nst_status nst_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname mode,
-				    const int64_t **ids, struct nst_error *err)
+				    const struct nst_col **ids, struct nst_error *err)
 {
 	static const char *const col[] = { "demangledName", "shortName", "mangledName" };
-	const int64_t *dem, *chosen;
-	enum nst_status s = nst_ev_i64(ctx->ev, KERNEL, "demangledName", &dem, err);
+	const struct nst_col *dem, *chosen;
+	enum nst_status s = nst_ev_col(ctx->ev, KERNEL, "demangledName", &dem, err);
 	if (s == NST_OK)
-		s = nst_ev_i64(ctx->ev, KERNEL, col[mode], &chosen, err);
+		s = nst_ev_col(ctx->ev, KERNEL, col[mode], &chosen, err);
 	if (s != NST_OK)
 		return s;
 	if (mode == NST_KNAME_DEMANGLED || !chosen || !dem) {
@@ -372,7 +375,7 @@ enum nst_status nst_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname mode,
 		return NST_OK;
 	}
 	if (ctx->shared->kname_ids[mode]) {
-		*ids = ctx->shared->kname_ids[mode];
+		*ids = &ctx->shared->kname_col[mode];
 		return NST_OK;
 	}
 	size_t n;
@@ -381,10 +384,13 @@ enum nst_status nst_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname mode,
 	int64_t *out = malloc((n ? n : 1) * sizeof *out);
 	if (!out)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		out[i] = chosen[i] != NST_NULL_I64 ? chosen[i] : dem[i];
+	for (size_t i = 0; i < n; i++) {
+		int64_t v = nst_col_at(chosen, i);
+		out[i] = v != NST_NULL_I64 ? v : nst_col_at(dem, i);
+	}
 	ctx->shared->kname_ids[mode] = out;
-	*ids = out;
+	ctx->shared->kname_col[mode] = nst_col_of(out);
+	*ids = &ctx->shared->kname_col[mode];
 	return NST_OK;
 }
 

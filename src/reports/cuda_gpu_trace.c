@@ -116,8 +116,7 @@ static enum nst_status devices_of(struct nst_ctx *ctx, struct devices *d, int64_
 
 struct kernels {
 	struct nst_gpu_table t;
-	const int64_t *name_id;
-	const struct nst_col *dim[6], *regs, *ssmem, *dsmem; /* as stored */
+	const struct nst_col *name_id, *dim[6], *regs, *ssmem, *dsmem; /* as stored */
 };
 
 struct copies {
@@ -225,8 +224,8 @@ static void kernel_cells(struct trace *tr, size_t i)
 	c[C_REGS] = col_cell(k->regs, i);
 	c[C_SSMEM] = col_cell(k->ssmem, i);
 	c[C_DSMEM] = col_cell(k->dsmem, i);
-	const int64_t *id = k->name_id;
-	c[C_NAME] = nst_text(id && id[i] != NST_NULL_I64 ? nst_kernel_name_text(tr->ctx, id[i]) : NULL);
+	int64_t id = nst_col_or_null(k->name_id, i);
+	c[C_NAME] = nst_text(id != NST_NULL_I64 ? nst_kernel_name_text(tr->ctx, id) : NULL);
 }
 
 static enum nst_status copy_cells(struct trace *tr, size_t i, struct nst_error *err)

@@ -54,7 +54,7 @@ static enum nst_status fill_keys(struct nst_ctx *ctx, const struct nst_kexec *j,
 		k->tid[i] = nst_tid(gtid);
 		k->dev[i] = nst_col_or_null(j->device, kr);
 		k->api[i] = nst_col_at(j->calls->name_id, rr);
-		k->kname[i] = j->kname ? j->kname[kr] : NST_NULL_I64;
+		k->kname[i] = nst_col_or_null(j->kname, kr);
 		k->api_text[i] = nst_api_name(ctx, k->api[i]);
 		k->kname_text[i] = nst_kernel_name_text(ctx, k->kname[i]);
 	}

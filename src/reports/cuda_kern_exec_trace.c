@@ -29,7 +29,7 @@ static enum nst_status emit_launch(struct nst_ctx *ctx, const struct nst_sink *o
 		nst_text(nst_api_name(ctx, nst_col_at(c->name_id, r))),
 		nst_text(grid),
 		nst_text(block),
-		nst_text(j->kname ? nst_kernel_name_text(ctx, j->kname[k]) : NULL),
+		nst_text(j->kname ? nst_kernel_name_text(ctx, nst_col_at(j->kname, k)) : NULL),
 	};
 	if (out->row(out->ctx, cells))
 		return nst_fail(err, NST_ERR_IO, "cannot write the report");

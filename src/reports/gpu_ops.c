@@ -278,7 +278,7 @@ enum nst_status nst_op_rows_add_kernels(struct nst_ctx *ctx, struct nst_op_rows 
 					struct nst_op_names *nm, struct nst_error *err)
 {
 	struct nst_gpu_table t;
-	const int64_t *sid;
+	const struct nst_col *sid;
 	enum nst_status s = nst_gpu_table_load(ctx, KERNEL, NST_GPU_TIMES, &t, err);
 	if (s != NST_OK || t.n == 0)
 		return s;
@@ -286,7 +286,7 @@ enum nst_status nst_op_rows_add_kernels(struct nst_ctx *ctx, struct nst_op_rows 
 	if (s == NST_OK)
 		s = reserve(r, t.n, err);
 	for (size_t i = 0; s == NST_OK && i < t.n; i++) {
-		int64_t name = sid ? nst_op_name_kernel(ctx, nm, sid[i]) : 0;
+		int64_t name = sid ? nst_op_name_kernel(ctx, nm, nst_col_at(sid, i)) : 0;
 		if (name < 0)
 			return no_memory(err);
 		push(r, name, t.end[i] - t.start[i], NST_OP_KERNEL);

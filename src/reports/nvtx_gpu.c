@@ -271,7 +271,7 @@ static enum nst_status innermost_ranges(struct nst_ctx *ctx, const struct nst_sp
 
 /* "range/kernel" ids, interned by text. */
 static enum nst_status prefix_names(struct nst_ctx *ctx, const struct nst_nvtx *nv,
-				    const int64_t *range_of, const int64_t *base_ids,
+				    const int64_t *range_of, const struct nst_col *base_ids,
 				    size_t nk, int64_t id_base, int64_t *ids, struct nst_strtab *t,
 				    struct nst_arena *arena, struct nst_error *err)
 {
@@ -282,8 +282,9 @@ static enum nst_status prefix_names(struct nst_ctx *ctx, const struct nst_nvtx *
 	enum nst_status s = NST_OK;
 	for (size_t k = 0; s == NST_OK && k < nk; k++) {
 		const char *rname = range_of[k] < 0 ? NULL : nst_nvtx_base_name(ctx, nv, (size_t)range_of[k]);
-		const char *kname = base_ids[k] == NST_NULL_I64 ? NULL : nst_db_string(ctx->db, base_ids[k]);
-		ids[k] = base_ids[k];
+		int64_t base = nst_col_at(base_ids, k);
+		const char *kname = base == NST_NULL_I64 ? NULL : nst_db_string(ctx->db, base);
+		ids[k] = base;
 		if (!rname || !kname)
 			continue; /* SQL's || of NULL: nothing to prefix */
 		int64_t rid = nst_strtab_intern(&rnames, rname);
@@ -291,12 +292,12 @@ static enum nst_status prefix_names(struct nst_ctx *ctx, const struct nst_nvtx *
 		bool fresh;
 		if (rid < 0) {
 			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		} else if (nst_map_get(&cache, rid, base_ids[k], &hit)) {
+		} else if (nst_map_get(&cache, rid, base, &hit)) {
 			ids[k] = id_base + hit;
 		} else {
 			const char *full = nst_arena_printf(arena, "%s/%s", rname, kname);
 			int64_t id = full ? nst_strtab_intern(t, full) : -1;
-			if (id < 0 || nst_map_get_or_put(&cache, rid, base_ids[k], (uint32_t)id, &hit, &fresh))
+			if (id < 0 || nst_map_get_or_put(&cache, rid, base, (uint32_t)id, &hit, &fresh))
 				s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 			else
 				ids[k] = id_base + id;
@@ -336,7 +337,7 @@ static enum nst_status want_all(struct nst_ctx *ctx, const struct nst_need *need
 	return NST_OK;
 }
 
-enum nst_status nst_nvtx_kernel_names(struct nst_ctx *ctx, const int64_t *base_ids,
+enum nst_status nst_nvtx_kernel_names(struct nst_ctx *ctx, const struct nst_col *base_ids,
 				      int64_t id_base, struct nst_arena *arena,
 				      int64_t **ids, const char ***text, size_t *ntext,
 				      struct nst_error *err)

@@ -42,7 +42,8 @@ struct joined {
 	struct nst_nvtx_named named;
 	struct nst_launches l;
 	const struct nst_calls *calls;
-	const int64_t *kstart, *kend, *kname;
+	const int64_t *kstart, *kend;
+	const struct nst_col *kname; /* as stored */
 	const int64_t *end_tid; /* NVTX endGlobalTid */
 	size_t nk;
 	struct pairs p;
@@ -145,7 +146,7 @@ static void pair_keys(const struct joined *j, struct summary *m, size_t i)
 	m->key[K_STYLE][i] = e == NONE ? NST_NULL_I64 : j->named.style[e];
 	m->key[K_PID][i] = gtid == NST_NULL_I64 ? NST_NULL_I64 : nst_pid(gtid);
 	m->key[K_TID][i] = gtid == NST_NULL_I64 ? NST_NULL_I64 : nst_tid(gtid);
-	m->key[K_KNAME][i] = col_at(j->kname, k);
+	m->key[K_KNAME][i] = nst_col_or_null(j->kname, k);
 	m->dur[i] = j->kend[k] - j->kstart[k];
 }
 
