@@ -527,55 +527,74 @@ enum nst_status nst_nodata(struct nst_ctx *ctx, struct nst_error *err,
 
 /* ---- ordering rows by a key ------------------------------------------------ */
 
-struct keyed_row {
-	uint64_t key;
-	uint32_t row;
+/* Keys and rows in two arrays rather than one array of (key, row)
+ * pairs, which padding makes 16 bytes: a trace of millions of rows sorts
+ * in 20 bytes a row (two key arrays, idx and one more row array). */
+struct keyed_rows {
+	uint64_t *key;
+	uint32_t *row;
 };
 
 /* One stable counting pass on the byte at `shift`. */
-static void radix_pass(const struct keyed_row *src, struct keyed_row *dst,
-		       size_t n, int shift)
+static void radix_pass(struct keyed_rows src, struct keyed_rows dst, size_t n, int shift)
 {
 	size_t count[257] = { 0 };
 	for (size_t i = 0; i < n; i++)
-		count[((src[i].key >> shift) & 0xff) + 1]++;
+		count[((src.key[i] >> shift) & 0xff) + 1]++;
 	for (int b = 0; b < 256; b++)
 		count[b + 1] += count[b];
-	for (size_t i = 0; i < n; i++)
-		dst[count[(src[i].key >> shift) & 0xff]++] = src[i];
+	for (size_t i = 0; i < n; i++) {
+		size_t at = count[(src.key[i] >> shift) & 0xff]++;
+		dst.key[at] = src.key[i];
+		dst.row[at] = src.row[i];
+	}
+}
+
+/* Whether key[idx[]] is already in order: nothing to sort, nor to
+ * allocate. */
+static bool in_key_order(const uint32_t *idx, size_t n, const int64_t *key)
+{
+	for (size_t i = 1; i < n; i++)
+		if (key[idx[i]] < key[idx[i - 1]])
+			return false;
+	return true;
 }
 
 enum nst_status nst_sort_by_key(uint32_t *idx, size_t n, const int64_t *key,
 				struct nst_error *err)
 {
-	struct keyed_row *a = malloc((n ? n : 1) * sizeof *a);
-	struct keyed_row *b = malloc((n ? n : 1) * sizeof *b);
-	if (!a || !b) {
-		free(a);
-		free(b);
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory sorting rows");
+	if (in_key_order(idx, n, key))
+		return NST_OK;
+	struct keyed_rows a = { malloc(n * sizeof *a.key), idx };
+	struct keyed_rows b = { malloc(n * sizeof *b.key), malloc(n * sizeof *b.row) };
+	enum nst_status s = NST_OK;
+	if (!a.key || !b.key || !b.row) {
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory sorting rows");
+		goto out;
 	}
 	uint64_t or_all = 0, and_all = ~(uint64_t)0;
 	for (size_t i = 0; i < n; i++) {
 		/* Flipping the sign bit orders signed keys as unsigned ones. */
-		a[i] = (struct keyed_row){ (uint64_t)key[idx[i]] ^ (1ull << 63), idx[i] };
-		or_all |= a[i].key;
-		and_all &= a[i].key;
+		a.key[i] = (uint64_t)key[idx[i]] ^ (1ull << 63);
+		or_all |= a.key[i];
+		and_all &= a.key[i];
 	}
-	struct keyed_row *src = a, *dst = b;
+	struct keyed_rows src = a, dst = b;
 	for (int shift = 0; shift < 64; shift += 8) {
 		if ((((or_all ^ and_all) >> shift) & 0xff) == 0)
 			continue; /* every key has the same byte here */
 		radix_pass(src, dst, n, shift);
-		struct keyed_row *t = src;
+		struct keyed_rows t = src;
 		src = dst;
 		dst = t;
 	}
-	for (size_t i = 0; i < n; i++)
-		idx[i] = src[i].row;
-	free(a);
-	free(b);
-	return NST_OK;
+	if (src.row != idx)
+		memcpy(idx, src.row, n * sizeof *idx);
+out:
+	free(a.key);
+	free(b.key);
+	free(b.row);
+	return s;
 }
 
 /* ---- runtime rows sharing a launch key -------------------------------------- */
