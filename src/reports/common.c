@@ -67,35 +67,71 @@ static uint64_t hash_keys(const struct nst_col *const *keys, size_t nkeys, uint3
 	return h;
 }
 
-/* Group ids by first appearance: an open-addressing table of group ids,
- * compared through each group's first row. */
+/* The open-addressing table of group ids behind assign_groups(): sized
+ * by the groups found, not by the rows (millions of rows often make a
+ * few thousand groups), doubled when half full. */
+struct group_table {
+	uint32_t *slot;
+	size_t cap;
+};
+
+/* The slot of row r's keys: its group's, or the empty one to take. */
+static size_t find_slot(const struct group_table *t, const struct nst_col *const *keys,
+			size_t nkeys, const uint32_t *first, uint32_t r)
+{
+	size_t j = hash_keys(keys, nkeys, r) & (t->cap - 1);
+	while (t->slot[j] != UINT32_MAX && !same_keys(keys, nkeys, first[t->slot[j]], r))
+		j = (j + 1) & (t->cap - 1);
+	return j;
+}
+
+static int table_resize(struct group_table *t, size_t cap, const struct nst_col *const *keys,
+			size_t nkeys, const struct nst_groups *g)
+{
+	uint32_t *slot = malloc(cap * sizeof *slot);
+	if (!slot)
+		return -1;
+	memset(slot, 0xff, cap * sizeof *slot);
+	free(t->slot);
+	*t = (struct group_table){ slot, cap };
+	for (size_t k = 0; k < g->n; k++)
+		slot[find_slot(t, keys, nkeys, g->first, g->first[k])] = (uint32_t)k;
+	return 0;
+}
+
+/* Group ids by first appearance, compared through each group's first
+ * row; g->first ends as long as the groups. */
 static enum nst_status assign_groups(const struct nst_col *const *keys, size_t nkeys,
 				     const uint32_t *rows, size_t nrows,
 				     uint32_t *gid, struct nst_groups *g,
 				     struct nst_error *err)
 {
-	size_t cap = 16;
-	while (cap < nrows * 2)
-		cap <<= 1;
-	uint32_t *slot = malloc(cap * sizeof *slot);
+	struct group_table t = { NULL, 0 };
 	g->first = malloc((nrows ? nrows : 1) * sizeof *g->first);
-	if (!slot || !g->first) {
-		free(slot);
+	if (!g->first || table_resize(&t, 1024, keys, nkeys, g)) {
+		free(t.slot);
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
 	}
-	memset(slot, 0xff, cap * sizeof *slot);
 	for (size_t i = 0; i < nrows; i++) {
 		uint32_t r = rows[i];
-		size_t j = hash_keys(keys, nkeys, r) & (cap - 1);
-		while (slot[j] != UINT32_MAX && !same_keys(keys, nkeys, g->first[slot[j]], r))
-			j = (j + 1) & (cap - 1);
-		if (slot[j] == UINT32_MAX) {
-			slot[j] = (uint32_t)g->n;
+		size_t j = find_slot(&t, keys, nkeys, g->first, r);
+		if (t.slot[j] == UINT32_MAX) {
+			t.slot[j] = (uint32_t)g->n;
 			g->first[g->n++] = r;
+			if (2 * g->n > t.cap) {
+				if (table_resize(&t, 2 * t.cap, keys, nkeys, g)) {
+					free(t.slot);
+					return nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
+				}
+				j = find_slot(&t, keys, nkeys, g->first, r);
+			}
 		}
-		gid[i] = slot[j];
+		gid[i] = t.slot[j];
 	}
-	free(slot);
+	free(t.slot);
+	uint32_t *first = realloc(g->first, (g->n ? g->n : 1) * sizeof *first);
+	if (first)
+		g->first = first;
 	return NST_OK;
 }
 
@@ -131,6 +167,9 @@ static bool assign_small_range(const struct nst_col *key, const uint32_t *rows, 
 		gid[i] = *sl;
 	}
 	free(slot);
+	uint32_t *first = realloc(g->first, (g->n ? g->n : 1) * sizeof *first);
+	if (first)
+		g->first = first;
 	*s = NST_OK;
 	return true;
 }
