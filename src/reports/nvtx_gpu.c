@@ -131,11 +131,12 @@ static int64_t col_at(const int64_t *col, size_t row)
 }
 
 /* Walks the calls of GPU row i: fills op/call from *n on when given. */
-static size_t calls_of(struct nst_ctx *ctx, const int64_t *gpid, const int64_t *corr,
-		       const uint32_t *next, size_t i, struct nst_launches *l, size_t n)
+static size_t calls_of(struct nst_ctx *ctx, const struct nst_col *gpid,
+		       const struct nst_col *corr, const uint32_t *next, size_t i,
+		       struct nst_launches *l, size_t n)
 {
 	size_t k = 0;
-	int64_t r = nst_calls_find(ctx, col_at(gpid, i), col_at(corr, i));
+	int64_t r = nst_calls_find(ctx, nst_col_or_null(gpid, i), nst_col_or_null(corr, i));
 	for (; r >= 0; r = next[r] == UINT32_MAX ? -1 : (int64_t)next[r], k++) {
 		if (l) {
 			l->op[n + k] = (uint32_t)i;
@@ -150,12 +151,12 @@ enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table, bool all
 {
 	memset(l, 0, sizeof *l);
 	size_t rows;
-	const int64_t *gpid, *corr;
+	const struct nst_col *gpid, *corr;
 	const uint32_t *next;
 	struct nst_ctx all = all_calls ? nst_ctx_unfiltered(ctx) : *ctx;
 	enum nst_status s = nst_ev_rows(ctx->ev, table, &rows, err);
-	if (!s) s = nst_ev_i64(ctx->ev, table, "globalPid", &gpid, err);
-	if (!s) s = nst_ev_i64(ctx->ev, table, "correlationId", &corr, err);
+	if (!s) s = nst_ev_col(ctx->ev, table, "globalPid", &gpid, err);
+	if (!s) s = nst_ev_col(ctx->ev, table, "correlationId", &corr, err);
 	if (!s) s = nst_calls_chain(&all, &next, err);
 	if (s != NST_OK || rows == 0 || !next)
 		return s;
