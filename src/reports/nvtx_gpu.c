@@ -125,11 +125,6 @@ enum nst_status nst_enclosing(const struct nst_spans *ranges, const struct nst_s
 
 /* ---- launches --------------------------------------------------------------- */
 
-static int64_t col_at(const int64_t *col, size_t row)
-{
-	return col ? col[row] : NST_NULL_I64;
-}
-
 /* Walks the calls of GPU row i: fills op/call from *n on when given. */
 static size_t calls_of(struct nst_ctx *ctx, const struct nst_col *gpid,
 		       const struct nst_col *corr, const uint32_t *next, size_t i,
@@ -189,7 +184,7 @@ enum nst_status nst_nvtx_spans(const struct nst_nvtx *nv, const struct nst_nvtx_
 		uint32_t row = r->row[i];
 		s->start[i] = nv->start[row];
 		s->end[i] = nst_nvtx_end(nv, row);
-		s->tid[i] = col_at(nv->gtid, row);
+		s->tid[i] = nst_col_or_null(nv->gtid, row);
 	}
 	return st;
 }
@@ -201,17 +196,17 @@ enum nst_status nst_nvtx_spans(const struct nst_nvtx *nv, const struct nst_nvtx_
 static enum nst_status own_thread_ranges(struct nst_ctx *ctx, const struct nst_nvtx *nv,
 					 struct nst_spans *s, struct nst_error *err)
 {
-	const int64_t *end_tid;
-	enum nst_status st = nst_ev_i64(ctx->ev, NVTX, "endGlobalTid", &end_tid, err);
+	const struct nst_col *end_tid;
+	enum nst_status st = nst_ev_col(ctx->ev, NVTX, "endGlobalTid", &end_tid, err);
 	if (st == NST_OK)
 		st = nst_spans_alloc(s, nv->n, err);
 	for (size_t i = 0; st == NST_OK && i < nv->n; i++) {
 		enum nst_nvtx_style style;
-		bool take = nst_nvtx_range_style(nv->type[i], &style) &&
-			    col_at(end_tid, i) == NST_NULL_I64;
+		bool take = nst_nvtx_range_style(nst_col_at(nv->type, i), &style) &&
+			    nst_col_or_null(end_tid, i) == NST_NULL_I64;
 		s->start[i] = take ? nv->start[i] : NST_NULL_I64;
 		s->end[i] = nst_nvtx_end(nv, i);
-		s->tid[i] = col_at(nv->gtid, i);
+		s->tid[i] = nst_col_or_null(nv->gtid, i);
 	}
 	return st;
 }

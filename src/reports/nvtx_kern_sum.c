@@ -44,7 +44,7 @@ struct joined {
 	const struct nst_calls *calls;
 	const int64_t *kstart, *kend;
 	const struct nst_col *kname; /* as stored */
-	const int64_t *end_tid; /* NVTX endGlobalTid */
+	const struct nst_col *end_tid; /* NVTX endGlobalTid */
 	size_t nk;
 	struct pairs p;
 	uint8_t *matched; /* by launch */
@@ -66,11 +66,6 @@ static int take_pair(void *arg, uint32_t range, uint32_t launch)
 	return pairs_push(&j->p, range, launch);
 }
 
-static int64_t col_at(const int64_t *col, size_t row)
-{
-	return col ? col[row] : NST_NULL_I64;
-}
-
 /* Every range around every launch, then the launches (and kernels) that
  * no range holds, as the LEFT JOINs keep them. */
 static enum nst_status pair_up(struct joined *j, struct nst_error *err)
@@ -78,7 +73,7 @@ static enum nst_status pair_up(struct joined *j, struct nst_error *err)
 	struct nst_spans ranges = { 0 }, q = { 0 };
 	enum nst_status s = nst_nvtx_spans(&j->nv, &j->named, &ranges, err);
 	for (size_t i = 0; s == NST_OK && i < ranges.n; i++)
-		if (col_at(j->end_tid, j->named.row[i]) != NST_NULL_I64)
+		if (nst_col_or_null(j->end_tid, j->named.row[i]) != NST_NULL_I64)
 			ranges.start[i] = NST_NULL_I64; /* ended on another thread */
 	if (s == NST_OK)
 		s = nst_spans_alloc(&q, j->l.n, err);
@@ -370,7 +365,7 @@ static enum nst_status load(struct nst_ctx *ctx, struct joined *j, struct nst_er
 	enum nst_status s = nst_nvtx_load(ctx, &j->nv, err);
 	if (!s) s = nst_nvtx_name_ranges(ctx, &j->nv, NST_NVTX_ALL_STYLES, &j->named, err);
 	if (!s) nst_nvtx_named_once(&j->named);
-	if (!s) s = nst_ev_i64(ctx->ev, NVTX, "endGlobalTid", &j->end_tid, err);
+	if (!s) s = nst_ev_col(ctx->ev, NVTX, "endGlobalTid", &j->end_tid, err);
 	if (!s) s = nst_calls_ids(ctx, &j->calls, err);
 	if (!s) s = nst_launches_of(ctx, KERNEL, false, &j->l, err);
 	if (!s) s = nst_ev_rows(ctx->ev, KERNEL, &j->nk, err);
