@@ -599,11 +599,83 @@ static bool in_key_order(const uint32_t *idx, size_t n, const int64_t *key)
 	return true;
 }
 
+/* Bits needed for v. */
+static int bits_of(uint64_t v)
+{
+	int b = 0;
+	while (b < 64 && (v >> b) != 0)
+		b++;
+	return b;
+}
+
+/* One stable counting pass of packed values on the byte at `shift`. */
+static void radix_pass_packed(const uint64_t *src, uint64_t *dst, size_t n, int shift)
+{
+	size_t count[257] = { 0 };
+	for (size_t i = 0; i < n; i++)
+		count[((src[i] >> shift) & 0xff) + 1]++;
+	for (int b = 0; b < 256; b++)
+		count[b + 1] += count[b];
+	for (size_t i = 0; i < n; i++)
+		dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+}
+
+/* When idx ascends (row order, as the traces start from) and the key's
+ * range and the largest row fit 64 bits together, (key - min, row) packs
+ * into one word: equal keys then stay in row order, which is idx's, and
+ * the sort takes 16 bytes a row.  Returns false when it does not apply. */
+static bool sort_packed(uint32_t *idx, size_t n, const int64_t *key, enum nst_status *s,
+			struct nst_error *err)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	for (size_t i = 0; i < n; i++) {
+		if (i && idx[i] <= idx[i - 1])
+			return false;
+		lo = key[idx[i]] < lo ? key[idx[i]] : lo;
+		hi = key[idx[i]] > hi ? key[idx[i]] : hi;
+	}
+	int rowbits = bits_of(idx[n - 1]);
+	if (bits_of((uint64_t)hi - (uint64_t)lo) + rowbits > 64)
+		return false;
+	uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		*s = nst_fail(err, NST_ERR_NOMEM, "out of memory sorting rows");
+		return true;
+	}
+	uint64_t or_all = 0, and_all = ~(uint64_t)0;
+	for (size_t i = 0; i < n; i++) {
+		a[i] = (((uint64_t)key[idx[i]] - (uint64_t)lo) << rowbits) | idx[i];
+		or_all |= a[i];
+		and_all &= a[i];
+	}
+	uint64_t *src = a, *dst = b;
+	for (int shift = 0; shift < 64; shift += 8) {
+		if ((((or_all ^ and_all) >> shift) & 0xff) == 0)
+			continue;
+		radix_pass_packed(src, dst, n, shift);
+		uint64_t *t = src;
+		src = dst;
+		dst = t;
+	}
+	uint64_t mask = rowbits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << rowbits) - 1;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)(src[i] & mask);
+	free(a);
+	free(b);
+	*s = NST_OK;
+	return true;
+}
+
 enum nst_status nst_sort_by_key(uint32_t *idx, size_t n, const int64_t *key,
 				struct nst_error *err)
 {
 	if (in_key_order(idx, n, key))
 		return NST_OK;
+	enum nst_status packed;
+	if (sort_packed(idx, n, key, &packed, err))
+		return packed;
 	struct keyed_rows a = { malloc(n * sizeof *a.key), idx };
 	struct keyed_rows b = { malloc(n * sizeof *b.key), malloc(n * sizeof *b.row) };
 	enum nst_status s = NST_OK;
