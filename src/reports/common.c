@@ -147,9 +147,11 @@ static bool assign_small_range(const struct nst_col *key, const uint32_t *rows, 
 		lo = v < lo ? v : lo;
 		hi = v > hi ? v : hi;
 	}
-	if (nrows == 0 || hi - lo < 0 || (uint64_t)(hi - lo) >= 4 * (uint64_t)nrows + 65536)
+	/* unsigned: a NULL (INT64_MIN) among big ids must not overflow */
+	uint64_t width = (uint64_t)hi - (uint64_t)lo;
+	if (nrows == 0 || width >= 4 * (uint64_t)nrows + 65536)
 		return false;
-	size_t span = (size_t)(hi - lo) + 1;
+	size_t span = (size_t)width + 1;
 	uint32_t *slot = malloc(span * sizeof *slot);
 	g->first = malloc(nrows * sizeof *g->first);
 	if (!slot || !g->first) {
@@ -159,7 +161,7 @@ static bool assign_small_range(const struct nst_col *key, const uint32_t *rows, 
 	}
 	memset(slot, 0xff, span * sizeof *slot);
 	for (size_t i = 0; i < nrows; i++) {
-		uint32_t *sl = &slot[nst_col_at(key, rows[i]) - lo];
+		uint32_t *sl = &slot[(uint64_t)nst_col_at(key, rows[i]) - (uint64_t)lo];
 		if (*sl == UINT32_MAX) {
 			*sl = (uint32_t)g->n;
 			g->first[g->n++] = rows[i];
