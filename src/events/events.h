@@ -7,10 +7,10 @@
  * costs one more scan of its table, never a wrong answer.
  *
  * Integer columns are stored as 32-bit offsets from the column's first
- * value while every value fits, else as int64 (struct nst_col; a reader
- * that asks for a column through nst_ev_col() sees it at the width it has,
- * one through nst_ev_i64() makes it int64 for good), with NULL as
- * NST_NULL_I64 in values; text
+ * value while every value fits, else as int64 (struct nst_col): half the
+ * memory for ids, classes and dimensions.  nst_ev_col() lends a column at
+ * the width it has; nst_ev_i64() makes it int64 for good, for readers not
+ * moved to nst_col yet.  A NULL value reads as NST_NULL_I64.  Text
  * columns are arrays of strings (NULL for SQL NULL).  Rows are in rowid
  * order, which is the order nsys's SQL sees them in; the column "rowid"
  * is the rowid itself (tables nsys writes have no column of that name). */
