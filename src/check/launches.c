@@ -56,8 +56,8 @@ static enum nst_status index_rows(const struct chk_launches *l, struct nst_corri
 	if (!id || n == 0)
 		return NST_OK;
 	bool keyed = l->per_process && process;
-	if (nst_corrindex_build(x, keyed ? process : id, keyed ? PROCESS_BITS : 0, id, rows, n,
-				NST_NULL_I64))
+	const struct nst_col p = nst_col_of(keyed ? process : id), i = nst_col_of(id);
+	if (nst_corrindex_build(x, &p, keyed ? PROCESS_BITS : 0, &i, rows, n))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	return NST_OK;
 }

@@ -38,17 +38,18 @@ static struct corr_proc *add_proc(struct nst_corrindex *x, int64_t process, int6
 
 /* What the rows are indexed by. */
 struct keys {
-	const int64_t *process, *id;
+	const struct nst_col *process, *id;
 	uint64_t mask;
-	int64_t null;
 };
 
-/* Row r's process, or false when its process or id is NULL. */
-static bool process_of(const struct keys *k, uint32_t r, int64_t *proc)
+/* Row r's process and id, or false when either is NULL. */
+static bool key_of(const struct keys *k, uint32_t r, int64_t *proc, int64_t *id)
 {
-	if (k->process[r] == k->null || k->id[r] == k->null)
+	int64_t p = nst_col_at(k->process, r);
+	*id = nst_col_at(k->id, r);
+	if (p == NST_NULL_I64 || *id == NST_NULL_I64)
 		return false;
-	*proc = (int64_t)((uint64_t)k->process[r] & k->mask);
+	*proc = (int64_t)((uint64_t)p & k->mask);
 	return true;
 }
 
@@ -56,17 +57,16 @@ static bool process_of(const struct keys *k, uint32_t r, int64_t *proc)
 static int survey(struct nst_corrindex *x, const struct keys *k,
 		  const uint32_t *rows, size_t n)
 {
-	const int64_t *id = k->id;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t r = rows[i];
-		int64_t proc;
-		if (!process_of(k, r, &proc))
+		int64_t proc, id;
+		if (!key_of(k, r, &proc, &id))
 			continue;
 		struct corr_proc *p = proc_of(x, proc);
-		if (!p && !(p = add_proc(x, proc, id[r])))
+		if (!p && !(p = add_proc(x, proc, id)))
 			return -1;
-		p->lo = id[r] < p->lo ? id[r] : p->lo;
-		p->hi = id[r] > p->hi ? id[r] : p->hi;
+		p->lo = id < p->lo ? id : p->lo;
+		p->hi = id > p->hi ? id : p->hi;
 		p->count++;
 	}
 	return 0;
@@ -91,29 +91,29 @@ static int allocate(struct nst_corrindex *x)
 	return sparse ? nst_map_init(&x->sparse, sparse) : 0;
 }
 
-int nst_corrindex_build(struct nst_corrindex *x, const int64_t *process,
-			uint64_t mask, const int64_t *id, const uint32_t *rows,
-			size_t n, int64_t null)
+int nst_corrindex_build(struct nst_corrindex *x, const struct nst_col *process,
+			uint64_t mask, const struct nst_col *id, const uint32_t *rows,
+			size_t n)
 {
 	memset(x, 0, sizeof *x);
-	const struct keys k = { process, id, mask, null };
+	const struct keys k = { process, id, mask };
 	if (survey(x, &k, rows, n) || allocate(x))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t r = rows[i];
-		int64_t proc;
-		if (!process_of(&k, r, &proc))
+		int64_t proc, idr;
+		if (!key_of(&k, r, &proc, &idr))
 			continue;
 		struct corr_proc *p = proc_of(x, proc);
 		if (p->row) {
-			uint32_t *slot = &p->row[(uint64_t)id[r] - (uint64_t)p->lo];
+			uint32_t *slot = &p->row[(uint64_t)idr - (uint64_t)p->lo];
 			if (*slot == NONE)
 				*slot = r;
 			continue;
 		}
 		uint32_t have;
 		bool fresh;
-		if (nst_map_get_or_put(&x->sparse, proc, id[r], r, &have, &fresh))
+		if (nst_map_get_or_put(&x->sparse, proc, idr, r, &have, &fresh))
 			return -1;
 	}
 	return 0;

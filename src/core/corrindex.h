@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/col.h"
 #include "core/hashmap.h"
 
 struct nst_corrindex {
@@ -18,11 +19,11 @@ struct nst_corrindex {
 };
 
 /* Indexes rows[0..n) by (process[r] & mask, id[r]); rows whose process
- * or id is `null` are left out.  The first row of a key wins.  Returns
+ * or id is NULL are left out.  The first row of a key wins.  Returns
  * -1 when out of memory. */
-int nst_corrindex_build(struct nst_corrindex *x, const int64_t *process,
-			uint64_t mask, const int64_t *id, const uint32_t *rows,
-			size_t n, int64_t null);
+int nst_corrindex_build(struct nst_corrindex *x, const struct nst_col *process,
+			uint64_t mask, const struct nst_col *id, const uint32_t *rows,
+			size_t n);
 /* The row for (process, id), or -1. */
 int64_t nst_corrindex_find(struct nst_corrindex *x, int64_t process, int64_t id);
 void nst_corrindex_release(struct nst_corrindex *x);

@@ -125,7 +125,7 @@ static int connect(const char *uri, sqlite3 **h)
 	/* Tables are read in one scan each: a small page cache is enough, and
 	 * plain reads keep the file's pages out of our resident memory. */
 	if (rc == SQLITE_OK)
-		sqlite3_exec(*h, "PRAGMA mmap_size=0; PRAGMA cache_size=-8192",
+		sqlite3_exec(*h, "PRAGMA mmap_size=0; PRAGMA cache_size=-2048",
 			     NULL, NULL, NULL);
 	return rc;
 }

@@ -12,19 +12,26 @@
 #include "core/arena.h"
 #include "events/events_int.h"
 
+/* An integer column is read into 32-bit offsets from its first value
+ * (i32) until a value does not fit; it is then widened to int64 (i) for
+ * good.  Readers see it through pub, which nst_ev_col() hands out and
+ * which follows a widening; nst_ev_i64() widens it first. */
 struct ev_col {
 	char *name;
 	bool text, wanted, loaded, present;
+	bool has_base; /* base is set: a value that is not NULL was read */
 	int64_t *i;
+	int32_t *i32;
 	const char **s;
-	size_t mapped; /* bytes of i when it came from mmap, else 0 */
+	size_t mapped; /* bytes of i or i32 when it came from mmap, else 0 */
+	struct nst_col pub;
 };
 
 struct ev_table {
 	char *name;
 	bool loaded, present;
 	size_t nrows;
-	struct ev_col *cols;
+	struct ev_col **cols; /* each column at a fixed address: pub is lent */
 	size_t ncols;
 	struct ev_table *next;
 };
@@ -94,6 +101,19 @@ static void end_progress(const struct reader *rd, size_t expected)
 		fputs("\r\033[K", stderr);
 }
 
+/* Frees the integer array of c, whichever width it has. */
+static void release_ints(struct ev_col *c)
+{
+	void *p = c->i ? (void *)c->i : (void *)c->i32;
+	if (c->mapped)
+		munmap(p, c->mapped);
+	else
+		free(p);
+	c->i = NULL;
+	c->i32 = NULL;
+	c->mapped = 0;
+}
+
 void nst_ev_free(struct nst_events *ev)
 {
 	if (!ev)
@@ -102,11 +122,9 @@ void nst_ev_free(struct nst_events *ev)
 	for (struct ev_table *t = ev->tables, *next; t; t = next) {
 		next = t->next;
 		for (size_t c = 0; c < t->ncols; c++) {
-			if (t->cols[c].mapped)
-				munmap(t->cols[c].i, t->cols[c].mapped);
-			else
-				free(t->cols[c].i);
-			free(t->cols[c].s);
+			release_ints(t->cols[c]);
+			free(t->cols[c]->s);
+			free(t->cols[c]);
 		}
 		free(t->cols);
 		free(t);
@@ -138,17 +156,22 @@ static struct ev_col *col_of(struct nst_events *ev, struct ev_table *t,
 			     const char *name, bool text)
 {
 	for (size_t c = 0; c < t->ncols; c++)
-		if (strcmp(t->cols[c].name, name) == 0)
-			return &t->cols[c];
-	struct ev_col *cols = realloc(t->cols, (t->ncols + 1) * sizeof *cols);
+		if (strcmp(t->cols[c]->name, name) == 0)
+			return t->cols[c];
+	struct ev_col **cols = realloc(t->cols, (t->ncols + 1) * sizeof *cols);
 	if (!cols)
 		return NULL;
 	t->cols = cols;
-	struct ev_col *c = &cols[t->ncols];
-	*c = (struct ev_col){ .text = text };
-	c->name = nst_arena_strndup(&ev->arena, name, strlen(name));
-	if (!c->name)
+	struct ev_col *c = calloc(1, sizeof *c);
+	if (!c)
 		return NULL;
+	c->text = text;
+	c->name = nst_arena_strndup(&ev->arena, name, strlen(name));
+	if (!c->name) {
+		free(c);
+		return NULL;
+	}
+	cols[t->ncols] = c;
 	/* "rowid" reads SQLite's rowid where no column has that name. */
 	c->present = t->present && (strcmp(name, "rowid") == 0 ||
 				    nst_db_has_column(ev->db, t->name, name));
@@ -195,39 +218,80 @@ static int int_cell(sqlite3_stmt *st, int i, int64_t *out)
 	}
 }
 
-/* A big integer column whose size is known before the scan is mapped
- * with its pages populated in one call: faulting them in one by one
- * while storing costs more than reading the table. */
-static void map_column(struct ev_col *c, size_t rows)
+/* Bytes of one cell of c as it is stored now. */
+static size_t cell_size(const struct ev_col *c)
 {
-#if defined(MAP_POPULATE) && defined(MAP_ANONYMOUS)
-	size_t bytes = rows * sizeof *c->i;
-	if (c->text || c->i || bytes < (1u << 20))
-		return;
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (p != MAP_FAILED) {
-		c->i = p;
-		c->mapped = bytes;
-	}
-#else
-	(void)c;
-	(void)rows;
-#endif
+	if (c->text)
+		return sizeof *c->s;
+	return c->i ? sizeof *c->i : sizeof *c->i32;
 }
 
-/* Unmaps a mapped column into malloc'd memory so that it can grow. */
-static int unmap_column(struct ev_col *c, size_t used)
+/* cap cells of `size` bytes; a big array is mapped with its pages
+ * populated in one call (faulting them in one by one while storing
+ * costs more than reading the table).  *mapped is its size then, else
+ * 0 and the array comes from malloc. */
+static void *alloc_cells(size_t cap, size_t size, size_t *mapped)
 {
-	if (!c->mapped)
+	size_t bytes = (cap ? cap : 1) * size;
+	*mapped = 0;
+#if defined(MAP_POPULATE) && defined(MAP_ANONYMOUS)
+	if (bytes >= (1u << 20)) {
+		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (p != MAP_FAILED) {
+			*mapped = bytes;
+			return p;
+		}
+	}
+#endif
+	return malloc(bytes);
+}
+
+/* What readers see of c: its array at its width now. */
+static void publish(struct ev_col *c)
+{
+	int64_t base = c->pub.base;
+	c->pub = (struct nst_col){ .i64 = c->i, .i32 = c->i ? NULL : c->i32, .base = base };
+}
+
+/* Moves c's integers to an int64 array of cap cells, keeping `used`. */
+static int widen(struct ev_col *c, size_t used, size_t cap)
+{
+	if (c->i)
 		return 0;
-	int64_t *i = malloc(c->mapped);
+	size_t mapped;
+	int64_t *i = alloc_cells(cap > used ? cap : used, sizeof *i, &mapped);
 	if (!i)
 		return -1;
-	memcpy(i, c->i, used * sizeof *i);
-	munmap(c->i, c->mapped);
+	for (size_t r = 0; r < used; r++)
+		i[r] = nst_col_at(&c->pub, r);
+	release_ints(c);
 	c->i = i;
-	c->mapped = 0;
+	c->mapped = mapped;
+	publish(c);
+	return 0;
+}
+
+/* Makes room for cap integers in c; `used` are kept. */
+static int grow_ints(struct ev_col *c, size_t cap, size_t used)
+{
+	size_t size = cell_size(c), mapped;
+	void *old = c->i ? (void *)c->i : (void *)c->i32;
+	if (old && c->mapped >= cap * size)
+		return 0;
+	void *p = alloc_cells(cap, size, &mapped);
+	if (!p)
+		return -1;
+	if (used)
+		memcpy(p, old, used * size);
+	bool wide = c->i != NULL;
+	release_ints(c);
+	if (wide)
+		c->i = p;
+	else
+		c->i32 = p;
+	c->mapped = mapped;
+	publish(c);
 	return 0;
 }
 
@@ -236,36 +300,59 @@ static int grow(struct ev_col **load, size_t nload, size_t cap, size_t used)
 {
 	for (size_t k = 0; k < nload; k++) {
 		struct ev_col *c = load[k];
-		if (c->mapped >= cap * sizeof *c->i)
+		if (!c->text) {
+			if (grow_ints(c, cap, used))
+				return -1;
 			continue;
-		if (c->text) {
-			const char **s = realloc(c->s, cap * sizeof *s);
-			if (!s)
-				return -1;
-			c->s = s;
-		} else {
-			if (unmap_column(c, used))
-				return -1;
-			int64_t *i = realloc(c->i, cap * sizeof *i);
-			if (!i)
-				return -1;
-			c->i = i;
 		}
+		const char **s = realloc(c->s, cap * sizeof *s);
+		if (!s)
+			return -1;
+		c->s = s;
 	}
+	return 0;
+}
+
+/* Stores v (NST_NULL_I64 for NULL) at row, widening c when v is too far
+ * from the column's first value for 32 bits. */
+static int store_int(struct ev_col *c, size_t row, size_t cap, int64_t v)
+{
+	if (!c->i && v != NST_NULL_I64 && !c->has_base) {
+		c->pub.base = v;
+		c->has_base = true;
+	}
+	if (!c->i && v != NST_NULL_I64) {
+		uint64_t up = (uint64_t)v - (uint64_t)c->pub.base;
+		uint64_t down = (uint64_t)c->pub.base - (uint64_t)v;
+		bool fits = v >= c->pub.base ? up <= INT32_MAX : down < (uint64_t)1 << 31;
+		if (fits) {
+			c->i32[row] = (int32_t)(v - c->pub.base);
+			return 0;
+		}
+		if (widen(c, row, cap))
+			return -1;
+	}
+	if (c->i)
+		c->i[row] = v;
+	else
+		c->i32[row] = NST_NULL_I32;
 	return 0;
 }
 
 static enum nst_status store_row(struct nst_events *ev, const struct reader *rd,
 				 struct ev_table *t, sqlite3_stmt *st, struct ev_col **load,
-				 size_t nload, size_t row, struct nst_error *err)
+				 size_t nload, size_t row, size_t cap, struct nst_error *err)
 {
 	for (size_t k = 0; k < nload; k++) {
 		struct ev_col *c = load[k];
 		if (!c->text) {
-			if (int_cell(st, (int)k, &c->i[row]))
+			int64_t v;
+			if (int_cell(st, (int)k, &v))
 				return nst_fail(err, NST_ERR_DB,
 						"%s: %s.%s, row %zu: expected an integer",
 						nst_db_path(ev->db), t->name, c->name, row + 1);
+			if (store_int(c, row, cap, v))
+				return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 			continue;
 		}
 		const char *v = (const char *)sqlite3_column_text(st, (int)k);
@@ -333,11 +420,29 @@ static bool timing_wanted(void)
 	return on;
 }
 
-static void note_timing(const struct ev_table *t, size_t ncols, double t0)
+/* The time, and what a row of the columns just read costs: the memory
+ * budget of README's Memory section is measured with it. */
+static void note_timing(const struct ev_table *t, struct ev_col **load, size_t ncols,
+			double t0)
+{
+	if (!timing_wanted())
+		return;
+	size_t narrow = 0, bytes = 0;
+	for (size_t k = 0; k < ncols; k++) {
+		narrow += !load[k]->text && !load[k]->i;
+		bytes += cell_size(load[k]);
+	}
+	fprintf(stderr, "nstats: timing: read %s (%zu rows, %zu columns, %zu of them 32-bit:"
+		" %zu bytes a row) in %.3f s\n",
+		t->name, t->nrows, ncols, narrow, bytes, seconds() - t0);
+}
+
+/* Which reader still asks for a 32-bit column as int64, and what it costs. */
+static void note_widening(const char *table, const struct ev_col *c, size_t rows)
 {
 	if (timing_wanted())
-		fprintf(stderr, "nstats: timing: read %s (%zu rows, %zu columns) in %.3f s\n",
-			t->name, t->nrows, ncols, seconds() - t0);
+		fprintf(stderr, "nstats: timing: widened %s.%s to 64 bits (%zu rows)\n",
+			table, c->name, rows);
 }
 
 /* One scan of t reading the columns in load[]. */
@@ -359,8 +464,6 @@ static enum nst_status scan(struct nst_events *ev, const struct reader *rd,
 	size_t expected = strchr(t->name, '"') ? 0 : expected_rows(rd, t);
 	size_t n = 0, cap = expected;
 	enum nst_status s = NST_OK;
-	for (size_t k = 0; cap && k < nload; k++)
-		map_column(load[k], cap);
 	if (cap && grow(load, nload, cap, 0))
 		cap = 0;
 	while (s == NST_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -372,7 +475,7 @@ static enum nst_status scan(struct nst_events *ev, const struct reader *rd,
 				break;
 			}
 		}
-		s = store_row(ev, rd, t, st, load, nload, n, err);
+		s = store_row(ev, rd, t, st, load, nload, n, cap, err);
 		n++;
 		show_progress(rd, t, n, expected);
 	}
@@ -392,7 +495,7 @@ static enum nst_status scan(struct nst_events *ev, const struct reader *rd,
 	t->nrows = n;
 	for (size_t k = 0; k < nload; k++)
 		load[k]->loaded = true;
-	note_timing(t, nload, t0);
+	note_timing(t, load, nload, t0);
 	return NST_OK;
 }
 
@@ -406,7 +509,7 @@ static enum nst_status load_with(struct nst_events *ev, const struct reader *rd,
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	size_t n = 0;
 	for (size_t c = 0; c < t->ncols; c++) {
-		struct ev_col *col = &t->cols[c];
+		struct ev_col *col = t->cols[c];
 		if (!col->loaded && col->present && (col->wanted || col == extra))
 			todo[n++] = col;
 	}
@@ -441,7 +544,7 @@ static bool needs_read(const struct ev_table *t)
 	if (!t->present)
 		return false;
 	for (size_t c = 0; c < t->ncols; c++)
-		if (t->cols[c].wanted && t->cols[c].present && !t->cols[c].loaded)
+		if (t->cols[c]->wanted && t->cols[c]->present && !t->cols[c]->loaded)
 			return true;
 	return !t->loaded && t->ncols > 0;
 }
@@ -581,7 +684,26 @@ enum nst_status nst_ev_i64(struct nst_events *ev, const char *table,
 		return ev_view_i64(ev->view, table, column, out, err);
 	struct ev_col *c;
 	enum nst_status s = get_col(ev, table, column, false, &c, err);
+	if (s == NST_OK && c && !c->i) {
+		size_t rows = table_of(ev, table)->nrows;
+		note_widening(table, c, rows);
+		if (widen(c, rows, 0))
+			s = nst_fail(err, NST_ERR_NOMEM, "out of memory widening %s.%s",
+				     table, column);
+	}
 	*out = c ? c->i : NULL;
+	return s;
+}
+
+enum nst_status nst_ev_col(struct nst_events *ev, const char *table,
+			   const char *column, const struct nst_col **out,
+			   struct nst_error *err)
+{
+	if (ev->view)
+		return ev_view_col(ev->view, table, column, out, err);
+	struct ev_col *c;
+	enum nst_status s = get_col(ev, table, column, false, &c, err);
+	*out = c ? &c->pub : NULL;
 	return s;
 }
 

@@ -6,7 +6,11 @@
  * reads all of its declared columns in one scan.  A column asked for later
  * costs one more scan of its table, never a wrong answer.
  *
- * Integer columns are int64 arrays with NULL stored as NST_NULL_I64; text
+ * Integer columns are stored as 32-bit offsets from the column's first
+ * value while every value fits, else as int64 (struct nst_col): half the
+ * memory for ids, classes and dimensions.  nst_ev_col() lends a column at
+ * the width it has; nst_ev_i64() makes it int64 for good, for readers not
+ * moved to nst_col yet.  A NULL value reads as NST_NULL_I64.  Text
  * columns are arrays of strings (NULL for SQL NULL).  Rows are in rowid
  * order, which is the order nsys's SQL sees them in; the column "rowid"
  * is the rowid itself (tables nsys writes have no column of that name). */
@@ -17,9 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/col.h"
 #include "db/db.h"
-
-#define NST_NULL_I64 INT64_MIN
 
 struct nst_events;
 
@@ -47,6 +50,10 @@ enum nst_status nst_ev_rows(struct nst_events *ev, const char *table,
  * in this export (that is not an error). */
 enum nst_status nst_ev_i64(struct nst_events *ev, const char *table,
 			   const char *column, const int64_t **out,
+			   struct nst_error *err);
+/* The same without widening: the column at the width it is stored in. */
+enum nst_status nst_ev_col(struct nst_events *ev, const char *table,
+			   const char *column, const struct nst_col **out,
 			   struct nst_error *err);
 enum nst_status nst_ev_text(struct nst_events *ev, const char *table,
 			    const char *column, const char *const **out,

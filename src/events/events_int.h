@@ -18,6 +18,9 @@ enum nst_status ev_view_rows(struct ev_view *v, const char *table, size_t *n,
 enum nst_status ev_view_i64(struct ev_view *v, const char *table,
 			    const char *column, const int64_t **out,
 			    struct nst_error *err);
+enum nst_status ev_view_col(struct ev_view *v, const char *table,
+			    const char *column, const struct nst_col **out,
+			    struct nst_error *err);
 enum nst_status ev_view_text(struct ev_view *v, const char *table,
 			     const char *column, const char *const **out,
 			     struct nst_error *err);

@@ -19,6 +19,7 @@ struct view_col {
 	char *name;
 	bool text;
 	void *cells; /* int64_t[] or const char *[] of the kept rows */
+	struct nst_col col; /* an integer column's cells, as nst_ev_col lends them */
 	struct view_col *next;
 };
 
@@ -106,30 +107,33 @@ static bool overlaps(const struct nst_ev_window *w, int64_t start, int64_t end)
 /* The process part of a globalTid or globalPid, as nsys shifts it. */
 static int64_t process_of(int64_t g) { return g >> 24; }
 
-static bool in_scope(const struct nst_ev_window *w, const int64_t *gtid,
-		     const int64_t *gpid, size_t r)
+static bool in_scope(const struct nst_ev_window *w, const struct nst_col *gtid_col,
+		     const struct nst_col *gpid_col, size_t r)
 {
 	if (w->scope == NST_EV_ALL_THREADS)
 		return true;
-	if (gtid) {
-		if (gtid[r] == NUL)
+	if (gtid_col) {
+		int64_t gtid = nst_col_at(gtid_col, r);
+		if (gtid == NUL)
 			return false;
-		return w->scope == NST_EV_THREAD ? gtid[r] == w->gtid
-						 : process_of(gtid[r]) == process_of(w->gtid);
+		return w->scope == NST_EV_THREAD ? gtid == w->gtid
+						 : process_of(gtid) == process_of(w->gtid);
 	}
-	if (gpid)
-		return gpid[r] != NUL && process_of(gpid[r]) == process_of(w->gtid);
+	if (gpid_col) {
+		int64_t gpid = nst_col_at(gpid_col, r);
+		return gpid != NUL && process_of(gpid) == process_of(w->gtid);
+	}
 	return true;
 }
 
 static enum nst_status select_rows(struct ev_view *v, struct view_table *t,
 				   struct nst_error *err)
 {
-	const int64_t *c[4] = { NULL };
+	const struct nst_col *c[4] = { NULL };
 	size_t n = 0;
 	enum nst_status s = nst_ev_rows(v->all, t->name, &n, err);
 	for (size_t i = 0; s == NST_OK && i < 4; i++)
-		s = nst_ev_i64(v->all, t->name, filter_cols[i], &c[i], err);
+		s = nst_ev_col(v->all, t->name, filter_cols[i], &c[i], err);
 	if (s != NST_OK)
 		return s;
 	if (!c[0] || !c[1]) {
@@ -143,7 +147,8 @@ static enum nst_status select_rows(struct ev_view *v, struct view_table *t,
 	if (!t->keep)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t r = 0; r < n; r++)
-		if (overlaps(&v->w, c[0][r], c[1][r]) && in_scope(&v->w, c[2], c[3], r))
+		if (overlaps(&v->w, nst_col_at(c[0], r), nst_col_at(c[1], r)) &&
+		    in_scope(&v->w, c[2], c[3], r))
 			t->keep[t->n++] = (uint32_t)r;
 	return NST_OK;
 }
@@ -185,8 +190,9 @@ enum nst_status ev_view_rows(struct ev_view *v, const char *table, size_t *n,
 
 /* ---- columns of the kept rows --------------------------------------------- */
 
+/* The kept rows of a text column (all[]) or an integer column (ints). */
 static struct view_col *copy_col(struct view_table *t, const char *name, bool text,
-				 const void *all)
+				 const char *const *all, const struct nst_col *ints)
 {
 	struct view_col *c = calloc(1, sizeof *c);
 	size_t size = text ? sizeof(const char *) : sizeof(int64_t);
@@ -198,41 +204,44 @@ static struct view_col *copy_col(struct view_table *t, const char *name, bool te
 		return NULL;
 	}
 	c->text = text;
-	for (size_t i = 0; i < t->n; i++)
-		memcpy((char *)c->cells + i * size, (const char *)all + t->keep[i] * size, size);
+	const char **s = c->cells;
+	int64_t *i = c->cells;
+	for (size_t k = 0; k < t->n; k++) {
+		if (text)
+			s[k] = all[t->keep[k]];
+		else
+			i[k] = nst_col_at(ints, t->keep[k]);
+	}
+	c->col.i64 = text ? NULL : i;
 	c->next = t->cols;
 	t->cols = c;
 	return c;
 }
 
-/* The column of the kept rows: the unfiltered one when the table is not
- * filtered, else a copy made on first use.  *out is NULL when the table
- * or column does not exist, as for unfiltered events. */
+/* The copy of a filtered table's column, made on first use; *out stays
+ * NULL when the table is not filtered (*t says so: read the unfiltered
+ * column) or the column does not exist. */
 static enum nst_status view_col(struct ev_view *v, const char *table,
-				const char *column, bool text, const void **out,
-				struct nst_error *err)
+				const char *column, bool text, struct view_table **t,
+				struct view_col **out, struct nst_error *err)
 {
 	*out = NULL;
-	struct view_table *t;
-	enum nst_status s = table_of(v, table, &t, err);
-	if (s != NST_OK)
+	enum nst_status s = table_of(v, table, t, err);
+	if (s != NST_OK || (*t)->whole)
 		return s;
-	const void *all = NULL;
-	s = text ? nst_ev_text(v->all, table, column, (const char *const **)&all, err)
-		 : nst_ev_i64(v->all, table, column, (const int64_t **)&all, err);
-	if (s != NST_OK || !all || t->whole) {
-		*out = all;
-		return s;
-	}
-	for (struct view_col *c = t->cols; c; c = c->next)
+	for (struct view_col *c = (*t)->cols; c; c = c->next)
 		if (c->text == text && strcmp(c->name, column) == 0) {
-			*out = c->cells;
+			*out = c;
 			return NST_OK;
 		}
-	struct view_col *c = copy_col(t, column, text, all);
-	if (!c)
+	const char *const *all = NULL;
+	const struct nst_col *ints = NULL;
+	s = text ? nst_ev_text(v->all, table, column, &all, err)
+		 : nst_ev_col(v->all, table, column, &ints, err);
+	if (s != NST_OK || (!all && !ints))
+		return s;
+	if (!(*out = copy_col(*t, column, text, all, ints)))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	*out = c->cells;
 	return NST_OK;
 }
 
@@ -240,9 +249,27 @@ enum nst_status ev_view_i64(struct ev_view *v, const char *table,
 			    const char *column, const int64_t **out,
 			    struct nst_error *err)
 {
-	const void *p;
-	enum nst_status s = view_col(v, table, column, false, &p, err);
-	*out = p;
+	struct view_table *t = NULL;
+	struct view_col *c;
+	*out = NULL;
+	enum nst_status s = view_col(v, table, column, false, &t, &c, err);
+	if (s == NST_OK && t->whole)
+		return nst_ev_i64(v->all, table, column, out, err);
+	*out = c ? c->cells : NULL;
+	return s;
+}
+
+enum nst_status ev_view_col(struct ev_view *v, const char *table,
+			    const char *column, const struct nst_col **out,
+			    struct nst_error *err)
+{
+	struct view_table *t = NULL;
+	struct view_col *c;
+	*out = NULL;
+	enum nst_status s = view_col(v, table, column, false, &t, &c, err);
+	if (s == NST_OK && t->whole)
+		return nst_ev_col(v->all, table, column, out, err);
+	*out = c ? &c->col : NULL;
 	return s;
 }
 
@@ -250,9 +277,13 @@ enum nst_status ev_view_text(struct ev_view *v, const char *table,
 			     const char *column, const char *const **out,
 			     struct nst_error *err)
 {
-	const void *p;
-	enum nst_status s = view_col(v, table, column, true, &p, err);
-	*out = p;
+	struct view_table *t = NULL;
+	struct view_col *c;
+	*out = NULL;
+	enum nst_status s = view_col(v, table, column, true, &t, &c, err);
+	if (s == NST_OK && t->whole)
+		return nst_ev_text(v->all, table, column, out, err);
+	*out = c ? c->cells : NULL;
 	return s;
 }
 

@@ -25,10 +25,16 @@ struct nst_groups {
 	uint32_t *first;
 };
 
-/* Groups rows[0..nrows) by the values of keys[0..nkeys) at each row. */
+/* Groups rows[0..nrows) by the values of keys[0..nkeys) at each row
+ * (at most NST_GROUP_MAX_KEYS keys). */
+#define NST_GROUP_MAX_KEYS 16
 enum nst_status nst_group(const int64_t *const *keys, size_t nkeys,
 			  const uint32_t *rows, size_t nrows,
 			  struct nst_groups *g, struct nst_error *err);
+/* The same over columns as the events layer stores them. */
+enum nst_status nst_group_cols(const struct nst_col *const *keys, size_t nkeys,
+			       const uint32_t *rows, size_t nrows,
+			       struct nst_groups *g, struct nst_error *err);
 void nst_groups_release(struct nst_groups *g);
 
 /* The distribution of val over each group; out has g->n entries. */
@@ -82,12 +88,12 @@ enum nst_kname nst_kname_mode(const struct nst_ctx *ctx);
 /* StringIds id of each kernel's name under the mode (mangledName falls
  * back to demangledName when NULL or absent).  *ids is borrowed. */
 enum nst_status nst_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname mode,
-				    const int64_t **ids, struct nst_error *err);
+				    const struct nst_col **ids, struct nst_error *err);
 
 /* The kernel name ids the report's arguments ask for: the mode's, and
  * with nvtx-name each prefixed by its innermost NVTX range (nvtx_gpu.h).
  * Read their text with nst_kernel_name_text(). */
-enum nst_status nst_report_kernel_name_ids(struct nst_ctx *ctx, const int64_t **ids,
+enum nst_status nst_report_kernel_name_ids(struct nst_ctx *ctx, const struct nst_col **ids,
 					   struct nst_error *err);
 /* The text of a kernel name id: a StringIds value, or an nvtx-name name. */
 const char *nst_kernel_name_text(struct nst_ctx *ctx, int64_t id);
@@ -97,11 +103,11 @@ const char *nst_kernel_name_text(struct nst_ctx *ctx, int64_t id);
 /* A runtime row that is a CUDA backtrace record (callchainId set, or
  * eventClass 67) is not an API call: nsys counts it as one, nstats never
  * does (docs/deviations.md). */
-static inline bool nst_is_backtrace(const int64_t *event_class,
-				    const int64_t *callchain, size_t row)
+static inline bool nst_is_backtrace(const struct nst_col *event_class,
+				    const struct nst_col *callchain, size_t row)
 {
-	return (callchain && callchain[row] != NST_NULL_I64) ||
-	       (event_class && event_class[row] == 67);
+	return (callchain && nst_col_at(callchain, row) != NST_NULL_I64) ||
+	       (event_class && nst_col_at(event_class, row) == 67);
 }
 
 /* The runtime rows that are calls, and the index from (globalPid,
@@ -110,8 +116,10 @@ struct nst_calls {
 	size_t n;       /* rows in the runtime table */
 	uint32_t *rows; /* the call rows, in row order */
 	size_t ncalls;
-	const int64_t *start, *end, *name_id;
-	const int64_t *gtid, *corr, *ret; /* NULL until nst_calls_ids() */
+	const int64_t *start, *end;
+	/* Ids as stored (32 bits where they fit): read with nst_col_at(). */
+	const struct nst_col *name_id;
+	const struct nst_col *gtid, *corr, *ret; /* NULL until nst_calls_ids() */
 };
 /* The columns nst_calls_get() reads, and those nst_calls_ids() adds,
  * for the `needs` of the reports that use them. */
@@ -174,7 +182,7 @@ const char *nst_raw_name(struct nst_ctx *ctx, int64_t name_id);
  * with "Num Calls" and a "Name" column. */
 enum nst_status nst_summarise_calls(struct nst_ctx *ctx, const struct nst_sink *out,
 				    const int64_t *start, const int64_t *end,
-				    const int64_t *name_id, size_t n,
+				    const struct nst_col *name_id, size_t n,
 				    const uint32_t *rows, size_t nrows,
 				    nst_name_fn name_of, struct nst_error *err);
 

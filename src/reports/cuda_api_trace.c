@@ -6,23 +6,18 @@
 #include "reports/common.h"
 #include "reports/threads.h"
 
-static int64_t or_null(const int64_t *col, size_t row)
-{
-	return col ? col[row] : NST_NULL_I64;
-}
-
 /* One output row: the call, and the thread name row `tn` (-1: none). */
 static int emit_call(struct nst_ctx *ctx, const struct nst_sink *out,
 		     const struct nst_calls *c, const struct nst_threads *t,
 		     uint32_t r, int64_t tn)
 {
-	int64_t gtid = or_null(c->gtid, r);
+	int64_t gtid = nst_col_or_null(c->gtid, r);
 	struct nst_cell cells[9] = {
 		nst_int(c->start[r]),
 		nst_int(c->end[r] - c->start[r]),
-		nst_text(nst_api_name(ctx, c->name_id[r])),
-		nst_int_or_null(or_null(c->ret, r)),
-		nst_int_or_null(or_null(c->corr, r)),
+		nst_text(nst_api_name(ctx, nst_col_at(c->name_id, r))),
+		nst_int_or_null(nst_col_or_null(c->ret, r)),
+		nst_int_or_null(nst_col_or_null(c->corr, r)),
 		gtid == NST_NULL_I64 ? nst_null() : nst_int(nst_pid(gtid)),
 		gtid == NST_NULL_I64 ? nst_null() : nst_int(nst_tid(gtid)),
 		nst_threads_priority(t, tn),
@@ -43,7 +38,7 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 		return nst_fail(err, NST_ERR_IO, "cannot write the report");
 	for (size_t k = 0; k < c->ncalls; k++) {
 		uint32_t r = order[k];
-		int64_t tn = nst_threads_first(t, or_null(c->gtid, r));
+		int64_t tn = nst_threads_first(t, nst_col_or_null(c->gtid, r));
 		int bad;
 		do
 			bad = emit_call(ctx, out, c, t, r, tn);

@@ -21,8 +21,8 @@ enum { C_PID, C_DEV, C_STREAM, C_CORR, C_START, C_END, C_DUR, C_INSTANCE, C_DIMS
  * export lacks that column (NULL when there are several). */
 struct kernels {
 	size_t n;
-	const int64_t *start, *end, *device, *stream, *corr, *name;
-	const int64_t *dim[6];
+	const int64_t *start, *end;
+	const struct nst_col *device, *stream, *corr, *name, *dim[6]; /* as stored */
 	int64_t *gpid;
 };
 
@@ -66,7 +66,7 @@ static int64_t sole_process(const struct nst_calls *c)
 {
 	int64_t gpid = NST_NULL_I64;
 	for (size_t k = 0; c && k < c->ncalls; k++) {
-		int64_t g = c->gtid[c->rows[k]];
+		int64_t g = nst_col_or_null(c->gtid, c->rows[k]);
 		if (g == NST_NULL_I64)
 			continue;
 		if (gpid != NST_NULL_I64 && gpid != nst_gpid(g))
@@ -99,12 +99,12 @@ static enum nst_status load_kernels(struct nst_ctx *ctx, struct kernels *k,
 	enum nst_status s = nst_ev_rows(ev, KERNEL, &k->n, err);
 	if (!s) s = nst_ev_i64(ev, KERNEL, "start", &k->start, err);
 	if (!s) s = nst_ev_i64(ev, KERNEL, "end", &k->end, err);
-	if (!s) s = nst_ev_i64(ev, KERNEL, "deviceId", &k->device, err);
-	if (!s) s = nst_ev_i64(ev, KERNEL, "streamId", &k->stream, err);
-	if (!s) s = nst_ev_i64(ev, KERNEL, "correlationId", &k->corr, err);
+	if (!s) s = nst_ev_col(ev, KERNEL, "deviceId", &k->device, err);
+	if (!s) s = nst_ev_col(ev, KERNEL, "streamId", &k->stream, err);
+	if (!s) s = nst_ev_col(ev, KERNEL, "correlationId", &k->corr, err);
 	if (!s) s = nst_ev_i64(ev, KERNEL, "globalPid", &gpid, err);
 	for (int d = 0; !s && d < 6; d++)
-		s = nst_ev_i64(ev, KERNEL, dims[d], &k->dim[d], err);
+		s = nst_ev_col(ev, KERNEL, dims[d], &k->dim[d], err);
 	if (!s && k->n)
 		s = nst_report_kernel_name_ids(ctx, &k->name, err);
 	if (s == NST_OK && k->n && (!k->start || !k->end))
@@ -117,7 +117,7 @@ static enum nst_status load_kernels(struct nst_ctx *ctx, struct kernels *k,
 
 /* The keys after start, for the rare rows that start together. */
 struct tie_keys {
-	const int64_t *key[4];
+	const struct nst_col *key[4];
 };
 
 /* NULL (INT64_MIN) first; a column the export lacks orders nothing. */
@@ -125,9 +125,10 @@ static int cmp_ties(uint32_t a, uint32_t b, void *arg)
 {
 	const struct tie_keys *t = arg;
 	for (int i = 0; i < 4; i++) {
-		const int64_t *k = t->key[i];
-		if (k && k[a] != k[b])
-			return k[a] < k[b] ? -1 : 1;
+		const struct nst_col *k = t->key[i];
+		int64_t va = k ? nst_col_at(k, a) : 0, vb = k ? nst_col_at(k, b) : 0;
+		if (va != vb)
+			return va < vb ? -1 : 1;
 	}
 	return 0;
 }
@@ -149,7 +150,8 @@ static enum nst_status output_order(struct trace *tr, struct nst_error *err)
 		pid[i] = k->gpid[i] == NST_NULL_I64 ? NST_NULL_I64 : nst_pid(k->gpid[i]);
 	}
 	enum nst_status s = nst_sort_by_key(tr->order, k->n, k->start, err);
-	struct tie_keys ties = { { pid, k->device, k->stream, k->corr } };
+	const struct nst_col pid_col = nst_col_of(pid);
+	struct tie_keys ties = { { &pid_col, k->device, k->stream, k->corr } };
 	for (size_t lo = 0, hi; s == NST_OK && lo < k->n; lo = hi) {
 		for (hi = lo + 1; hi < k->n && k->start[tr->order[hi]] == k->start[tr->order[lo]];)
 			hi++;
@@ -166,11 +168,12 @@ static enum nst_status output_order(struct trace *tr, struct nst_error *err)
 static enum nst_status number_instances(struct trace *tr, struct nst_error *err)
 {
 	const struct kernels *k = &tr->k;
-	const int64_t *candidates[] = {
-		k->gpid, k->device, k->stream, k->name,
+	const struct nst_col gpid = nst_col_of(k->gpid);
+	const struct nst_col *candidates[] = {
+		k->gpid ? &gpid : NULL, k->device, k->stream, k->name,
 		k->dim[0], k->dim[1], k->dim[2], k->dim[3], k->dim[4], k->dim[5],
 	};
-	const int64_t *keys[sizeof candidates / sizeof *candidates];
+	const struct nst_col *keys[sizeof candidates / sizeof *candidates];
 	size_t nkeys = 0;
 	for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++)
 		if (candidates[i])
@@ -179,7 +182,7 @@ static enum nst_status number_instances(struct trace *tr, struct nst_error *err)
 	if (!tr->instance)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	struct nst_groups g;
-	enum nst_status s = nst_group(keys, nkeys, tr->order, k->n, &g, err);
+	enum nst_status s = nst_group_cols(keys, nkeys, tr->order, k->n, &g, err);
 	if (s != NST_OK)
 		return s;
 	for (size_t grp = 0; grp < g.n; grp++)
@@ -191,9 +194,9 @@ static enum nst_status number_instances(struct trace *tr, struct nst_error *err)
 
 /* ---- rows ------------------------------------------------------------------------- */
 
-static struct nst_cell int_at(const int64_t *col, size_t row)
+static struct nst_cell int_at(const struct nst_col *col, size_t row)
 {
-	return col ? nst_int_or_null(col[row]) : nst_null();
+	return nst_int_or_null(nst_col_or_null(col, row));
 }
 
 static void launch_cells(struct trace *tr, size_t row)
@@ -203,14 +206,15 @@ static void launch_cells(struct trace *tr, size_t row)
 	struct nst_cell *cell = tr->cell;
 	int64_t r = -1;
 	if (c && k->corr)
-		r = nst_calls_find(&tr->l.all, k->gpid[row], k->corr[row]);
+		r = nst_calls_find(&tr->l.all, k->gpid[row], nst_col_at(k->corr, row));
 	if (r < 0) {
 		cell[C_API] = cell[C_API_START] = cell[C_TID] = nst_null();
 		return;
 	}
-	cell[C_API] = nst_text(nst_api_name(&tr->l.all, c->name_id[r]));
+	cell[C_API] = nst_text(nst_api_name(&tr->l.all, nst_col_at(c->name_id, (size_t)r)));
 	cell[C_API_START] = nst_int(c->start[r]);
-	cell[C_TID] = c->gtid[r] == NST_NULL_I64 ? nst_null() : nst_int(nst_tid(c->gtid[r]));
+	int64_t gtid = nst_col_or_null(c->gtid, (size_t)r);
+	cell[C_TID] = gtid == NST_NULL_I64 ? nst_null() : nst_int(nst_tid(gtid));
 }
 
 static enum nst_status emit_row(struct trace *tr, const struct nst_sink *out, size_t row,
@@ -232,9 +236,8 @@ static enum nst_status emit_row(struct trace *tr, const struct nst_sink *out, si
 	for (int d = 0; d < 6; d++)
 		cell[C_DIMS + d] = int_at(k->dim[d], row);
 	launch_cells(tr, row);
-	const int64_t *name = k->name;
-	cell[C_NAME] = nst_text(name && name[row] != NST_NULL_I64
-					? nst_kernel_name_text(tr->ctx, name[row]) : NULL);
+	int64_t name = nst_col_or_null(k->name, row);
+	cell[C_NAME] = nst_text(name != NST_NULL_I64 ? nst_kernel_name_text(tr->ctx, name) : NULL);
 	if (out->row(out->ctx, cell))
 		return nst_fail(err, NST_ERR_IO, "cannot write the report");
 	return NST_OK;

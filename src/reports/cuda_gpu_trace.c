@@ -116,17 +116,17 @@ static enum nst_status devices_of(struct nst_ctx *ctx, struct devices *d, int64_
 
 struct kernels {
 	struct nst_gpu_table t;
-	const int64_t *dim[6], *regs, *ssmem, *dsmem, *name_id;
+	const struct nst_col *name_id, *dim[6], *regs, *ssmem, *dsmem; /* as stored */
 };
 
 struct copies {
 	struct nst_gpu_table t;
-	const int64_t *kind, *src, *dst;
+	const struct nst_col *kind, *src, *dst;
 };
 
 struct memsets {
 	struct nst_gpu_table t;
-	const int64_t *kind;
+	const struct nst_col *kind;
 };
 
 struct trace {
@@ -149,10 +149,10 @@ static enum nst_status load_kernels(struct nst_ctx *ctx, struct kernels *k,
 	memset(k, 0, sizeof *k);
 	enum nst_status s = nst_gpu_table_load(ctx, KERNEL, NST_GPU_ALL, &k->t, err);
 	for (int i = 0; !s && i < 6; i++)
-		s = nst_ev_i64(ctx->ev, KERNEL, dims[i], &k->dim[i], err);
-	if (!s) s = nst_ev_i64(ctx->ev, KERNEL, "registersPerThread", &k->regs, err);
-	if (!s) s = nst_ev_i64(ctx->ev, KERNEL, "staticSharedMemory", &k->ssmem, err);
-	if (!s) s = nst_ev_i64(ctx->ev, KERNEL, "dynamicSharedMemory", &k->dsmem, err);
+		s = nst_ev_col(ctx->ev, KERNEL, dims[i], &k->dim[i], err);
+	if (!s) s = nst_ev_col(ctx->ev, KERNEL, "registersPerThread", &k->regs, err);
+	if (!s) s = nst_ev_col(ctx->ev, KERNEL, "staticSharedMemory", &k->ssmem, err);
+	if (!s) s = nst_ev_col(ctx->ev, KERNEL, "dynamicSharedMemory", &k->dsmem, err);
 	if (!s && k->t.n)
 		s = nst_report_kernel_name_ids(ctx, &k->name_id, err);
 	return s;
@@ -163,11 +163,11 @@ static enum nst_status load_sources(struct trace *tr, struct nst_error *err)
 	struct nst_ctx *ctx = tr->ctx;
 	enum nst_status s = load_kernels(ctx, &tr->k, err);
 	if (!s) s = nst_gpu_table_load(ctx, MEMCPY, NST_GPU_ALL, &tr->c.t, err);
-	if (!s) s = nst_ev_i64(ctx->ev, MEMCPY, "copyKind", &tr->c.kind, err);
-	if (!s) s = nst_ev_i64(ctx->ev, MEMCPY, "srcKind", &tr->c.src, err);
-	if (!s) s = nst_ev_i64(ctx->ev, MEMCPY, "dstKind", &tr->c.dst, err);
+	if (!s) s = nst_ev_col(ctx->ev, MEMCPY, "copyKind", &tr->c.kind, err);
+	if (!s) s = nst_ev_col(ctx->ev, MEMCPY, "srcKind", &tr->c.src, err);
+	if (!s) s = nst_ev_col(ctx->ev, MEMCPY, "dstKind", &tr->c.dst, err);
 	if (!s) s = nst_gpu_table_load(ctx, MEMSET, NST_GPU_ALL, &tr->m.t, err);
-	if (!s) s = nst_ev_i64(ctx->ev, MEMSET, "memKind", &tr->m.kind, err);
+	if (!s) s = nst_ev_col(ctx->ev, MEMSET, "memKind", &tr->m.kind, err);
 	return s;
 }
 
@@ -176,6 +176,11 @@ static enum nst_status load_sources(struct trace *tr, struct nst_error *err)
 static struct nst_cell int_at(const int64_t *col, size_t row)
 {
 	return col ? nst_int_or_null(col[row]) : nst_null();
+}
+
+static struct nst_cell col_cell(const struct nst_col *col, size_t row)
+{
+	return nst_int_or_null(nst_col_or_null(col, row));
 }
 
 /* bytes * (1000000000 / duration) in SQLite arithmetic: integer division,
@@ -198,10 +203,10 @@ static void common_cells(struct trace *tr, const struct nst_gpu_table *t, size_t
 		c[k] = nst_null();
 	c[C_START] = nst_int(t->start[i]);
 	c[C_DUR] = nst_int(t->end[i] - t->start[i]);
-	c[C_CORR] = int_at(t->corr, i);
-	c[C_CTX] = int_at(t->context, i);
-	c[C_GREEN] = t->green && t->green[i] != 0 ? int_at(t->green, i) : nst_null();
-	c[C_STREAM] = int_at(t->stream, i);
+	c[C_CORR] = col_cell(t->corr, i);
+	c[C_CTX] = col_cell(t->context, i);
+	c[C_GREEN] = nst_col_or_null(t->green, i) != 0 ? col_cell(t->green, i) : nst_null();
+	c[C_STREAM] = col_cell(t->stream, i);
 	if (t->bytes) {
 		c[C_BYTES] = int_at(t->bytes, i);
 		c[C_THRU] = throughput(t->bytes[i], t->end[i] - t->start[i]);
@@ -215,12 +220,12 @@ static void kernel_cells(struct trace *tr, size_t i)
 	common_cells(tr, &k->t, i);
 	c[C_BYTES] = c[C_THRU] = nst_null();
 	for (int d = 0; d < 6; d++)
-		c[C_GRID + d] = int_at(k->dim[d], i);
-	c[C_REGS] = int_at(k->regs, i);
-	c[C_SSMEM] = int_at(k->ssmem, i);
-	c[C_DSMEM] = int_at(k->dsmem, i);
-	const int64_t *id = k->name_id;
-	c[C_NAME] = nst_text(id && id[i] != NST_NULL_I64 ? nst_kernel_name_text(tr->ctx, id[i]) : NULL);
+		c[C_GRID + d] = col_cell(k->dim[d], i);
+	c[C_REGS] = col_cell(k->regs, i);
+	c[C_SSMEM] = col_cell(k->ssmem, i);
+	c[C_DSMEM] = col_cell(k->dsmem, i);
+	int64_t id = nst_col_or_null(k->name_id, i);
+	c[C_NAME] = nst_text(id != NST_NULL_I64 ? nst_kernel_name_text(tr->ctx, id) : NULL);
 }
 
 static enum nst_status copy_cells(struct trace *tr, size_t i, struct nst_error *err)
@@ -229,9 +234,9 @@ static enum nst_status copy_cells(struct trace *tr, size_t i, struct nst_error *
 	struct nst_cell *c = tr->cell;
 	common_cells(tr, &m->t, i);
 	struct nst_db *db = tr->ctx->db;
-	c[C_SRC] = nst_text(m->src ? nst_label_cached(db, &tr->mem_kind, m->src[i]) : NULL);
-	c[C_DST] = nst_text(m->dst ? nst_label_cached(db, &tr->mem_kind, m->dst[i]) : NULL);
-	int64_t name = m->kind ? nst_op_name_memcpy(tr->ctx, &tr->names, m->kind[i]) : 0;
+	c[C_SRC] = nst_text(m->src ? nst_label_cached(db, &tr->mem_kind, nst_col_at(m->src, i)) : NULL);
+	c[C_DST] = nst_text(m->dst ? nst_label_cached(db, &tr->mem_kind, nst_col_at(m->dst, i)) : NULL);
+	int64_t name = m->kind ? nst_op_name_memcpy(tr->ctx, &tr->names, nst_col_at(m->kind, i)) : 0;
 	if (name < 0)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	c[C_NAME] = nst_text(nst_op_name(&tr->names, name));
@@ -243,7 +248,7 @@ static enum nst_status memset_cells(struct trace *tr, size_t i, struct nst_error
 	const struct memsets *m = &tr->m;
 	struct nst_cell *c = tr->cell;
 	common_cells(tr, &m->t, i);
-	c[C_SRC] = nst_text(m->kind ? nst_label_cached(tr->ctx->db, &tr->mem_kind, m->kind[i])
+	c[C_SRC] = nst_text(m->kind ? nst_label_cached(tr->ctx->db, &tr->mem_kind, nst_col_at(m->kind, i))
 				    : NULL);
 	int64_t name = nst_op_name_memset(&tr->names);
 	if (name < 0)
@@ -289,7 +294,7 @@ static enum nst_status emit_op(struct trace *tr, const struct nst_sink *out, siz
 	const struct span *sp = NULL;
 	enum nst_status s = fill_cells(tr, t, row, err);
 	if (s == NST_OK)
-		s = devices_of(tr->ctx, &tr->dev, t->device ? t->device[row] : NST_NULL_I64,
+		s = devices_of(tr->ctx, &tr->dev, nst_col_or_null(t->device, row),
 			       &sp, err);
 	for (size_t k = 0; s == NST_OK && k < sp->n; k++) {
 		tr->cell[C_DEVICE] = nst_text(sp->text[k]);

@@ -49,12 +49,12 @@ static enum nst_status fill_keys(struct nst_ctx *ctx, const struct nst_kexec *j,
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < j->n; i++) {
 		uint32_t kr = j->krow[i], rr = j->rrow[i];
-		int64_t gtid = j->calls->gtid[rr];
+		int64_t gtid = nst_col_or_null(j->calls->gtid, rr);
 		k->pid[i] = nst_pid(gtid);
 		k->tid[i] = nst_tid(gtid);
-		k->dev[i] = j->device ? j->device[kr] : NST_NULL_I64;
-		k->api[i] = j->calls->name_id[rr];
-		k->kname[i] = j->kname ? j->kname[kr] : NST_NULL_I64;
+		k->dev[i] = nst_col_or_null(j->device, kr);
+		k->api[i] = nst_col_at(j->calls->name_id, rr);
+		k->kname[i] = nst_col_or_null(j->kname, kr);
 		k->api_text[i] = nst_api_name(ctx, k->api[i]);
 		k->kname_text[i] = nst_kernel_name_text(ctx, k->kname[i]);
 	}

@@ -11,7 +11,7 @@ static enum nst_status emit_launch(struct nst_ctx *ctx, const struct nst_sink *o
 	uint32_t k = j->krow[i], r = j->rrow[i];
 	const struct nst_calls *c = j->calls;
 	struct nst_kexec_times t = nst_kexec_times_of(j, i);
-	int64_t gtid = c->gtid ? c->gtid[r] : NST_NULL_I64;
+	int64_t gtid = nst_col_or_null(c->gtid, r);
 	const char *grid = nst_kexec_grid(ctx, j, k), *block = nst_kexec_block(ctx, j, k);
 	if (!grid || !block)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -25,11 +25,11 @@ static enum nst_status emit_launch(struct nst_ctx *ctx, const struct nst_sink *o
 		nst_int(t.total),
 		gtid == NST_NULL_I64 ? nst_null() : nst_int(nst_pid(gtid)),
 		gtid == NST_NULL_I64 ? nst_null() : nst_int(nst_tid(gtid)),
-		j->device ? nst_int_or_null(j->device[k]) : nst_null(),
-		nst_text(nst_api_name(ctx, c->name_id[r])),
+		nst_int_or_null(nst_col_or_null(j->device, k)),
+		nst_text(nst_api_name(ctx, nst_col_at(c->name_id, r))),
 		nst_text(grid),
 		nst_text(block),
-		nst_text(j->kname ? nst_kernel_name_text(ctx, j->kname[k]) : NULL),
+		nst_text(j->kname ? nst_kernel_name_text(ctx, nst_col_at(j->kname, k)) : NULL),
 	};
 	if (out->row(out->ctx, cells))
 		return nst_fail(err, NST_ERR_IO, "cannot write the report");

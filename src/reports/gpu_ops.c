@@ -16,11 +16,11 @@ enum nst_status nst_gpu_table_load(struct nst_ctx *ctx, const char *table,
 	if (!s) s = nst_ev_i64(ev, table, "end", &t->end, err);
 	if (!s) s = nst_ev_i64(ev, table, "bytes", &t->bytes, err);
 	if (!s && which == NST_GPU_ALL) {
-		s = nst_ev_i64(ev, table, "correlationId", &t->corr, err);
-		if (!s) s = nst_ev_i64(ev, table, "deviceId", &t->device, err);
-		if (!s) s = nst_ev_i64(ev, table, "contextId", &t->context, err);
-		if (!s) s = nst_ev_i64(ev, table, "greenContextId", &t->green, err);
-		if (!s) s = nst_ev_i64(ev, table, "streamId", &t->stream, err);
+		s = nst_ev_col(ev, table, "correlationId", &t->corr, err);
+		if (!s) s = nst_ev_col(ev, table, "deviceId", &t->device, err);
+		if (!s) s = nst_ev_col(ev, table, "contextId", &t->context, err);
+		if (!s) s = nst_ev_col(ev, table, "greenContextId", &t->green, err);
+		if (!s) s = nst_ev_col(ev, table, "streamId", &t->stream, err);
 	}
 	if (s != NST_OK)
 		return s;
@@ -266,7 +266,7 @@ enum nst_status nst_op_rows_add_api(struct nst_ctx *ctx, struct nst_op_rows *r,
 		s = reserve(r, c->ncalls, err);
 	for (size_t i = 0; s == NST_OK && i < c->ncalls; i++) {
 		uint32_t row = c->rows[i];
-		int64_t name = nst_op_name_api(ctx, nm, c->name_id[row]);
+		int64_t name = nst_op_name_api(ctx, nm, nst_col_at(c->name_id, row));
 		if (name < 0)
 			return no_memory(err);
 		push(r, name, c->end[row] - c->start[row], NST_OP_API);
@@ -278,7 +278,7 @@ enum nst_status nst_op_rows_add_kernels(struct nst_ctx *ctx, struct nst_op_rows 
 					struct nst_op_names *nm, struct nst_error *err)
 {
 	struct nst_gpu_table t;
-	const int64_t *sid;
+	const struct nst_col *sid;
 	enum nst_status s = nst_gpu_table_load(ctx, KERNEL, NST_GPU_TIMES, &t, err);
 	if (s != NST_OK || t.n == 0)
 		return s;
@@ -286,7 +286,7 @@ enum nst_status nst_op_rows_add_kernels(struct nst_ctx *ctx, struct nst_op_rows 
 	if (s == NST_OK)
 		s = reserve(r, t.n, err);
 	for (size_t i = 0; s == NST_OK && i < t.n; i++) {
-		int64_t name = sid ? nst_op_name_kernel(ctx, nm, sid[i]) : 0;
+		int64_t name = sid ? nst_op_name_kernel(ctx, nm, nst_col_at(sid, i)) : 0;
 		if (name < 0)
 			return no_memory(err);
 		push(r, name, t.end[i] - t.start[i], NST_OP_KERNEL);

@@ -22,7 +22,7 @@
 struct nst_gpu_table {
 	size_t n;
 	const int64_t *start, *end, *bytes;
-	const int64_t *corr, *device, *context, *green, *stream;
+	const struct nst_col *corr, *device, *context, *green, *stream; /* as stored */
 };
 enum nst_gpu_columns { NST_GPU_TIMES, NST_GPU_ALL };
 enum nst_status nst_gpu_table_load(struct nst_ctx *ctx, const char *table,

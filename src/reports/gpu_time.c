@@ -19,7 +19,8 @@ static const struct {
 
 struct columns {
 	size_t n;
-	const int64_t *start, *end, *device, *gpid, *stream;
+	const int64_t *start, *end;
+	const struct nst_col *device, *gpid, *stream; /* as stored */
 };
 
 static enum nst_status read_columns(struct nst_events *ev, const char *table,
@@ -29,17 +30,12 @@ static enum nst_status read_columns(struct nst_events *ev, const char *table,
 	enum nst_status s = nst_ev_rows(ev, table, &c->n, err);
 	if (!s) s = nst_ev_i64(ev, table, "start", &c->start, err);
 	if (!s) s = nst_ev_i64(ev, table, "end", &c->end, err);
-	if (!s) s = nst_ev_i64(ev, table, "deviceId", &c->device, err);
-	if (!s) s = nst_ev_i64(ev, table, "globalPid", &c->gpid, err);
-	if (!s) s = nst_ev_i64(ev, table, "streamId", &c->stream, err);
+	if (!s) s = nst_ev_col(ev, table, "deviceId", &c->device, err);
+	if (!s) s = nst_ev_col(ev, table, "globalPid", &c->gpid, err);
+	if (!s) s = nst_ev_col(ev, table, "streamId", &c->stream, err);
 	if (!s && (!c->start || !c->end))
 		c->n = 0; /* a table without times holds no interval */
 	return s;
-}
-
-static int64_t at(const int64_t *col, size_t row)
-{
-	return col ? col[row] : NST_NULL_I64;
 }
 
 static enum nst_status reserve(struct nst_gt_ops *ops, size_t cap, struct nst_error *err)
@@ -84,9 +80,9 @@ static void push(struct nst_gt_ops *ops, const struct columns *c, size_t row,
 	size_t i = ops->n++;
 	ops->start[i] = start;
 	ops->end[i] = end;
-	ops->device[i] = at(c->device, row);
-	ops->gpid[i] = at(c->gpid, row);
-	ops->stream[i] = at(c->stream, row);
+	ops->device[i] = nst_col_or_null(c->device, row);
+	ops->gpid[i] = nst_col_or_null(c->gpid, row);
+	ops->stream[i] = nst_col_or_null(c->stream, row);
 	ops->kind[i] = (uint8_t)kind;
 }
 

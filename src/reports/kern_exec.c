@@ -28,21 +28,21 @@ enum nst_status nst_kexec_check(struct nst_ctx *ctx, struct nst_error *err)
 }
 
 static enum nst_status load_kernels(struct nst_ctx *ctx, struct nst_kexec *j,
-				    size_t *nk, const int64_t **corr,
-				    const int64_t **gpid, struct nst_error *err)
+				    size_t *nk, const struct nst_col **corr,
+				    const struct nst_col **gpid, struct nst_error *err)
 {
 	static const char *const gcol[3] = { "gridX", "gridY", "gridZ" };
 	static const char *const bcol[3] = { "blockX", "blockY", "blockZ" };
 	enum nst_status s = nst_ev_rows(ctx->ev, KERNEL, nk, err);
 	if (!s) s = nst_ev_i64(ctx->ev, KERNEL, "start", &j->kstart, err);
 	if (!s) s = nst_ev_i64(ctx->ev, KERNEL, "end", &j->kend, err);
-	if (!s) s = nst_ev_i64(ctx->ev, KERNEL, "deviceId", &j->device, err);
-	if (!s) s = nst_ev_i64(ctx->ev, KERNEL, "correlationId", corr, err);
-	if (!s) s = nst_ev_i64(ctx->ev, KERNEL, "globalPid", gpid, err);
+	if (!s) s = nst_ev_col(ctx->ev, KERNEL, "deviceId", &j->device, err);
+	if (!s) s = nst_ev_col(ctx->ev, KERNEL, "correlationId", corr, err);
+	if (!s) s = nst_ev_col(ctx->ev, KERNEL, "globalPid", gpid, err);
 	for (int d = 0; d < 3 && !s; d++) {
-		s = nst_ev_i64(ctx->ev, KERNEL, gcol[d], &j->grid[d], err);
+		s = nst_ev_col(ctx->ev, KERNEL, gcol[d], &j->grid[d], err);
 		if (!s)
-			s = nst_ev_i64(ctx->ev, KERNEL, bcol[d], &j->block[d], err);
+			s = nst_ev_col(ctx->ev, KERNEL, bcol[d], &j->block[d], err);
 	}
 	if (!s)
 		s = nst_report_kernel_name_ids(ctx, &j->kname, err);
@@ -59,7 +59,7 @@ static enum nst_status sole_process(struct nst_ctx *ctx, const struct nst_calls 
 {
 	*gpid = NST_NULL_I64;
 	for (size_t k = 0; c->gtid && k < c->ncalls; k++) {
-		int64_t g = c->gtid[c->rows[k]];
+		int64_t g = nst_col_at(c->gtid, c->rows[k]);
 		if (g == NST_NULL_I64)
 			continue;
 		if (*gpid != NST_NULL_I64 && *gpid != nst_gpid(g))
@@ -71,12 +71,19 @@ static enum nst_status sole_process(struct nst_ctx *ctx, const struct nst_calls 
 	return NST_OK;
 }
 
-static size_t count_pairs(struct nst_ctx *ctx, size_t nk, const int64_t *corr,
-			  const int64_t *gpid, int64_t sole, const uint32_t *next)
+/* The call of kernel k (-1: none): the first of its chain. */
+static int64_t call_of(struct nst_ctx *ctx, size_t k, const struct nst_col *corr,
+		       const struct nst_col *gpid, int64_t sole)
+{
+	return nst_calls_find(ctx, gpid ? nst_col_at(gpid, k) : sole, nst_col_at(corr, k));
+}
+
+static size_t count_pairs(struct nst_ctx *ctx, size_t nk, const struct nst_col *corr,
+			  const struct nst_col *gpid, int64_t sole, const uint32_t *next)
 {
 	size_t n = 0;
 	for (size_t k = 0; k < nk; k++) {
-		int64_t r = nst_calls_find(ctx, gpid ? gpid[k] : sole, corr[k]);
+		int64_t r = call_of(ctx, k, corr, gpid, sole);
 		for (; r >= 0; r = next[r] == UINT32_MAX ? -1 : (int64_t)next[r])
 			n++;
 	}
@@ -84,12 +91,12 @@ static size_t count_pairs(struct nst_ctx *ctx, size_t nk, const int64_t *corr,
 }
 
 static void fill_pairs(struct nst_ctx *ctx, struct nst_kexec *j, size_t nk,
-		       const int64_t *corr, const int64_t *gpid, int64_t sole,
+		       const struct nst_col *corr, const struct nst_col *gpid, int64_t sole,
 		       const uint32_t *next)
 {
 	size_t n = 0;
 	for (size_t k = 0; k < nk; k++) {
-		int64_t r = nst_calls_find(ctx, gpid ? gpid[k] : sole, corr[k]);
+		int64_t r = call_of(ctx, k, corr, gpid, sole);
 		for (; r >= 0; r = next[r] == UINT32_MAX ? -1 : (int64_t)next[r]) {
 			j->krow[n] = (uint32_t)k;
 			j->rrow[n++] = (uint32_t)r;
@@ -102,7 +109,7 @@ enum nst_status nst_kexec_join(struct nst_ctx *ctx, struct nst_kexec *j,
 {
 	memset(j, 0, sizeof *j);
 	size_t nk;
-	const int64_t *corr, *gpid;
+	const struct nst_col *corr, *gpid;
 	const uint32_t *next;
 	int64_t sole = NST_NULL_I64;
 	enum nst_status s = nst_calls_ids(ctx, &j->calls, err);
@@ -145,13 +152,14 @@ struct nst_kexec_times nst_kexec_times_of(const struct nst_kexec *j, size_t i)
 }
 
 /* printf('%d') of SQL NULL prints 0. */
-static int64_t dim_at(const int64_t *col, uint32_t row)
+static int64_t dim_at(const struct nst_col *col, uint32_t row)
 {
-	return col && col[row] != NST_NULL_I64 ? col[row] : 0;
+	int64_t v = nst_col_or_null(col, row);
+	return v != NST_NULL_I64 ? v : 0;
 }
 
 static const char *dims_text(struct nst_ctx *ctx, struct nst_kexec *j,
-			     const int64_t *const col[3], uint32_t krow)
+			     const struct nst_col *const col[3], uint32_t krow)
 {
 	int64_t x = dim_at(col[0], krow), y = dim_at(col[1], krow), z = dim_at(col[2], krow);
 	/* Dimensions fit 32 bits, so (x, y) packs into one key and z is the other. */

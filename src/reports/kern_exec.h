@@ -18,8 +18,8 @@ struct nst_kexec {
 	uint32_t *krow; /* CUPTI_ACTIVITY_KIND_KERNEL row */
 	uint32_t *rrow; /* CUPTI_ACTIVITY_KIND_RUNTIME row */
 	const struct nst_calls *calls;
-	const int64_t *kstart, *kend, *device, *kname;
-	const int64_t *grid[3], *block[3];
+	const int64_t *kstart, *kend;
+	const struct nst_col *kname, *device, *grid[3], *block[3]; /* as stored */
 	/* "%4d %4d %4d" texts, one per distinct triple */
 	struct nst_map dims_index;
 	const char **dims_text;

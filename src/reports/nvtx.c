@@ -69,10 +69,10 @@ enum nst_status nst_nvtx_load(struct nst_ctx *ctx, struct nst_nvtx *nv,
 	enum nst_status s = nst_ev_rows(ctx->ev, NVTX, &nv->n, err);
 	if (!s) s = nst_ev_i64(ctx->ev, NVTX, "start", &nv->start, err);
 	if (!s) s = nst_ev_i64(ctx->ev, NVTX, "end", &nv->end, err);
-	if (!s) s = nst_ev_i64(ctx->ev, NVTX, "eventType", &nv->type, err);
-	if (!s) s = nst_ev_i64(ctx->ev, NVTX, "globalTid", &nv->gtid, err);
-	if (!s) s = nst_ev_i64(ctx->ev, NVTX, "textId", &nv->text_id, err);
-	if (!s) s = nst_ev_i64(ctx->ev, NVTX, "domainId", &nv->domain, err);
+	if (!s) s = nst_ev_col(ctx->ev, NVTX, "eventType", &nv->type, err);
+	if (!s) s = nst_ev_col(ctx->ev, NVTX, "globalTid", &nv->gtid, err);
+	if (!s) s = nst_ev_col(ctx->ev, NVTX, "textId", &nv->text_id, err);
+	if (!s) s = nst_ev_col(ctx->ev, NVTX, "domainId", &nv->domain, err);
 	if (!s) s = nst_ev_text(ctx->ev, NVTX, "text", &nv->text, err);
 	if (s != NST_OK)
 		return s;
@@ -88,9 +88,9 @@ int64_t nst_nvtx_end(const struct nst_nvtx *nv, size_t row)
 	return nv->end && nv->end[row] != NST_NULL_I64 ? nv->end[row] : nv->last_ts;
 }
 
-static int64_t col_at(const int64_t *col, size_t row)
+static int64_t col_at(const struct nst_col *col, size_t row)
 {
-	return col ? col[row] : NST_NULL_I64;
+	return nst_col_or_null(col, row);
 }
 
 const char *nst_nvtx_base_name(struct nst_ctx *ctx, const struct nst_nvtx *nv,
@@ -151,7 +151,7 @@ static enum nst_status domains_build(const struct nst_nvtx *nv, struct domains *
 	memset(d, 0, sizeof *d);
 	size_t n = 0;
 	for (size_t i = 0; i < nv->n; i++)
-		n += nv->type[i] == DOMAIN_CREATE;
+		n += nst_col_at(nv->type, i) == DOMAIN_CREATE;
 	d->text = malloc((n ? n : 1) * sizeof *d->text);
 	d->next = malloc((n ? n : 1) * sizeof *d->next);
 	d->last = malloc((n ? n : 1) * sizeof *d->last);
@@ -161,7 +161,7 @@ static enum nst_status domains_build(const struct nst_nvtx *nv, struct domains *
 	for (size_t i = 0; n && i < nv->n; i++) {
 		int64_t dom = col_at(nv->domain, i), gtid = col_at(nv->gtid, i);
 		/* SQL equality never matches NULL, so such rows name nothing. */
-		if (nv->type[i] != DOMAIN_CREATE || dom == NST_NULL_I64 || gtid == NST_NULL_I64)
+		if (nst_col_at(nv->type, i) != DOMAIN_CREATE || dom == NST_NULL_I64 || gtid == NST_NULL_I64)
 			continue;
 		if (domains_add(d, dom, gtid, nv->text ? nv->text[i] : NULL))
 			return nst_fail(err, NST_ERR_NOMEM, "out of memory reading NVTX domains");
@@ -297,7 +297,7 @@ enum nst_status nst_nvtx_name_ranges(struct nst_ctx *ctx, const struct nst_nvtx 
 		enum nst_nvtx_style style;
 		/* start is NOT NULL in every schema: a row without one (a
 		 * hand-trimmed export) has no duration and is no range */
-		if (!nst_nvtx_range_style(nv->type[i], &style) ||
+		if (!nst_nvtx_range_style(nst_col_at(nv->type, i), &style) ||
 		    !(styles & NST_NVTX_STYLE_BIT(style)) || nv->start[i] == NST_NULL_I64)
 			continue;
 		if (name_range(&nm, i, style, out, &cap))

@@ -31,7 +31,8 @@ extern const struct nst_need nst_nvtx_needs[];
 
 struct nst_nvtx {
 	size_t n;
-	const int64_t *start, *end, *type, *gtid, *text_id, *domain;
+	const int64_t *start, *end;
+	const struct nst_col *type, *gtid, *text_id, *domain; /* as stored */
 	const char *const *text;
 	int64_t last_ts; /* the end of open ranges */
 };

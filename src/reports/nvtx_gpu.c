@@ -125,17 +125,13 @@ enum nst_status nst_enclosing(const struct nst_spans *ranges, const struct nst_s
 
 /* ---- launches --------------------------------------------------------------- */
 
-static int64_t col_at(const int64_t *col, size_t row)
-{
-	return col ? col[row] : NST_NULL_I64;
-}
-
 /* Walks the calls of GPU row i: fills op/call from *n on when given. */
-static size_t calls_of(struct nst_ctx *ctx, const int64_t *gpid, const int64_t *corr,
-		       const uint32_t *next, size_t i, struct nst_launches *l, size_t n)
+static size_t calls_of(struct nst_ctx *ctx, const struct nst_col *gpid,
+		       const struct nst_col *corr, const uint32_t *next, size_t i,
+		       struct nst_launches *l, size_t n)
 {
 	size_t k = 0;
-	int64_t r = nst_calls_find(ctx, col_at(gpid, i), col_at(corr, i));
+	int64_t r = nst_calls_find(ctx, nst_col_or_null(gpid, i), nst_col_or_null(corr, i));
 	for (; r >= 0; r = next[r] == UINT32_MAX ? -1 : (int64_t)next[r], k++) {
 		if (l) {
 			l->op[n + k] = (uint32_t)i;
@@ -150,12 +146,12 @@ enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table, bool all
 {
 	memset(l, 0, sizeof *l);
 	size_t rows;
-	const int64_t *gpid, *corr;
+	const struct nst_col *gpid, *corr;
 	const uint32_t *next;
 	struct nst_ctx all = all_calls ? nst_ctx_unfiltered(ctx) : *ctx;
 	enum nst_status s = nst_ev_rows(ctx->ev, table, &rows, err);
-	if (!s) s = nst_ev_i64(ctx->ev, table, "globalPid", &gpid, err);
-	if (!s) s = nst_ev_i64(ctx->ev, table, "correlationId", &corr, err);
+	if (!s) s = nst_ev_col(ctx->ev, table, "globalPid", &gpid, err);
+	if (!s) s = nst_ev_col(ctx->ev, table, "correlationId", &corr, err);
 	if (!s) s = nst_calls_chain(&all, &next, err);
 	if (s != NST_OK || rows == 0 || !next)
 		return s;
@@ -188,7 +184,7 @@ enum nst_status nst_nvtx_spans(const struct nst_nvtx *nv, const struct nst_nvtx_
 		uint32_t row = r->row[i];
 		s->start[i] = nv->start[row];
 		s->end[i] = nst_nvtx_end(nv, row);
-		s->tid[i] = col_at(nv->gtid, row);
+		s->tid[i] = nst_col_or_null(nv->gtid, row);
 	}
 	return st;
 }
@@ -200,17 +196,17 @@ enum nst_status nst_nvtx_spans(const struct nst_nvtx *nv, const struct nst_nvtx_
 static enum nst_status own_thread_ranges(struct nst_ctx *ctx, const struct nst_nvtx *nv,
 					 struct nst_spans *s, struct nst_error *err)
 {
-	const int64_t *end_tid;
-	enum nst_status st = nst_ev_i64(ctx->ev, NVTX, "endGlobalTid", &end_tid, err);
+	const struct nst_col *end_tid;
+	enum nst_status st = nst_ev_col(ctx->ev, NVTX, "endGlobalTid", &end_tid, err);
 	if (st == NST_OK)
 		st = nst_spans_alloc(s, nv->n, err);
 	for (size_t i = 0; st == NST_OK && i < nv->n; i++) {
 		enum nst_nvtx_style style;
-		bool take = nst_nvtx_range_style(nv->type[i], &style) &&
-			    col_at(end_tid, i) == NST_NULL_I64;
+		bool take = nst_nvtx_range_style(nst_col_at(nv->type, i), &style) &&
+			    nst_col_or_null(end_tid, i) == NST_NULL_I64;
 		s->start[i] = take ? nv->start[i] : NST_NULL_I64;
 		s->end[i] = nst_nvtx_end(nv, i);
-		s->tid[i] = col_at(nv->gtid, i);
+		s->tid[i] = nst_col_or_null(nv->gtid, i);
 	}
 	return st;
 }
@@ -253,7 +249,7 @@ static enum nst_status innermost_ranges(struct nst_ctx *ctx, const struct nst_sp
 	for (size_t i = 0; s == NST_OK && i < l.n; i++) {
 		q.start[i] = c->start[l.call[i]];
 		q.end[i] = c->end[l.call[i]];
-		q.tid[i] = col_at(c->gtid, l.call[i]);
+		q.tid[i] = nst_col_or_null(c->gtid, l.call[i]);
 		best[i] = -1;
 	}
 	if (s == NST_OK)
@@ -271,7 +267,7 @@ static enum nst_status innermost_ranges(struct nst_ctx *ctx, const struct nst_sp
 
 /* "range/kernel" ids, interned by text. */
 static enum nst_status prefix_names(struct nst_ctx *ctx, const struct nst_nvtx *nv,
-				    const int64_t *range_of, const int64_t *base_ids,
+				    const int64_t *range_of, const struct nst_col *base_ids,
 				    size_t nk, int64_t id_base, int64_t *ids, struct nst_strtab *t,
 				    struct nst_arena *arena, struct nst_error *err)
 {
@@ -282,8 +278,9 @@ static enum nst_status prefix_names(struct nst_ctx *ctx, const struct nst_nvtx *
 	enum nst_status s = NST_OK;
 	for (size_t k = 0; s == NST_OK && k < nk; k++) {
 		const char *rname = range_of[k] < 0 ? NULL : nst_nvtx_base_name(ctx, nv, (size_t)range_of[k]);
-		const char *kname = base_ids[k] == NST_NULL_I64 ? NULL : nst_db_string(ctx->db, base_ids[k]);
-		ids[k] = base_ids[k];
+		int64_t base = nst_col_at(base_ids, k);
+		const char *kname = base == NST_NULL_I64 ? NULL : nst_db_string(ctx->db, base);
+		ids[k] = base;
 		if (!rname || !kname)
 			continue; /* SQL's || of NULL: nothing to prefix */
 		int64_t rid = nst_strtab_intern(&rnames, rname);
@@ -291,12 +288,12 @@ static enum nst_status prefix_names(struct nst_ctx *ctx, const struct nst_nvtx *
 		bool fresh;
 		if (rid < 0) {
 			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		} else if (nst_map_get(&cache, rid, base_ids[k], &hit)) {
+		} else if (nst_map_get(&cache, rid, base, &hit)) {
 			ids[k] = id_base + hit;
 		} else {
 			const char *full = nst_arena_printf(arena, "%s/%s", rname, kname);
 			int64_t id = full ? nst_strtab_intern(t, full) : -1;
-			if (id < 0 || nst_map_get_or_put(&cache, rid, base_ids[k], (uint32_t)id, &hit, &fresh))
+			if (id < 0 || nst_map_get_or_put(&cache, rid, base, (uint32_t)id, &hit, &fresh))
 				s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 			else
 				ids[k] = id_base + id;
@@ -336,7 +333,7 @@ static enum nst_status want_all(struct nst_ctx *ctx, const struct nst_need *need
 	return NST_OK;
 }
 
-enum nst_status nst_nvtx_kernel_names(struct nst_ctx *ctx, const int64_t *base_ids,
+enum nst_status nst_nvtx_kernel_names(struct nst_ctx *ctx, const struct nst_col *base_ids,
 				      int64_t id_base, struct nst_arena *arena,
 				      int64_t **ids, const char ***text, size_t *ntext,
 				      struct nst_error *err)

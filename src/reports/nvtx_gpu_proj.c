@@ -30,15 +30,10 @@ enum nst_status nst_proj_check(struct nst_ctx *ctx, struct nst_error *err)
 	return s;
 }
 
-static int64_t col_at(const int64_t *col, size_t row)
-{
-	return col ? col[row] : NST_NULL_I64;
-}
-
 int64_t nst_proj_range_id(const struct nst_proj *p, size_t i)
 {
 	size_t row = p->named.row[p->entry[i]];
-	return p->rowid ? p->rowid[row] : (int64_t)row + 1;
+	return p->rowid ? nst_col_at(p->rowid, row) : (int64_t)row + 1;
 }
 
 int64_t nst_proj_start(const struct nst_proj *p, size_t i)
@@ -94,18 +89,18 @@ static enum nst_status ops_add_table(struct nst_ctx *ctx, const char *table,
 		else
 			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	}
-	const int64_t *corr;
+	const struct nst_col *corr;
 	if (s == NST_OK)
-		s = nst_ev_i64(ctx->ev, table, "correlationId", &corr, err);
+		s = nst_ev_col(ctx->ev, table, "correlationId", &corr, err);
 	for (size_t i = 0; s == NST_OK && i < l.n; i++) {
 		size_t at = o->n + i;
 		uint32_t r = l.call[i], op = l.op[i];
 		o->calls.start[at] = c->start[r];
 		o->calls.end[at] = c->end[r];
-		o->calls.tid[at] = col_at(c->gtid, r);
+		o->calls.tid[at] = nst_col_or_null(c->gtid, r);
 		o->start[at] = t.start[op];
 		o->end[at] = t.end[op];
-		o->corr[at] = col_at(corr, op);
+		o->corr[at] = nst_col_or_null(corr, op);
 	}
 	if (s == NST_OK)
 		o->n = o->calls.n = n;
@@ -154,12 +149,12 @@ static int take_op(void *arg, uint32_t range, uint32_t op)
 static enum nst_status own_thread_spans(struct nst_ctx *ctx, struct nst_proj *p,
 					struct nst_spans *s, struct nst_error *err)
 {
-	const int64_t *end_tid;
-	enum nst_status st = nst_ev_i64(ctx->ev, NVTX, "endGlobalTid", &end_tid, err);
+	const struct nst_col *end_tid;
+	enum nst_status st = nst_ev_col(ctx->ev, NVTX, "endGlobalTid", &end_tid, err);
 	if (st == NST_OK)
 		st = nst_nvtx_spans(&p->nv, &p->named, s, err);
 	for (size_t i = 0; st == NST_OK && i < s->n; i++) {
-		if (col_at(end_tid, p->named.row[i]) != NST_NULL_I64)
+		if (nst_col_or_null(end_tid, p->named.row[i]) != NST_NULL_I64)
 			s->start[i] = NST_NULL_I64;
 	}
 	return st;
@@ -237,7 +232,7 @@ static enum nst_status nesting_order(const struct nst_proj *p, uint32_t *idx,
 	if (s == NST_OK)
 		s = nst_sort_by_key(idx, p->n, key, err);
 	for (size_t i = 0; s == NST_OK && i < p->n; i++)
-		key[i] = col_at(p->nv.gtid, p->named.row[p->entry[i]]);
+		key[i] = nst_col_or_null(p->nv.gtid, p->named.row[p->entry[i]]);
 	if (s == NST_OK)
 		s = nst_sort_by_key(idx, p->n, key, err);
 	free(key);
@@ -290,7 +285,7 @@ static enum nst_status find_parents(struct nst_proj *p, struct nst_error *err)
 	for (size_t i = 0; st == NST_OK && i < p->n; i++) {
 		s.start[i] = never_ended(p, i) ? NST_NULL_I64 : nst_proj_start(p, i);
 		s.end[i] = nst_proj_end(p, i);
-		s.tid[i] = col_at(p->nv.gtid, p->named.row[p->entry[i]]);
+		s.tid[i] = nst_col_or_null(p->nv.gtid, p->named.row[p->entry[i]]);
 		p->parent[i] = -1;
 	}
 	if (st == NST_OK)
@@ -345,7 +340,7 @@ enum nst_status nst_proj_build(struct nst_ctx *ctx, bool stacks, struct nst_proj
 {
 	memset(p, 0, sizeof *p);
 	enum nst_status s = nst_nvtx_load(ctx, &p->nv, err);
-	if (!s) s = nst_ev_i64(ctx->ev, NVTX, "rowid", &p->rowid, err);
+	if (!s) s = nst_ev_col(ctx->ev, NVTX, "rowid", &p->rowid, err);
 	if (!s) s = nst_nvtx_name_ranges(ctx, &p->nv, NST_NVTX_ALL_STYLES, &p->named, err);
 	if (!s) nst_nvtx_named_once(&p->named);
 	if (!s) s = project(ctx, p, err);

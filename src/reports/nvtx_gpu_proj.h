@@ -15,7 +15,7 @@
 struct nst_proj {
 	struct nst_nvtx nv;
 	struct nst_nvtx_named named;
-	const int64_t *rowid; /* RangeId: the NVTX_EVENTS rowid, kept by the filter */
+	const struct nst_col *rowid; /* RangeId: the NVTX_EVENTS rowid, kept by the filter */
 	size_t n;         /* projected ranges, in NVTX row order */
 	uint32_t *entry;  /* index into named */
 	int64_t *pstart, *pend, *nops;

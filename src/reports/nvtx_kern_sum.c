@@ -42,8 +42,9 @@ struct joined {
 	struct nst_nvtx_named named;
 	struct nst_launches l;
 	const struct nst_calls *calls;
-	const int64_t *kstart, *kend, *kname;
-	const int64_t *end_tid; /* NVTX endGlobalTid */
+	const int64_t *kstart, *kend;
+	const struct nst_col *kname; /* as stored */
+	const struct nst_col *end_tid; /* NVTX endGlobalTid */
 	size_t nk;
 	struct pairs p;
 	uint8_t *matched; /* by launch */
@@ -65,11 +66,6 @@ static int take_pair(void *arg, uint32_t range, uint32_t launch)
 	return pairs_push(&j->p, range, launch);
 }
 
-static int64_t col_at(const int64_t *col, size_t row)
-{
-	return col ? col[row] : NST_NULL_I64;
-}
-
 /* Every range around every launch, then the launches (and kernels) that
  * no range holds, as the LEFT JOINs keep them. */
 static enum nst_status pair_up(struct joined *j, struct nst_error *err)
@@ -77,7 +73,7 @@ static enum nst_status pair_up(struct joined *j, struct nst_error *err)
 	struct nst_spans ranges = { 0 }, q = { 0 };
 	enum nst_status s = nst_nvtx_spans(&j->nv, &j->named, &ranges, err);
 	for (size_t i = 0; s == NST_OK && i < ranges.n; i++)
-		if (col_at(j->end_tid, j->named.row[i]) != NST_NULL_I64)
+		if (nst_col_or_null(j->end_tid, j->named.row[i]) != NST_NULL_I64)
 			ranges.start[i] = NST_NULL_I64; /* ended on another thread */
 	if (s == NST_OK)
 		s = nst_spans_alloc(&q, j->l.n, err);
@@ -87,7 +83,7 @@ static enum nst_status pair_up(struct joined *j, struct nst_error *err)
 	for (size_t i = 0; s == NST_OK && i < j->l.n; i++) {
 		q.start[i] = j->calls->start[j->l.call[i]];
 		q.end[i] = j->calls->end[j->l.call[i]];
-		q.tid[i] = col_at(j->calls->gtid, j->l.call[i]);
+		q.tid[i] = nst_col_or_null(j->calls->gtid, j->l.call[i]);
 	}
 	if (s == NST_OK)
 		s = nst_enclosing(&ranges, &q, take_pair, j, err);
@@ -112,8 +108,16 @@ static enum nst_status pair_up(struct joined *j, struct nst_error *err)
 
 enum { K_NAME, K_STYLE, K_PID, K_TID, K_KNAME, NKEYS };
 
+/* A key by pair: 32-bit when every value fits (they usually do), so that a
+ * million pairs cost 4 MB a key rather than 8. */
+struct key_col {
+	int32_t *narrow;
+	int64_t *wide;
+	struct nst_col col;
+};
+
 struct summary {
-	int64_t *key[NKEYS];
+	struct key_col key[NKEYS];
 	int64_t *dur;
 	struct nst_groups g;
 	struct nst_dist *d;
@@ -122,8 +126,10 @@ struct summary {
 
 static void summary_release(struct summary *m)
 {
-	for (int k = 0; k < NKEYS; k++)
-		free(m->key[k]);
+	for (int k = 0; k < NKEYS; k++) {
+		free(m->key[k].narrow);
+		free(m->key[k].wide);
+	}
 	free(m->dur);
 	nst_groups_release(&m->g);
 	free(m->d);
@@ -136,17 +142,56 @@ static uint32_t kernel_of(const struct joined *j, uint32_t launch)
 	return launch < j->l.n ? j->l.op[launch] : (uint32_t)(launch - j->l.n);
 }
 
-static void pair_keys(const struct joined *j, struct summary *m, size_t i)
+/* Key `key` of pair i. */
+static int64_t pair_key(const struct joined *j, int key, size_t i)
 {
 	uint32_t e = j->p.range[i], launch = j->p.launch[i];
-	uint32_t k = kernel_of(j, launch);
-	int64_t gtid = launch < j->l.n ? col_at(j->calls->gtid, j->l.call[launch]) : NST_NULL_I64;
-	m->key[K_NAME][i] = e == NONE ? NST_NULL_I64 : j->named.name[e];
-	m->key[K_STYLE][i] = e == NONE ? NST_NULL_I64 : j->named.style[e];
-	m->key[K_PID][i] = gtid == NST_NULL_I64 ? NST_NULL_I64 : nst_pid(gtid);
-	m->key[K_TID][i] = gtid == NST_NULL_I64 ? NST_NULL_I64 : nst_tid(gtid);
-	m->key[K_KNAME][i] = col_at(j->kname, k);
-	m->dur[i] = j->kend[k] - j->kstart[k];
+	int64_t gtid = launch < j->l.n ? nst_col_or_null(j->calls->gtid, j->l.call[launch]) : NST_NULL_I64;
+	switch (key) {
+	case K_NAME: return e == NONE ? NST_NULL_I64 : j->named.name[e];
+	case K_STYLE: return e == NONE ? NST_NULL_I64 : j->named.style[e];
+	case K_PID: return gtid == NST_NULL_I64 ? NST_NULL_I64 : nst_pid(gtid);
+	case K_TID: return gtid == NST_NULL_I64 ? NST_NULL_I64 : nst_tid(gtid);
+	default: return nst_col_or_null(j->kname, kernel_of(j, launch));
+	}
+}
+
+static bool fits_narrow(int64_t v)
+{
+	return v == NST_NULL_I64 || (v > INT32_MIN && v <= INT32_MAX);
+}
+
+/* Key `key` of every pair, 32-bit unless a value does not fit. */
+static int build_key(const struct joined *j, int key, struct key_col *c)
+{
+	size_t n = j->p.n ? j->p.n : 1;
+	if (!(c->narrow = malloc(n * sizeof *c->narrow)))
+		return -1;
+	for (size_t i = 0; i < j->p.n; i++) {
+		int64_t v = pair_key(j, key, i);
+		if (!fits_narrow(v)) {
+			free(c->narrow);
+			c->narrow = NULL;
+			break;
+		}
+		c->narrow[i] = v == NST_NULL_I64 ? NST_NULL_I32 : (int32_t)v;
+	}
+	if (c->narrow) {
+		c->col = (struct nst_col){ .i32 = c->narrow };
+		return 0;
+	}
+	if (!(c->wide = malloc(n * sizeof *c->wide)))
+		return -1;
+	for (size_t i = 0; i < j->p.n; i++)
+		c->wide[i] = pair_key(j, key, i);
+	c->col = nst_col_of(c->wide);
+	return 0;
+}
+
+/* Key `key` of the pair at row. */
+static int64_t key_at(const struct summary *m, int key, size_t row)
+{
+	return nst_col_at(&m->key[key].col, row);
 }
 
 /* Counts each range and each kernel once per group: a mark per NVTX row
@@ -193,18 +238,21 @@ static enum nst_status summarise(const struct joined *j, struct summary *m,
 	uint32_t *rows = malloc(n * sizeof *rows);
 	m->dur = malloc(n * sizeof *m->dur);
 	bool ok = rows && m->dur;
-	for (int k = 0; k < NKEYS; k++)
-		ok = (m->key[k] = malloc(n * sizeof *m->key[k])) && ok;
+	for (int k = 0; ok && k < NKEYS; k++)
+		ok = build_key(j, k, &m->key[k]) == 0;
 	if (!ok) {
 		free(rows);
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < j->p.n; i++) {
-		pair_keys(j, m, i);
+		uint32_t k = kernel_of(j, j->p.launch[i]);
+		m->dur[i] = j->kend[k] - j->kstart[k];
 		rows[i] = (uint32_t)i;
 	}
-	const int64_t *keys[NKEYS] = { m->key[0], m->key[1], m->key[2], m->key[3], m->key[4] };
-	enum nst_status s = nst_group(keys, NKEYS, rows, j->p.n, &m->g, err);
+	const struct nst_col *keys[NKEYS];
+	for (int k = 0; k < NKEYS; k++)
+		keys[k] = &m->key[k].col;
+	enum nst_status s = nst_group_cols(keys, NKEYS, rows, j->p.n, &m->g, err);
 	free(rows);
 	if (s == NST_OK)
 		s = nst_group_dists(&m->g, m->dur, &m->d, err);
@@ -244,14 +292,15 @@ static int cmp_groups(uint32_t a, uint32_t b, void *arg)
 	const struct sorter *t = arg;
 	const struct summary *m = t->m;
 	uint32_t fa = m->g.first[a], fb = m->g.first[b];
-	int c = cmp_text(range_text(t->j, m->key[K_NAME][fa]), range_text(t->j, m->key[K_NAME][fb]));
-	if (!c) c = cmp_i64(m->key[K_PID][fa], m->key[K_PID][fb]);
-	if (!c) c = cmp_i64(m->key[K_TID][fa], m->key[K_TID][fb]);
+	int c = cmp_text(range_text(t->j, key_at(m, K_NAME, fa)),
+			 range_text(t->j, key_at(m, K_NAME, fb)));
+	if (!c) c = cmp_i64(key_at(m, K_PID, fa), key_at(m, K_PID, fb));
+	if (!c) c = cmp_i64(key_at(m, K_TID, fa), key_at(m, K_TID, fb));
 	if (!c) c = cmp_i64(m->d[b].sum, m->d[a].sum);
-	if (!c) c = cmp_i64(m->key[K_STYLE][fa], m->key[K_STYLE][fb]);
+	if (!c) c = cmp_i64(key_at(m, K_STYLE, fa), key_at(m, K_STYLE, fb));
 	if (!c)
-		c = cmp_text(nst_kernel_name_text(t->ctx, m->key[K_KNAME][fa]),
-			     nst_kernel_name_text(t->ctx, m->key[K_KNAME][fb]));
+		c = cmp_text(nst_kernel_name_text(t->ctx, key_at(m, K_KNAME, fa)),
+			     nst_kernel_name_text(t->ctx, key_at(m, K_KNAME, fb)));
 	return c;
 }
 
@@ -276,12 +325,12 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 	for (size_t k = 0; s == NST_OK && k < m->g.n; k++) {
 		uint32_t g = order[k], f = m->g.first[g];
 		const struct nst_dist *d = &m->d[g];
-		int64_t style = m->key[K_STYLE][f];
+		int64_t style = key_at(m, K_STYLE, f);
 		struct nst_cell c[13] = {
-			nst_text(range_text(j, m->key[K_NAME][f])),
+			nst_text(range_text(j, key_at(m, K_NAME, f))),
 			nst_text(style == NST_NULL_I64 ? NULL : nst_nvtx_style_name((enum nst_nvtx_style)style)),
-			nst_int_or_null(m->key[K_PID][f]),
-			nst_int_or_null(m->key[K_TID][f]),
+			nst_int_or_null(key_at(m, K_PID, f)),
+			nst_int_or_null(key_at(m, K_TID, f)),
 			nst_int(m->nvtx_inst[g]),
 			nst_int(m->kern_inst[g]),
 			nst_int(d->sum),
@@ -290,7 +339,7 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 			nst_int(d->min),
 			nst_int(d->max),
 			nst_round1(d->stdev),
-			nst_text(nst_kernel_name_text(ctx, m->key[K_KNAME][f])),
+			nst_text(nst_kernel_name_text(ctx, key_at(m, K_KNAME, f))),
 		};
 		if (out->row(out->ctx, c))
 			s = nst_fail(err, NST_ERR_IO, "cannot write the report");
@@ -316,7 +365,7 @@ static enum nst_status load(struct nst_ctx *ctx, struct joined *j, struct nst_er
 	enum nst_status s = nst_nvtx_load(ctx, &j->nv, err);
 	if (!s) s = nst_nvtx_name_ranges(ctx, &j->nv, NST_NVTX_ALL_STYLES, &j->named, err);
 	if (!s) nst_nvtx_named_once(&j->named);
-	if (!s) s = nst_ev_i64(ctx->ev, NVTX, "endGlobalTid", &j->end_tid, err);
+	if (!s) s = nst_ev_col(ctx->ev, NVTX, "endGlobalTid", &j->end_tid, err);
 	if (!s) s = nst_calls_ids(ctx, &j->calls, err);
 	if (!s) s = nst_launches_of(ctx, KERNEL, false, &j->l, err);
 	if (!s) s = nst_ev_rows(ctx->ev, KERNEL, &j->nk, err);

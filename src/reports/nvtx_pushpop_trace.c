@@ -52,7 +52,7 @@ static enum nst_status collect(const struct nst_nvtx *nv, const int64_t *rowid,
 		uint32_t row = named->row[k];
 		r->start[n] = nv->start[row];
 		r->end[n] = nst_nvtx_end(nv, row);
-		r->thread[n] = nv->gtid ? nv->gtid[row] : NST_NULL_I64;
+		r->thread[n] = nst_col_or_null(nv->gtid, row);
 		r->id[n] = rowid ? rowid[row] : (int64_t)row + 1;
 		r->name[n] = named->name[k] == NST_NULL_I64 ? NULL : named->text[named->name[k]];
 		n++;

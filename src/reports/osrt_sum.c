@@ -30,12 +30,13 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	if (!nst_db_has_table(ctx->db, OSRT))
 		return nst_nodata(ctx, err, "OS Runtime trace data.");
 	size_t n;
-	const int64_t *start, *end, *cls, *name_id;
+	const int64_t *start, *end, *cls;
+	const struct nst_col *name_id;
 	enum nst_status s = nst_ev_rows(ctx->ev, OSRT, &n, err);
 	if (!s) s = nst_ev_i64(ctx->ev, OSRT, "start", &start, err);
 	if (!s) s = nst_ev_i64(ctx->ev, OSRT, "end", &end, err);
 	if (!s) s = nst_ev_i64(ctx->ev, OSRT, "eventClass", &cls, err);
-	if (!s) s = nst_ev_i64(ctx->ev, OSRT, "nameId", &name_id, err);
+	if (!s) s = nst_ev_col(ctx->ev, OSRT, "nameId", &name_id, err);
 	if (s != NST_OK)
 		return s;
 	if (!start || !end || !name_id)

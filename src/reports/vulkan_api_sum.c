@@ -29,12 +29,13 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	if (!nst_db_has_table(ctx->db, VULKAN_API))
 		return nst_nodata(ctx, err, "Vulkan API trace data.");
 	size_t n;
-	const int64_t *start, *end, *cls, *name_id;
+	const int64_t *start, *end, *cls;
+	const struct nst_col *name_id;
 	s = nst_ev_rows(ctx->ev, VULKAN_API, &n, err);
 	if (!s) s = nst_ev_i64(ctx->ev, VULKAN_API, "start", &start, err);
 	if (!s) s = nst_ev_i64(ctx->ev, VULKAN_API, "end", &end, err);
 	if (!s) s = nst_ev_i64(ctx->ev, VULKAN_API, "eventClass", &cls, err);
-	if (!s) s = nst_ev_i64(ctx->ev, VULKAN_API, "nameId", &name_id, err);
+	if (!s) s = nst_ev_col(ctx->ev, VULKAN_API, "nameId", &name_id, err);
 	if (s != NST_OK)
 		return s;
 	if (!start || !end || !name_id)

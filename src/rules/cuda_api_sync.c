@@ -18,7 +18,7 @@ static bool is_sync(const char *name)
 
 static int64_t gtid_of(const struct nst_calls *c, uint32_t r)
 {
-	return c->gtid ? c->gtid[r] : NST_NULL_I64;
+	return nst_col_or_null(c->gtid, r);
 }
 
 /* process= and thread= keep one process's or one thread's calls. */
@@ -57,7 +57,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	size_t n = 0;
 	for (size_t k = 0; k < c->ncalls; k++) {
 		uint32_t r = c->rows[k];
-		if (!is_sync(nst_raw_name(ctx, c->name_id[r])) || !wanted(ctx, gtid_of(c, r)))
+		if (!is_sync(nst_raw_name(ctx, nst_col_at(c->name_id, r))) || !wanted(ctx, gtid_of(c, r)))
 			continue;
 		dur[r] = c->end[r] - c->start[r];
 		idx[n++] = r;
@@ -79,7 +79,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			nst_int(dur[r]), nst_int(c->start[r]),
 			g == NST_NULL_I64 ? nst_null() : nst_int(nst_pid(g)),
 			g == NST_NULL_I64 ? nst_null() : nst_int(nst_tid(g)),
-			nst_text(nst_raw_name(ctx, c->name_id[r])),
+			nst_text(nst_raw_name(ctx, nst_col_at(c->name_id, r))),
 		};
 		bad = out->row(out->ctx, row);
 	}

@@ -44,7 +44,7 @@ static int64_t only_process(const struct nst_calls *c)
 {
 	int64_t p = NST_NULL_I64;
 	for (size_t k = 0; c->gtid && k < c->ncalls; k++) {
-		int64_t g = c->gtid[c->rows[k]];
+		int64_t g = nst_col_at(c->gtid, c->rows[k]);
 		if (g == NST_NULL_I64)
 			continue;
 		if (p != NST_NULL_I64 && nst_gpid(g) != p)
@@ -105,9 +105,9 @@ static enum nst_status join(struct nst_ctx *ctx, const struct nst_mem_rule *rule
 			continue;
 		int64_t gpid = m->gpid ? m->gpid[i] : lone;
 		gpid = gpid == NST_NULL_I64 ? gpid : nst_gpid(gpid);
-		for (int64_t r = nst_calls_find(ctx, gpid, at(m->t.corr, i)); r >= 0;
+		for (int64_t r = nst_calls_find(ctx, gpid, nst_col_or_null(m->t.corr, i)); r >= 0;
 		     r = next[r] == UINT32_MAX ? -1 : (int64_t)next[r]) {
-			if (!rule->call(nst_raw_name(ctx, c->name_id[r])))
+			if (!rule->call(nst_raw_name(ctx, nst_col_at(c->name_id, r))))
 				continue;
 			if (pairs_add(p, (uint32_t)i, (uint32_t)r, m->t.end[i] - m->t.start[i]))
 				return nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -125,6 +125,11 @@ static int earlier_call(uint32_t a, uint32_t b, void *arg)
 static struct nst_cell int_cell(const int64_t *col, size_t row)
 {
 	return nst_int_or_null(at(col, row));
+}
+
+static struct nst_cell col_cell(const struct nst_col *col, size_t row)
+{
+	return nst_int_or_null(nst_col_or_null(col, row));
 }
 
 static struct nst_cell kind_cell(struct nst_ctx *ctx, const int64_t *col, size_t row)
@@ -146,14 +151,14 @@ static int emit(struct nst_ctx *ctx, const struct nst_sink *out, const struct ns
 		row[k++] = kind_cell(ctx, m->kind[1], i);
 	row[k++] = int_cell(m->t.bytes, i);
 	if (gpid == NST_NULL_I64 && c->gtid)
-		gpid = c->gtid[r];
+		gpid = nst_col_at(c->gtid, r);
 	row[k++] = gpid == NST_NULL_I64 ? nst_null() : nst_int(nst_pid(gpid));
-	row[k++] = int_cell(m->t.device, i);
-	row[k++] = int_cell(m->t.context, i);
+	row[k++] = col_cell(m->t.device, i);
+	row[k++] = col_cell(m->t.context, i);
 	/* nsys shows no green context for 0, as cuda_gpu_trace does */
-	row[k++] = m->t.green && m->t.green[i] != 0 ? int_cell(m->t.green, i) : nst_null();
-	row[k++] = int_cell(m->t.stream, i);
-	row[k++] = nst_text(nst_raw_name(ctx, c->name_id[r]));
+	row[k++] = nst_col_or_null(m->t.green, i) != 0 ? col_cell(m->t.green, i) : nst_null();
+	row[k++] = col_cell(m->t.stream, i);
+	row[k++] = nst_text(nst_raw_name(ctx, nst_col_at(c->name_id, r)));
 	return out->row(out->ctx, row);
 }
 

@@ -1,0 +1,42 @@
+/* An integer column as the events layer stores it: int64 values, or a
+ * base and 32-bit offsets from it while every value of the column fits
+ * (most ids, dimensions and counts do: half the memory per row). */
+#ifndef NSTATS_CORE_COL_H
+#define NSTATS_CORE_COL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NST_NULL_I64 INT64_MIN
+#define NST_NULL_I32 INT32_MIN
+
+/* Read it with nst_col_at(); a column lent by the events layer may be
+ * widened later (nst_ev_i64), and the same pointer then reads the int64
+ * values. */
+struct nst_col {
+	const int64_t *i64;
+	const int32_t *i32; /* NULL when i64 is set; NST_NULL_I32 is NULL */
+	int64_t base;
+};
+
+static inline int64_t nst_col_at(const struct nst_col *c, size_t row)
+{
+	if (c->i64)
+		return c->i64[row];
+	int32_t v = c->i32[row];
+	return v == NST_NULL_I32 ? NST_NULL_I64 : c->base + v;
+}
+
+/* A column's value, NST_NULL_I64 when the column is absent (NULL). */
+static inline int64_t nst_col_or_null(const struct nst_col *c, size_t row)
+{
+	return c ? nst_col_at(c, row) : NST_NULL_I64;
+}
+
+/* An int64 array seen as a column. */
+static inline struct nst_col nst_col_of(const int64_t *values)
+{
+	return (struct nst_col){ .i64 = values, .i32 = NULL, .base = 0 };
+}
+
+#endif

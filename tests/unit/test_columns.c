@@ -1,0 +1,134 @@
+/* Compact columns and the row orderings over them (src/reports/common.c)
+ * against brute force: nst_sort_by_key must be a stable sort whichever
+ * path it takes (already in order, packed key and row, separate arrays),
+ * and grouping over 32-bit columns must group as over int64 ones. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "reports/common.h"
+
+#define ROWS 3000
+
+/* Insertion sort of idx by key: stable, obviously right, slow. */
+static void brute_sort(uint32_t *idx, size_t n, const int64_t *key)
+{
+	for (size_t i = 1; i < n; i++) {
+		uint32_t v = idx[i];
+		size_t j = i;
+		for (; j > 0 && key[idx[j - 1]] > key[v]; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = v;
+	}
+}
+
+/* Keys of one of several shapes: small, wide, with NULLs, sorted. */
+static void fill_keys(int64_t *key, size_t n, int shape)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (shape) {
+		case 0: key[i] = rand() % 50; break;
+		case 1: key[i] = (int64_t)rand() * 1000003 - 4000000000LL; break;
+		case 2: key[i] = rand() % 7 == 0 ? NST_NULL_I64 : rand() % 1000; break;
+		case 3: key[i] = (int64_t)i / 3; break;
+		default: key[i] = rand() % 2 ? INT64_MAX - rand() % 5 : INT64_MIN + rand() % 5; break;
+		}
+	}
+}
+
+static void sort_matches_stable_brute_force(void **state)
+{
+	(void)state;
+	static int64_t key[ROWS];
+	static uint32_t idx[ROWS], want[ROWS];
+	srand(11);
+	for (int round = 0; round < 200; round++) {
+		size_t n = (size_t)(rand() % ROWS);
+		fill_keys(key, ROWS, round % 5);
+		bool ascending = round % 3 != 0;
+		for (size_t i = 0; i < n; i++)
+			idx[i] = ascending ? (uint32_t)(i * 2 + (size_t)round % 2)
+					   : (uint32_t)(rand() % (ROWS / 2)) * 2;
+		for (size_t i = 0; i < n; i++)
+			idx[i] %= ROWS;
+		memcpy(want, idx, n * sizeof *idx);
+		brute_sort(want, n, key);
+		struct nst_error err = { 0 };
+		assert_int_equal(nst_sort_by_key(idx, n, key, &err), NST_OK);
+		assert_memory_equal(idx, want, n * sizeof *idx);
+	}
+}
+
+static void groups_over_narrow_columns_match_wide_ones(void **state)
+{
+	(void)state;
+	static int64_t wide[2][ROWS];
+	static int32_t narrow[2][ROWS];
+	static uint32_t rows[ROWS];
+	srand(5);
+	for (int round = 0; round < 50; round++) {
+		int64_t base = (int64_t)rand() * 1000;
+		for (size_t i = 0; i < ROWS; i++) {
+			for (int k = 0; k < 2; k++) {
+				bool null = rand() % 11 == 0;
+				int32_t off = rand() % (round % 2 ? 40 : 4000);
+				narrow[k][i] = null ? NST_NULL_I32 : off;
+				wide[k][i] = null ? NST_NULL_I64 : base + off;
+			}
+			rows[i] = (uint32_t)i;
+		}
+		struct nst_col nc[2], wc[2];
+		const struct nst_col *np[2], *wp[2];
+		for (int k = 0; k < 2; k++) {
+			nc[k] = (struct nst_col){ .i32 = narrow[k], .base = base };
+			wc[k] = nst_col_of(wide[k]);
+			np[k] = &nc[k];
+			wp[k] = &wc[k];
+		}
+		size_t nkeys = 1 + (size_t)round % 2;
+		struct nst_groups a, b;
+		struct nst_error err = { 0 };
+		assert_int_equal(nst_group_cols(np, nkeys, rows, ROWS, &a, &err), NST_OK);
+		assert_int_equal(nst_group_cols(wp, nkeys, rows, ROWS, &b, &err), NST_OK);
+		assert_int_equal(a.n, b.n);
+		assert_memory_equal(a.start, b.start, (a.n + 1) * sizeof *a.start);
+		assert_memory_equal(a.order, b.order, ROWS * sizeof *a.order);
+		assert_memory_equal(a.first, b.first, a.n * sizeof *a.first);
+		/* every row of a group has its group's keys, and groups differ */
+		for (size_t g = 0; g < a.n; g++)
+			for (size_t i = a.start[g]; i < a.start[g + 1]; i++)
+				for (size_t k = 0; k < nkeys; k++)
+					assert_true(wide[k][a.order[i]] == wide[k][a.first[g]]);
+		nst_groups_release(&a);
+		nst_groups_release(&b);
+	}
+}
+
+static void narrow_values_read_back(void **state)
+{
+	(void)state;
+	const int32_t off[] = { 0, -5, NST_NULL_I32, INT32_MAX, INT32_MIN + 1 };
+	const struct nst_col c = { .i32 = off, .base = 1000000000000LL };
+	assert_int_equal(nst_col_at(&c, 0), 1000000000000LL);
+	assert_int_equal(nst_col_at(&c, 1), 999999999995LL);
+	assert_true(nst_col_at(&c, 2) == NST_NULL_I64);
+	assert_int_equal(nst_col_at(&c, 3), 1000000000000LL + INT32_MAX);
+	assert_int_equal(nst_col_at(&c, 4), 1000000000000LL + INT32_MIN + 1);
+	assert_true(nst_col_or_null(NULL, 0) == NST_NULL_I64);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sort_matches_stable_brute_force),
+		cmocka_unit_test(groups_over_narrow_columns_match_wide_ones),
+		cmocka_unit_test(narrow_values_read_back),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
