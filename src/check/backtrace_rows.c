@@ -28,11 +28,8 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 	if (!s) s = chk_col(ctx, CHK_RUNTIME, "nameId", &name, err);
 	if (s)
 		return s;
-	if (!nst_db_has_table(ctx->db, CHK_RUNTIME)) {
-		r->count = CHK_NOT_CHECKED;
-		r->note = "no " CHK_RUNTIME " table";
+	if (chk_lacks(ctx, r, CHK_RUNTIME))
 		return NST_OK;
-	}
 	for (size_t i = 0; i < n; i++) {
 		if (!chk_is_backtrace(cls, chain, i))
 			continue;

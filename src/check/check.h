@@ -119,6 +119,8 @@ const char *chk_string(struct chk_ctx *ctx, int64_t id);
  * returns whether it did. */
 bool chk_lacks_all(struct chk_ctx *ctx, struct chk_result *r, const char *const *tables,
 		   size_t n);
+/* chk_lacks_all for one table. */
+bool chk_lacks(struct chk_ctx *ctx, struct chk_result *r, const char *table);
 /* The result of the named finding, or NULL. */
 const struct chk_result *chk_result_of(const struct chk_ctx *ctx, const char *name);
 

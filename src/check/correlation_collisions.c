@@ -81,11 +81,8 @@ static void count_ids(struct chk_ctx *ctx, struct chk_result *r, const struct us
 static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 			   struct nst_error *err)
 {
-	if (!nst_db_has_table(ctx->db, CHK_RUNTIME)) {
-		r->count = CHK_NOT_CHECKED;
-		r->note = "no " CHK_RUNTIME " table";
+	if (chk_lacks(ctx, r, CHK_RUNTIME))
 		return NST_OK;
-	}
 	struct use *u = NULL;
 	size_t n = 0;
 	enum nst_status s = collect(ctx, &u, &n, err);

@@ -74,11 +74,8 @@ static bool has_gpu_table(struct nst_db *db)
 static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 			   struct nst_error *err)
 {
-	if (!nst_db_has_table(ctx->db, CHK_RUNTIME)) {
-		r->count = CHK_NOT_CHECKED;
-		r->note = "no " CHK_RUNTIME " table";
+	if (chk_lacks(ctx, r, CHK_RUNTIME))
 		return NST_OK;
-	}
 	struct call_cols c;
 	struct chk_launches l = { 0 };
 	enum nst_status s = read_calls(ctx, &c, err);

@@ -39,11 +39,8 @@ static const char *type_name(int64_t type)
 static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 			   struct nst_error *err)
 {
-	if (!nst_db_has_table(ctx->db, NVTX)) {
-		r->count = CHK_NOT_CHECKED;
-		r->note = "no " NVTX " table";
+	if (chk_lacks(ctx, r, NVTX))
 		return NST_OK;
-	}
 	size_t n;
 	const int64_t *rowid, *start, *end, *type, *gtid, *text_id;
 	const char *const *text;

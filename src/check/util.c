@@ -88,6 +88,11 @@ bool chk_lacks_all(struct chk_ctx *ctx, struct chk_result *r, const char *const 
 	return true;
 }
 
+bool chk_lacks(struct chk_ctx *ctx, struct chk_result *r, const char *table)
+{
+	return chk_lacks_all(ctx, r, &table, 1);
+}
+
 const struct chk_result *chk_result_of(const struct chk_ctx *ctx, const char *name)
 {
 	for (size_t i = 0; i < ctx->nfindings; i++)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <sqlite3.h>
 
@@ -30,6 +31,15 @@ static inline bool has_column(sqlite3 *db, const char *table, const char *col)
 	bool yes = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return yes;
+}
+
+/* The column of a csv header named `name`, or -1. */
+static inline int find(char **hdr, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(hdr[i], name) == 0)
+			return i;
+	return -1;
 }
 
 /* The time filter's rule: a row stays when it overlaps [ws, we). */

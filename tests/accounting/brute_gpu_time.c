@@ -274,14 +274,6 @@ static int split_csv(char *line, char **f)
 	return n;
 }
 
-static int find(char **hdr, int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(hdr[i], name) == 0)
-			return i;
-	return -1;
-}
-
 static void bad(int row, const char *col, const char *got, const char *want)
 {
 	printf("row %d, %s: nstats %s, brute force %s\n", row, col, got, want);

@@ -216,14 +216,6 @@ static int split_tsv(char *line, char **f)
 	return n;
 }
 
-static int find(char **hdr, int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(hdr[i], name) == 0)
-			return i;
-	return -1;
-}
-
 static void bad(const char *name, const char *col, const char *got, const char *want)
 {
 	printf("%s, %s: nstats %s, brute force %s\n", name, col, got, want);
