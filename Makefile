@@ -18,7 +18,7 @@ TESTS    := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 BRUTE    := $(patsubst tests/accounting/%.c,$(B)/tests/%,$(sort $(wildcard tests/accounting/brute_*.c)))
 EXAMPLE  := $(B)/example.sqlite
 
-.PHONY: all deps run test unit cli golden corpus accounting bench clean sanitize
+.PHONY: all deps run test unit cli golden corpus accounting bench clean sanitize fuzz fuzz-build fuzz-smoke
 all: $(B)/nstats $(B)/nsysgen
 
 deps:
@@ -86,7 +86,33 @@ $(B)/measure: bench/measure.c
 bench: all $(B)/measure
 	bench/run.sh $(B)
 
+# ---- fuzzing (libFuzzer, clang; README.md, Tests)
+# The library and the CLI's objects are built again in build-fuzz with
+# coverage and sanitizers; each harness runs FUZZ_SECONDS on its corpus in
+# build-fuzz/corpus/NAME, seeded by tests/fuzz/seeds.sh.
+FUZZ_SECONDS ?= 60
+FUZZERS  := export options text
+FUZZ_B   := build-fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CLI := $(filter-out $(FUZZ_B)/obj/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ_B)/obj/%.o))
+
+fuzz-build:
+	@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=clang \
+		OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+		$(FUZZ_B)/libnstats.a $(FUZZ_CLI)
+	@for f in $(FUZZERS); do \
+		clang $(CPPFLAGS) -std=c11 -Wall -Wextra -Werror -D_XOPEN_SOURCE=700 -O1 -g \
+			-fsanitize=fuzzer $(FUZZ_SAN) -o $(FUZZ_B)/fuzz_$$f tests/fuzz/fuzz_$$f.c \
+			tests/fuzz/fuzz_common.c $(FUZZ_CLI) $(FUZZ_B)/libnstats.a $(LDLIBS) || exit 1; \
+	done
+
+fuzz: fuzz-build $(B)/nsysgen
+	@tests/fuzz/run.sh $(FUZZ_B) $(B)/nsysgen $(FUZZ_SECONDS) $(FUZZERS)
+
+fuzz-smoke: fuzz-build $(B)/nsysgen
+	@tests/fuzz/run.sh $(FUZZ_B) $(B)/nsysgen 10 $(FUZZERS)
+
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "format/format.h"
 
 enum status { ST_FOUND, ST_INFO, ST_OK, ST_NOT_CHECKED };
 
@@ -110,24 +111,10 @@ void chk_print_text(FILE *out, const struct chk_report *rep)
 
 static void json_string(FILE *out, const char *s)
 {
-	if (!s) {
+	if (s)
+		nst_put_json_string(out, s, strlen(s));
+	else
 		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p == '\t')
-			fputs("\\t", out);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
 }
 
 static void json_int(FILE *out, int64_t v)

@@ -103,4 +103,8 @@ int nst_fmt_set_notes(struct nst_fmt *f, const char *advice, const char *noresul
  * the style) and frees f.  Returns NST_ERR_IO when a write failed. */
 enum nst_status nst_fmt_end(struct nst_fmt *f, struct nst_error *err);
 
+/* s as a JSON string: escaped, quoted, and valid UTF-8 whatever the
+ * bytes (`check -f json` writes its strings with it too). */
+void nst_put_json_string(FILE *out, const char *s, size_t len);
+
 #endif

@@ -115,7 +115,6 @@ void nst_put_repeat(FILE *out, char c, size_t n);
 /* Escapers write s with the format's quoting. */
 void nst_put_csv(FILE *out, const char *s, size_t len, char sep);
 void nst_put_tsv(FILE *out, const char *s, size_t len, bool esc);
-void nst_put_json_string(FILE *out, const char *s, size_t len);
 void nst_put_html(FILE *out, const char *s, size_t len, bool attribute);
 
 /* ---- the writer (writer.c, columnar.c) ---- */

@@ -122,19 +122,53 @@ static const char *json_escape(unsigned char c, char buf[8])
 	}
 }
 
+static bool continuation(const unsigned char *s, size_t len, size_t i)
+{
+	return i < len && (s[i] & 0xC0) == 0x80;
+}
+
+/* The length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no
+ * overlong forms, no surrogates, nothing past U+10FFFF), 0 when there is
+ * none: the second byte's range depends on the first. */
+static size_t utf8_len(const unsigned char *s, size_t len, size_t i)
+{
+	unsigned char c = s[i];
+	if (c < 0x80)
+		return 1;
+	size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+		 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+	if (n == 0 || i + 1 >= len)
+		return 0;
+	unsigned char lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+	unsigned char hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+	if (s[i + 1] < lo || s[i + 1] > hi)
+		return 0;
+	for (size_t k = 2; k < n; k++)
+		if (!continuation(s, len, i + k))
+			return 0;
+	return n;
+}
+
+/* A strict JSON parser takes only UTF-8: a byte that is not part of a
+ * well-formed sequence (a name from a corrupt or foreign export) becomes
+ * U+FFFD, as a decoder that replaces errors would show it. */
 void nst_put_json_string(FILE *out, const char *s, size_t len)
 {
+	const unsigned char *u = (const unsigned char *)s;
 	size_t from = 0;
 	char buf[8];
 
 	putc('"', out);
-	for (size_t i = 0; i < len; i++) {
-		const char *rep = json_escape((unsigned char)s[i], buf);
-		if (!rep)
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_len(u, len, i);
+		const char *rep = n == 0 ? "\\ufffd" : n == 1 ? json_escape(u[i], buf) : NULL;
+		if (!rep) {
+			i += n;
 			continue;
+		}
 		fwrite(s + from, 1, i - from, out);
 		fputs(rep, out);
-		from = i + 1;
+		from = ++i;
 	}
 	fwrite(s + from, 1, len - from, out);
 	putc('"', out);

@@ -381,7 +381,7 @@ test_domain_on_several_threads() {
 
 # network_congestion's ticks_threshold= takes an integer; a valid one runs the report
 test_ticks_threshold() {
-	local bad
+	local -a bad=()
 	for bad in abc 1.5 1e4 ''; do
 		run stats -q -r "network_congestion:ticks_threshold=$bad" -f csv ex.sqlite
 		rc_is 2; out_is ""; err_line "^nstats: error: .*ticks_threshold.*'$bad'"
@@ -686,6 +686,79 @@ test_check_reports_option() {
 	run check -r cuda_gpu_kern_sum:base,cuda_api_sum -r osrt_sum ex.sqlite; rc_is 0; err_is ""
 	out_has $'\ninfo    schema: 1 requested reports that read a table the export lacks\n        OSRT_API: 1\n'
 	out_has 'e.g. OSRT_API: needed by="osrt_sum"'
+}
+
+# ---- escaping: hostile names through every format, read back by strict parsers -------------------
+# (tests/cli/strict_check.py; deviations D3-D6). The names are those of the export's kernels,
+# rewritten in StringIds: quotes, commas, tabs, CR/LF, markup, entities, backslashes, invalid UTF-8.
+
+ESCAPE_REPORTS=cuda_gpu_kern_sum,cuda_gpu_kern_sum:mangled,cuda_gpu_trace,cuda_kern_exec_trace,cuda_kern_exec_sum,cuda_gpu_kern_dist,cuda_gpu_kern_launch_trace,cuda_gpu_kern_gb_sum
+
+hostile_export() { # hostile_export FILE: ex.sqlite with each kernel name made hostile
+	cp "$WORK/ex.sqlite" "$WORK/$1"
+	sqlite3 "$WORK/$1" "UPDATE StringIds SET value = CASE id % 7
+		WHEN 0 THEN 'quote\"d, comma' WHEN 1 THEN 'tab' || char(9) || 'bed'
+		WHEN 2 THEN 'new' || char(10) || 'line' || char(13) || 'cr'
+		WHEN 3 THEN '<script>alert(\"x\")</script>' WHEN 4 THEN 'amp & <b>bold</b> &amp; &lt;'
+		WHEN 5 THEN CAST(X'626164FFFE80C32D757466' AS TEXT) ELSE 'sq''uote\back\slash' END || ' #' || id
+		WHERE id IN (SELECT demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL
+			UNION SELECT shortName FROM CUPTI_ACTIVITY_KIND_KERNEL
+			UNION SELECT mangledName FROM CUPTI_ACTIVITY_KIND_KERNEL)"
+}
+strict() { # strict FORMAT FILE: the file passes the strict parser of its format
+	local why
+	why=$(python3 "$(dirname "${BASH_SOURCE[0]}")/strict_check.py" "$1" "$WORK/$2" 2>&1) || fail "$why"
+	if [[ $1 == json ]] && command -v jq >/dev/null; then
+		why=$(jq -e . "$WORK/$2" 2>&1 >/dev/null) || fail "jq: $2: $why"
+	fi
+}
+have_strict_parsers() {
+	command -v sqlite3 >/dev/null && command -v python3 >/dev/null && return 0
+	echo "note $CUR: no sqlite3 or python3, skipped"
+	return 1
+}
+
+test_escaping_strict_parsers() {
+	have_strict_parsers || return 0
+	hostile_export h.sqlite
+	local f x
+	local -i n=0
+	for f in csv tsv json hdoc htable; do
+		run stats -q -r "$ESCAPE_REPORTS" -f "$f" -o "s_$f" h.sqlite; rc_is 0; err_is ""
+		run analyze -q -f "$f" -o "a_$f" h.sqlite; rc_is 0
+		for x in "$WORK"/[sa]_"$f"_*; do strict "$f" "${x#"$WORK/"}"; n+=1; done
+	done
+	((n >= 5 * 8)) || fail "only $n files were written"
+	run check -f json h.sqlite; rc_is 0; printf '%s\n' "$OUT" >"$WORK/check.json"; strict json check.json
+}
+test_escaping_names_survive() { # escaped, not dropped: each hostile name is there, read back
+	have_strict_parsers || return 0
+	hostile_export h.sqlite
+	run stats -q -r cuda_gpu_kern_sum -f json h.sqlite; rc_is 0
+	local names
+	names=$(printf '%s' "$OUT" | python3 -c 'import json, sys; print("|".join(sorted(r["Name"].split(" #")[0] for r in json.load(sys.stdin))))')
+	[[ $names == *'<script>alert("x")</script>'* && $names == *'quote"d, comma'* && $names == *$'tab\tbed'* &&
+		$names == *$'new\nline\rcr'* && $names == *'bad'$'\ufffd\ufffd\ufffd\ufffd''-utf'* ]] ||
+		fail "names read back from json: $names"
+	run stats -q -r cuda_gpu_kern_sum -f htable h.sqlite; rc_is 0
+	out_has '&lt;script&gt;alert("x")&lt;/script&gt;'; out_has 'amp &amp; &lt;b&gt;bold&lt;/b&gt; &amp;amp; &amp;lt;'
+}
+test_escaping_checker_refuses() { # the strict parsers are strict: each catches what it must
+	have_strict_parsers || return 0
+	local -a bad=()
+	printf 'a,b\n1,x"y\n' >"$WORK/q.csv" && bad+=("csv q.csv")
+	printf 'a,b\n1,"x\n' >"$WORK/open.csv" && bad+=("csv open.csv")
+	printf 'a,b\n1,2,3\n' >"$WORK/wide.csv" && bad+=("csv wide.csv")
+	printf 'a\tb\n1\tx\ty\n' >"$WORK/t.tsv" && bad+=("tsv t.tsv")
+	printf '[{"a": "\xff"}]\n' >"$WORK/u.json" && bad+=("json u.json")
+	printf '[{"a": NaN}]\n' >"$WORK/n.json" && bad+=("json n.json")
+	printf '<table><tr><td><script>x</script></td></tr></table>\n' >"$WORK/s.html" && bad+=("htable s.html")
+	printf '<table><tr><td>a & b</td></tr></table>\n' >"$WORK/a.html" && bad+=("htable a.html")
+	local b
+	for b in "${bad[@]}"; do
+		python3 "$(dirname "${BASH_SOURCE[0]}")/strict_check.py" ${b% *} "$WORK/${b#* }" >/dev/null &&
+			fail "strict_check.py accepts ${b#* }"
+	done
 }
 
 main() {

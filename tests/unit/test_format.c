@@ -526,6 +526,19 @@ static void test_json_valid(void **state)
 	       "    \"nl\": \"a\\nb\\u0001\"\n  }\n]\n");
 }
 
+/* Invalid UTF-8 (a corrupt or foreign export; nsys's Python fails to
+ * decode it) becomes U+FFFD byte by byte; well-formed sequences, up to
+ * four bytes, pass as they are.  Deviation D5. */
+static void test_json_invalid_utf8(void **state)
+{
+	static const char *const cols[] = { "s" };
+	const struct nst_cell row[] = { T("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80|\xff\xc3|\xe0\x80\x80|\xed\xa0\x80|\xf4\x90\x80\x80|\xc3") };
+	(void)state;
+	expect("json", cols, 1, row, 1,
+	       "[\n  {\n    \"s\": \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80|\\ufffd\\ufffd|"
+	       "\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd\\ufffd|\\ufffd\"\n  }\n]\n");
+}
+
 /* select 'a,b' ... -- nsys quotes only fields with a comma; deviation:
  * quotes and line breaks are quoted too and quotes doubled (RFC 4180) */
 static void test_csv_quoting(void **state)
@@ -748,6 +761,7 @@ int main(void)
 		cmocka_unit_test(test_zero_rows_deviations),
 		cmocka_unit_test(test_json_values),
 		cmocka_unit_test(test_json_valid),
+		cmocka_unit_test(test_json_invalid_utf8),
 		cmocka_unit_test(test_csv_quoting),
 		cmocka_unit_test(test_tsv_tabs),
 		cmocka_unit_test(test_html_escape),

@@ -1,0 +1,22 @@
+/* What the libFuzzer harnesses share: running a command of nstats as
+ * main() would, but in-process, with its output thrown away. */
+#ifndef NSTATS_FUZZ_H
+#define NSTATS_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Once per process: stdout to /dev/null (a report's rows are not what is
+ * tested, the absence of crashes, leaks and UB is), the working directory
+ * a fresh one under $TMPDIR, so that a fuzzed -o writes nothing that
+ * matters, and no PATH, so that a fuzzed `-o @command` or .nsys-rep runs
+ * no program. */
+void fuzz_setup(void);
+
+/* Runs cmd ("stats", "analyze", "check") with argv[0..argc). */
+int fuzz_run(const char *cmd, int argc, const char *const *argv);
+
+/* The working directory fuzz_setup made. */
+const char *fuzz_dir(void);
+
+#endif

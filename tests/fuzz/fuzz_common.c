@@ -1,0 +1,50 @@
+/* The harnesses' shared setup; see fuzz.h. */
+#include "fuzz.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "format/format.h"
+
+static char dir[4096];
+
+void fuzz_setup(void)
+{
+	if (dir[0])
+		return;
+	const char *tmp = getenv("TMPDIR");
+	snprintf(dir, sizeof dir, "%s/nstats-fuzz-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir) || chdir(dir) != 0 || !freopen("/dev/null", "w", stdout)) {
+		perror("fuzz setup");
+		abort();
+	}
+	setenv("PATH", "/nonexistent", 1);
+	nst_fmt_use_locale();
+}
+
+const char *fuzz_dir(void)
+{
+	return dir;
+}
+
+int fuzz_run(const char *cmd, int argc, const char *const *argv)
+{
+	int (*fn)(int, char **) = strcmp(cmd, "analyze") == 0 ? cmd_analyze
+				: strcmp(cmd, "check") == 0   ? cmd_check
+							      : cmd_stats;
+	char **v = calloc((size_t)argc + 2, sizeof *v);
+	if (!v)
+		return -1;
+	v[0] = strdup(cmd);
+	for (int i = 0; i < argc; i++)
+		v[i + 1] = strdup(argv[i]);
+	int rc = fn(argc + 1, v);
+	fflush(stdout);
+	for (int i = 0; i <= argc; i++)
+		free(v[i]);
+	free(v);
+	return rc;
+}
