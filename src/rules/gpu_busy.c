@@ -174,7 +174,7 @@ struct span {
 	int64_t pid, device, first, last, context;
 };
 
-static void group_span(const struct nst_busy *b, size_t k, struct span *sp)
+uint32_t nst_busy_last_ending(const struct nst_busy *b, size_t k)
 {
 	const uint32_t *row = b->g.order + b->g.start[k];
 	size_t n = b->g.start[k + 1] - b->g.start[k];
@@ -182,6 +182,13 @@ static void group_span(const struct nst_busy *b, size_t k, struct span *sp)
 	for (size_t i = 1; i < n; i++)
 		if (b->end[row[i]] > b->end[last])
 			last = row[i];
+	return last;
+}
+
+static void group_span(const struct nst_busy *b, size_t k, struct span *sp)
+{
+	const uint32_t *row = b->g.order + b->g.start[k];
+	uint32_t last = nst_busy_last_ending(b, k);
 	*sp = (struct span){ b->pid[row[0]], b->device[row[0]], b->start[row[0]], b->end[last],
 			     b->context[last] };
 }

@@ -19,6 +19,8 @@ struct nst_busy {
 enum nst_status nst_busy_load(struct nst_ctx *ctx, struct nst_busy *b,
 			      struct nst_error *err);
 void nst_busy_release(struct nst_busy *b);
+/* The row of group k's operation that ends last (the first such one). */
+uint32_t nst_busy_last_ending(const struct nst_busy *b, size_t k);
 
 #define NST_BUSY_OVERHEAD "PROFILER_OVERHEAD"
 #define NST_BUSY_VULKAN "VULKAN_WORKLOAD"

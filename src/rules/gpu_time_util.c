@@ -135,18 +135,6 @@ static int less_used(uint32_t a, uint32_t b, void *arg)
 	return (rg->start[a] > rg->start[b]) - (rg->start[a] < rg->start[b]);
 }
 
-/* The context the group's last-ending operation ran in. */
-static int64_t group_context(const struct nst_busy *b, uint32_t k)
-{
-	const uint32_t *row = b->g.order + b->g.start[k];
-	size_t n = b->g.start[k + 1] - b->g.start[k];
-	uint32_t last = row[0];
-	for (size_t i = 1; i < n; i++)
-		if (b->end[row[i]] > b->end[last])
-			last = row[i];
-	return b->context[last];
-}
-
 static void set_texts(struct nst_ctx *ctx, int64_t threshold)
 {
 	/* nsys prints the percent sign doubled. */
@@ -179,7 +167,7 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 		struct nst_cell row[NCOLS] = {
 			nst_int((int64_t)k + 1), nst_round1(rg->pct[r]), nst_int(rg->dur[r]),
 			nst_int(rg->start[r]), nst_int_or_null(b->pid[op]),
-			nst_int_or_null(b->device[op]), nst_int_or_null(group_context(b, g)),
+			nst_int_or_null(b->device[op]), nst_int_or_null(b->context[nst_busy_last_ending(b, g)]),
 		};
 		bad = out->row(out->ctx, row);
 	}
