@@ -5,7 +5,8 @@
 # time and peak memory per case, and the ratios reference/nstats, nstats/floor and the memory of
 # nstats over the reference's.
 #   the launches export: N kernel launches, N/10 memcpy, N/20 memset, N/5 other CUDA calls,
-#     N/10 NVTX ranges, N/10 OS runtime calls; cases: the default report set,
+#     N/10 NVTX ranges, N/10 OS runtime calls; cases: the default report set (also read on one
+#     thread, NSTATS_READ_THREADS=1, to show what the second reader is worth),
 #     cuda_kern_exec_trace and cuda_gpu_trace to csv, gpu_time_sum
 #   the NVTX export: N kernel launches inside about N NVTX ranges nested on the launching threads
 #     (nsysgen --launch-ranges), N/10 memcpy, N/20 memset, N/5 other calls; cases, to csv:
@@ -19,6 +20,8 @@
 #   NSTATS_BENCH_REF_LIMIT  seconds one reference run gets (default 600); a run past it is
 #                           killed and shown as "> LIMIT s, did not finish"
 #   NSTATS_BENCH_NVTX       0 skips the NVTX export; only runs nothing else
+#   NSTATS_BENCH_CASES      space-separated case names (the first word of a row: default,
+#                           one-reader, cuda_kern_exec_trace, nvtx_kern_sum, ...); unset runs all
 # Exports are made once, in BUILD_DIR/bench, and reused; at 10M each takes about a minute to make
 # and 1.5 to 2 GB of disk.
 set -euo pipefail
@@ -29,6 +32,7 @@ runs=${NSTATS_BENCH_RUNS:-5}
 ref_runs=${NSTATS_BENCH_REF_RUNS:-3}
 limit=${NSTATS_BENCH_REF_LIMIT:-600}
 nvtx_mode=${NSTATS_BENCH_NVTX:-1}
+cases=${NSTATS_BENCH_CASES:-}
 work=$B/bench
 mkdir -p "$work"
 measure=$B/measure
@@ -103,15 +107,20 @@ ratio() { # A B: A/B as "N.Nx", "-" when either is missing
 	awk -v a="$1" -v b="$2" 'BEGIN { if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) print "-"; else printf "%.1fx", a / b }'
 }
 
-# row LABEL DB FLOOR_SQL REF STATS_ARGS...: one table row; REF "addition" for nstats's own
-# reports, which the reference does not have
+wanted() { local w=${1%% *}; [[ -z $cases || " $cases " == *" ${w%:} "* ]]; }
+
+# row LABEL DB FLOOR_SQL REF STATS_ARGS...: one table row, when NSTATS_BENCH_CASES wants LABEL's
+# first word; REF "addition" for nstats's own reports, which the reference does not have, or
+# "same" for a variant of nstats alone (run with NSTATS_ENV in its environment)
 row() {
 	local label=$1 db=$2 floor=$3 ref=$4
 	shift 4
+	wanted "$label" || return 0
 	local ns nm rs rm fs _ speed
-	read -r ns nm < <(timed "$runs" "$B/nstats" stats -q "$@" "$db")
+	read -r ns nm < <(timed "$runs" env ${NSTATS_ENV:-} "$B/nstats" stats -q "$@" "$db")
 	read -r fs _ < <(timed "$runs" sqlite3 -readonly "$db" "$floor")
 	if [[ $ref == addition ]]; then rs="n/a (nstats addition)" rm=-
+	elif [[ $ref == same ]]; then rs="n/a (nstats variant)" rm=-
 	else read -r rs rm < <(ref_timed stats -q "$@" "$db"); fi
 	speed=$(ratio "$rs" "$ns")
 	case $rs in
@@ -136,6 +145,8 @@ if [[ $nvtx_mode != only ]]; then
 	make_export "$db" "$launches launches" --nvtx $((launches / 10)) --osrt $((launches / 10))
 	header "case ($launches launches)"
 	row "default report set" "$db" "$floor_default" ref
+	NSTATS_ENV=NSTATS_READ_THREADS=1 row "one-reader: default set, NSTATS_READ_THREADS=1" \
+		"$db" "$floor_default" same
 	row "cuda_kern_exec_trace -f csv" "$db" "$floor_exec_trace" ref -r cuda_kern_exec_trace -f csv
 	row "cuda_gpu_trace -f csv" "$db" "$floor_gpu_trace" ref -r cuda_gpu_trace -f csv
 	row "gpu_time_sum" "$db" "$floor_gpu_time" addition -r gpu_time_sum
