@@ -13,6 +13,7 @@
 #include "cli/output.h"
 #include "format/format.h"
 #include "reports/graph_note.h"
+#include "reports/nvtx_gpu.h"
 #include "reports/report.h"
 
 enum {
@@ -526,6 +527,8 @@ static enum nst_status declare_needs(const struct stats_cmd *c, struct nst_event
 			s = declare(ev, jobs[j].report->needs_unfiltered, false);
 		if (s == NST_OK && jobs[j].report->flags & NST_REPORT_KERNELS)
 			s = declare(ev, nst_graph_note_needs, filtered);
+		if (s == NST_OK && nst_args_flag(jobs[j].args, jobs[j].nargs, "nvtx-name"))
+			s = declare(ev, nst_nvtx_name_needs, filtered);
 	}
 	return s;
 }

@@ -315,7 +315,7 @@ static enum nst_status nvtx_name_check(struct nst_ctx *ctx, struct nst_error *er
 /* What nvtx-name reads besides the report's own columns; declared before
  * the first read, so that each table is scanned once for all of them
  * rather than once per column. */
-static const struct nst_need nvtx_name_needs[] = {
+const struct nst_need nst_nvtx_name_needs[] = {
 	{ NVTX, "start", false }, { NVTX, "end", false },
 	{ NVTX, "eventType", false }, { NVTX, "globalTid", false },
 	{ NVTX, "textId", false }, { NVTX, "domainId", false },
@@ -347,8 +347,8 @@ enum nst_status nst_nvtx_kernel_names(struct nst_ctx *ctx, const struct nst_col 
 	/* kernels as the filter shows them, in ranges from all of them */
 	struct nst_ctx all = nst_ctx_unfiltered(ctx);
 	enum nst_status s = nvtx_name_check(ctx, err);
-	if (!s) s = want_all(ctx, nvtx_name_needs, err);
-	if (!s) s = want_all(&all, nvtx_name_needs, err);
+	if (!s) s = want_all(ctx, nst_nvtx_name_needs, err);
+	if (!s) s = want_all(&all, nst_nvtx_name_needs, err);
 	if (!s) s = nst_ev_rows(ctx->ev, KERNEL, &nk, err);
 	if (!s) s = nst_nvtx_load(&all, &nv, err);
 	if (!s) s = own_thread_ranges(&all, &nv, &ranges, err);

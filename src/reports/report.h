@@ -98,6 +98,7 @@ struct nst_ctx nst_ctx_unfiltered(const struct nst_ctx *ctx);
 
 /* Whether the report was given the flag argument `key`. */
 bool nst_ctx_flag(const struct nst_ctx *ctx, const char *key);
+bool nst_args_flag(const struct nst_arg *args, size_t nargs, const char *key);
 /* The value of `key=value`, or NULL. */
 const char *nst_ctx_value(const struct nst_ctx *ctx, const char *key);
 

@@ -761,6 +761,34 @@ test_escaping_checker_refuses() { # the strict parsers are strict: each catches 
 	done
 }
 
+# tables_read_twice: the tables NSTATS_TIMING says were read more than once in the last run
+tables_read_twice() {
+	sed -n -E 's/^nstats: timing: read ([A-Za-z0-9_]+) .*/\1/p' "$WORK/.err" | sort | uniq -d | tr '\n' ' '
+}
+test_each_table_read_once() { # per run, whatever a report's arguments ask (nvtx-name, rules too)
+	"${NSYSGEN:-$(dirname "$NSTATS")/nsysgen}" -q --seed 13 --processes 2 --kernels 300 --memcpy 40 \
+		--memset 10 --nvtx 30 --osrt 30 --launch-ranges 200 -o "$WORK/once.sqlite" >/dev/null ||
+		{ fail "nsysgen failed"; return; }
+	local r twice
+	run stats --help-reports
+	for r in $(sed -n -E 's/^  ([a-z_0-9]+).*/\1/p' <<<"$OUT") cuda_gpu_kern_sum:nvtx-name \
+		cuda_gpu_trace:nvtx-name,nvtx_gpu_proj_trace,nvtx_kern_sum; do
+		NSTATS_TIMING=1 run stats -q -f csv -r "$r" once.sqlite
+		twice=$(tables_read_twice)
+		[[ -z $twice ]] || fail "$r reads $twice more than once"
+	done
+	run analyze --help-rules
+	for r in $(sed -n -E 's/^  ([a-z_0-9]+).*/\1/p' <<<"$OUT"); do
+		NSTATS_TIMING=1 run analyze -q -r "$r" once.sqlite
+		twice=$(tables_read_twice)
+		[[ -z $twice ]] || fail "rule $r reads $twice more than once"
+	done
+	NSTATS_TIMING=1 run stats -q once.sqlite
+	[[ $ERR == *"timing: read CUPTI_ACTIVITY_KIND_KERNEL"* ]] || fail "no timing lines: ${ERR:0:200}"
+	twice=$(tables_read_twice)
+	[[ -z $twice ]] || fail "the default set reads $twice more than once"
+}
+
 main() {
 	(($# == 1)) || { echo "usage: tests/cli/run.sh NSTATS" >&2; exit 2; }
 	NSTATS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
