@@ -49,4 +49,13 @@ double nst_mid_value(struct nst_mid m);
 void nst_sort_i64(int64_t *v, size_t n);
 void nst_sort_u64(uint64_t *v, size_t n);
 
+/* end - start without undefined behaviour: a corrupt export can hold
+ * INT64_MIN and INT64_MAX (or NULL read as a sentinel), where the plain
+ * difference overflows.  Real exports never come near, so wrapping changes
+ * no number nsys prints. */
+static inline int64_t nst_span(int64_t start, int64_t end)
+{
+	return (int64_t)((uint64_t)end - (uint64_t)start);
+}
+
 #endif

@@ -829,7 +829,7 @@ enum nst_status nst_summarise_calls(struct nst_ctx *ctx, const struct nst_sink *
 	if (!dur)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
-		dur[i] = end[i] - start[i];
+		dur[i] = nst_span(start[i], end[i]);
 	struct nst_groups g;
 	struct nst_dist *d = NULL;
 	const struct nst_col *keys[] = { name_id };
