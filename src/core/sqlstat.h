@@ -30,8 +30,20 @@ struct nst_dist {
 	struct nst_mid med, q1, q3;
 };
 
-/* vals in row order; they are sorted in place.  n > 0. */
-void nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out);
+/* vals in row order; they are sorted in place.  n > 0.  False, with out
+ * unset, when their sum does not fit int64: SQLite's sum() fails there
+ * too ("integer overflow"), and a wrapped total would be a wrong number. */
+bool nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out);
+
+/* *sum += v; false, with *sum unchanged, when the result does not fit. */
+static inline bool nst_add_i64(int64_t *sum, int64_t v)
+{
+	int64_t r;
+	if (__builtin_add_overflow(*sum, v, &r))
+		return false;
+	*sum = r;
+	return true;
+}
 
 /* Welford's running sample variance, as the stdev() aggregate does it. */
 struct nst_welford {
@@ -48,14 +60,5 @@ double nst_mid_value(struct nst_mid m);
 
 void nst_sort_i64(int64_t *v, size_t n);
 void nst_sort_u64(uint64_t *v, size_t n);
-
-/* end - start without undefined behaviour: a corrupt export can hold
- * INT64_MIN and INT64_MAX (or NULL read as a sentinel), where the plain
- * difference overflows.  Real exports never come near, so wrapping changes
- * no number nsys prints. */
-static inline int64_t nst_span(int64_t start, int64_t end)
-{
-	return (int64_t)((uint64_t)end - (uint64_t)start);
-}
 
 #endif

@@ -238,6 +238,11 @@ void nst_groups_release(struct nst_groups *g)
 	memset(g, 0, sizeof *g);
 }
 
+enum nst_status nst_fail_sum(struct nst_error *err)
+{
+	return nst_fail(err, NST_ERR_DB, "a sum of durations or sizes does not fit 64 bits");
+}
+
 enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
 				struct nst_dist **out, struct nst_error *err)
 {
@@ -257,7 +262,12 @@ enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
 		size_t n = 0;
 		for (size_t i = g->start[k]; i < g->start[k + 1]; i++)
 			vals[n++] = val[g->order[i]];
-		nst_dist_of(vals, n, &(*out)[k]);
+		if (!nst_dist_of(vals, n, &(*out)[k])) {
+			free(vals);
+			free(*out);
+			*out = NULL;
+			return nst_fail_sum(err);
+		}
 	}
 	free(vals);
 	return NST_OK;
@@ -829,7 +839,7 @@ enum nst_status nst_summarise_calls(struct nst_ctx *ctx, const struct nst_sink *
 	if (!dur)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
-		dur[i] = nst_span(start[i], end[i]);
+		dur[i] = end[i] - start[i];
 	struct nst_groups g;
 	struct nst_dist *d = NULL;
 	const struct nst_col *keys[] = { name_id };

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sqlstat.h"
 #include "reports/gpu_ops.h"
 
 #define GPU_INFO "TARGET_INFO_GPU"
@@ -203,7 +202,7 @@ static void common_cells(struct trace *tr, const struct nst_gpu_table *t, size_t
 	for (size_t k = 0; k < NCOLS; k++)
 		c[k] = nst_null();
 	c[C_START] = nst_int(t->start[i]);
-	c[C_DUR] = nst_int(nst_span(t->start[i], t->end[i]));
+	c[C_DUR] = nst_int(t->end[i] - t->start[i]);
 	c[C_CORR] = col_cell(t->corr, i);
 	c[C_CTX] = col_cell(t->context, i);
 	c[C_GREEN] = nst_col_or_null(t->green, i) != 0 ? col_cell(t->green, i) : nst_null();

@@ -1,4 +1,3 @@
-#include "core/sqlstat.h"
 #include "reports/gpu_ops.h"
 
 #include <stdlib.h>
@@ -290,7 +289,7 @@ enum nst_status nst_op_rows_add_kernels(struct nst_ctx *ctx, struct nst_op_rows 
 		int64_t name = sid ? nst_op_name_kernel(ctx, nm, nst_col_at(sid, i)) : 0;
 		if (name < 0)
 			return no_memory(err);
-		push(r, name, nst_span(t.start[i], t.end[i]), NST_OP_KERNEL);
+		push(r, name, t.end[i] - t.start[i], NST_OP_KERNEL);
 	}
 	return s;
 }

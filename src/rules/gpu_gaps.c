@@ -3,7 +3,6 @@
  * on it, longest first. */
 #include <stdlib.h>
 
-#include "core/sqlstat.h"
 #include "rules/gpu_busy.h"
 
 static const char *const cols[] = {
@@ -34,7 +33,7 @@ static void find_gaps(const struct nst_busy *b, int64_t min_ns, struct gaps *gp)
 		uint32_t last = row[0];
 		for (size_t i = 1; i < n; i++) {
 			uint32_t r = row[i];
-			int64_t idle = nst_span(b->end[last], b->start[r]);
+			int64_t idle = b->start[r] - b->end[last];
 			if (idle > 0 && idle >= min_ns) {
 				gp->dur[gp->n] = idle;
 				gp->start[gp->n] = b->end[last];

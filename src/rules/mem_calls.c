@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sqlstat.h"
 #include "rules/mem_calls.h"
 
 #define MEM_KIND "ENUM_CUDA_MEM_KIND"
@@ -110,7 +109,7 @@ static enum nst_status join(struct nst_ctx *ctx, const struct nst_mem_rule *rule
 		     r = next[r] == UINT32_MAX ? -1 : (int64_t)next[r]) {
 			if (!rule->call(nst_raw_name(ctx, nst_col_at(c->name_id, r))))
 				continue;
-			if (pairs_add(p, (uint32_t)i, (uint32_t)r, nst_span(m->t.start[i], m->t.end[i])))
+			if (pairs_add(p, (uint32_t)i, (uint32_t)r, m->t.end[i] - m->t.start[i]))
 				return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		}
 	}
