@@ -68,10 +68,11 @@ mut read-text-start-end "$loose
 	UPDATE OSRT_API SET end='12abc' WHERE rowid % 2 = 0;
 	UPDATE NVTX_EVENTS SET start='1e3' WHERE rowid % 2 = 0;"
 # NULL in every column of the tables reports read (rows where every column is NULL, and rows
-# where one column is)
+# where one column is), except start and end, which the schema says NOT NULL and nstats
+# refuses as NULL (refuse-null-start-end): NVTX_EVENTS.end, which may be NULL, gets NULLs too
 nulls() {
 	local t=$1 c sql="" i=0
-	for c in $(sqlite3 "$base" "SELECT name FROM pragma_table_info('$t')"); do
+	for c in $(sqlite3 "$base" "SELECT name FROM pragma_table_info('$t') WHERE name NOT IN ('start', 'end')"); do
 		sql+="UPDATE $t SET \"$c\"=NULL WHERE rowid % 7 = $((i++ % 7)) OR rowid = 1;"
 	done
 	printf '%s' "$sql"
@@ -84,20 +85,30 @@ mut read-null-everywhere "$(loosen StringIds) $(loosen TARGET_INFO_GPU) $(loosen
 	UPDATE StringIds SET value=NULL WHERE id % 5 = 0;
 	UPDATE TARGET_INFO_GPU SET name=NULL; UPDATE PROCESSES SET name=NULL;
 	UPDATE ThreadNames SET nameId=NULL;
-	UPDATE META_DATA_EXPORT SET value=NULL WHERE name='EXPORT_SCHEMA_VERSION';"
+	UPDATE META_DATA_EXPORT SET value=NULL WHERE name='EXPORT_SCHEMA_VERSION';
+	UPDATE NVTX_EVENTS SET end=NULL WHERE rowid % 3 = 0;"
+mut refuse-null-start-end "$loose
+	UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start=NULL WHERE rowid = 2;
+	UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET end=NULL WHERE rowid = 3;
+	UPDATE OSRT_API SET end=NULL WHERE rowid = 4;
+	UPDATE NVTX_EVENTS SET start=NULL WHERE rowid = 5;"
 mut read-end-before-start "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 1000 WHERE rowid % 2 = 0;
 	UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET end = start - 5 WHERE rowid % 3 = 0;
 	UPDATE NVTX_EVENTS SET end = start - 7 WHERE rowid % 2 = 0;
 	UPDATE OSRT_API SET end = start - 9 WHERE rowid % 2 = 0;"
 min=-9223372036854775808 max=9223372036854775807
-mut read-int64-extremes "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start=$min WHERE rowid % 4 = 0;
+# times whose differences do not fit 64 bits are refused; ids and sizes are read as they are,
+# but a sum of sizes that does not fit 64 bits is refused too
+mut refuse-int64-times "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start=$min WHERE rowid % 4 = 0;
 	UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end=$max WHERE rowid % 4 <= 1;
-	UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET correlationId=$max, shortName=$min WHERE rowid % 5 = 0;
 	UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start=$min, end=$max WHERE rowid % 3 = 0;
-	UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET correlationId=$min, globalTid=$max WHERE rowid % 5 = 1;
-	UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET bytes=$max, start=$min WHERE rowid % 2 = 0;
+	UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET start=$min WHERE rowid % 2 = 0;
 	UPDATE NVTX_EVENTS SET start=$min, end=$max WHERE rowid % 3 = 0;
-	UPDATE OSRT_API SET start=$min, end=$max, nameId=$max WHERE rowid % 2 = 0;"
+	UPDATE OSRT_API SET start=$min, end=$max WHERE rowid % 2 = 0;"
+mut read-int64-ids "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET correlationId=$max, shortName=$min WHERE rowid % 5 = 0;
+	UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET correlationId=$min, globalTid=$max WHERE rowid % 5 = 1;
+	UPDATE OSRT_API SET nameId=$max WHERE rowid % 2 = 0;"
+mut read-int64-bytes "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET bytes=$max WHERE rowid % 2 = 0;"
 mut read-dangling-stringids "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET shortName = shortName + 1000000, demangledName = -3;
 	UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET nameId = nameId + 1000000 WHERE rowid % 2 = 0;
 	UPDATE OSRT_API SET nameId = -1; UPDATE NVTX_EVENTS SET textId = 987654321 WHERE textId IS NOT NULL;"

@@ -29,7 +29,7 @@ mkdir -p "$WORK/parse"
 
 # The reports whose csv and json are parsed: summaries and traces of every event kind the
 # bad exports touch.
-REPORTS=(cuda_api_sum cuda_gpu_kern_sum cuda_gpu_trace nvtx_sum osrt_sum)
+REPORTS=(cuda_api_sum cuda_gpu_kern_sum cuda_gpu_mem_size_sum cuda_gpu_trace nvtx_sum osrt_sum)
 
 # COMMANDS: a label (matched by expected-errors.tsv) and its nstats arguments, the export last.
 commands() {
