@@ -352,22 +352,23 @@ static int store_int(struct ev_col *c, size_t row, size_t cap, int64_t v)
 	return 0;
 }
 
-/* Timestamps beyond +-2^62 ns (146 years) are refused as they are read, so
- * that every difference of two times, a duration or a gap, fits int64 in
- * every report: a number that does not fit would be printed wrapped.  A
- * NULL where the schema says NOT NULL is refused too, so that no report
- * computes with the NULL sentinel. */
+/* Timestamps beyond +-2^61 ns (73 years; epoch nanoseconds stay below it
+ * until 2043) are refused as they are read, so that every difference of
+ * two times, a duration or a gap, fits int64 in every report with room
+ * for one more (a span plus a chunk length): a number that does not fit
+ * would be printed wrapped.  A NULL where the schema says NOT NULL is
+ * refused too, so that no report computes with the NULL sentinel. */
 static enum nst_status check_time(const struct nst_events *ev, const struct ev_table *t,
 				  const struct ev_col *c, size_t row, int64_t v, bool null,
 				  struct nst_error *err)
 {
-	const int64_t limit = (int64_t)1 << 62;
+	const int64_t limit = (int64_t)1 << 61;
 	if (null && !c->null_ok)
 		return nst_fail(err, NST_ERR_DB, "%s: %s.%s, row %zu: expected an integer, found NULL",
 				nst_db_path(ev->db), t->name, c->name, row + 1);
 	if (!null && (v < -limit || v >= limit))
 		return nst_fail(err, NST_ERR_DB,
-				"%s: %s.%s, row %zu: %" PRId64 " ns is beyond +-2^62 ns, where"
+				"%s: %s.%s, row %zu: %" PRId64 " ns is beyond +-2^61 ns, where"
 				" durations no longer fit 64 bits",
 				nst_db_path(ev->db), t->name, c->name, row + 1, v);
 	return NST_OK;

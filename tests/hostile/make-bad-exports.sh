@@ -105,6 +105,13 @@ mut refuse-int64-times "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start=$min WHERE r
 	UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET start=$min WHERE rowid % 2 = 0;
 	UPDATE NVTX_EVENTS SET start=$min, end=$max WHERE rowid % 3 = 0;
 	UPDATE OSRT_API SET start=$min, end=$max WHERE rowid % 2 = 0;"
+# the widest times nstats reads: durations of 2^62 - 1 ns, whose sums overflow from the second
+lo=-2305843009213693952 hi=2305843009213693951
+mut read-times-at-limit "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start=$lo, end=$hi WHERE rowid % 4 = 0;
+	UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start=$lo WHERE rowid % 5 = 0;
+	UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET end=$hi WHERE rowid % 6 = 0;
+	UPDATE NVTX_EVENTS SET start=$lo, end=$hi WHERE rowid % 3 = 0;
+	UPDATE OSRT_API SET start=$lo, end=$hi WHERE rowid = 2;"
 mut read-int64-ids "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET correlationId=$max, shortName=$min WHERE rowid % 5 = 0;
 	UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET correlationId=$min, globalTid=$max WHERE rowid % 5 = 1;
 	UPDATE OSRT_API SET nameId=$max WHERE rowid % 2 = 0;"

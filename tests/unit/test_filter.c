@@ -31,7 +31,7 @@ static void exec(sqlite3 *h, const char *sql)
 }
 
 /* MPI_T: times with NULL ends and extremes (MPI_ tables may leave end NULL;
- * the reader refuses a NULL start and times beyond +-2^62 ns);
+ * the reader refuses a NULL start and times beyond +-2^61 ns);
  * MPI_P: globalPid only; U: no end column;
  * NVTX_EVENTS: ranges on a main and a worker thread, in a domain. */
 static int make_export(void **state)
@@ -51,8 +51,8 @@ static int make_export(void **state)
 		"INSERT INTO U VALUES (1, 1), (100, 2);"
 		"CREATE TABLE NVTX_EVENTS(start INT, end INT, eventType INT, text TEXT, textId INT,"
 		" globalTid INT, domainId INT);");
-	static const int64_t times[] = { -((int64_t)1 << 62), -5, 0, 5, 9, 10, 15, 20, 25, 30,
-					 ((int64_t)1 << 62) - 1 };
+	static const int64_t times[] = { -((int64_t)1 << 61), -5, 0, 5, 9, 10, 15, 20, 25, 30,
+					 ((int64_t)1 << 61) - 1 };
 	size_t nt = sizeof times / sizeof *times;
 	sqlite3_stmt *st;
 	assert_int_equal(sqlite3_prepare_v2(h, "INSERT INTO MPI_T VALUES (?, ?, ?, ?, ?)", -1, &st, NULL),
