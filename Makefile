@@ -18,7 +18,7 @@ TESTS    := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 BRUTE    := $(patsubst tests/accounting/%.c,$(B)/tests/%,$(sort $(wildcard tests/accounting/brute_*.c)))
 EXAMPLE  := $(B)/example.sqlite
 
-.PHONY: all deps run test unit cli golden corpus accounting bench clean sanitize fuzz fuzz-build fuzz-smoke
+.PHONY: all deps run test unit cli golden corpus accounting hostile bench clean sanitize fuzz fuzz-build fuzz-smoke
 all: $(B)/nstats $(B)/nsysgen
 
 deps:
@@ -68,6 +68,9 @@ corpus: $(B)/nstats
 
 accounting: all $(BRUTE)
 	@tests/accounting/run.sh $(B)
+
+hostile: all
+	@tests/hostile/run.sh $(B)
 
 test: deps
 	@$(MAKE) --no-print-directory all $(TESTS) $(BRUTE)

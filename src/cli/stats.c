@@ -451,6 +451,18 @@ static int format_of(const struct stats_cmd *c, size_t i, const struct target *t
 	return 0;
 }
 
+/* A report's error.  Input errors name the export first; the few raised
+ * where it is not known (a sum that does not fit 64 bits) are named here. */
+static void say_error(const struct run_state *st, enum nst_status s, const struct nst_error *err)
+{
+	size_t len = strlen(st->export_path);
+	bool named = strncmp(err->msg, st->export_path, len) == 0 && err->msg[len] == ':';
+	if (s == NST_ERR_DB && !named)
+		cli_error("%s: %s", st->export_path, err->msg);
+	else
+		cli_error("%s", err->msg);
+}
+
 static void note_status(struct run_state *st, enum nst_status s)
 {
 	int code = exit_of(s);
@@ -495,7 +507,7 @@ static void run_job(struct run_state *st, size_t i, const struct report_job *job
 	fflush(stdout);
 	nst_graph_note_print(stderr, job->name, st->export_path, &graphs);
 	if (s != NST_OK && s != NST_ERR_NODATA)
-		cli_error("%s", err.msg);
+		say_error(st, s, &err);
 	note_status(st, s);
 	target_release(&t);
 }

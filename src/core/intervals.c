@@ -3,6 +3,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "core/sqlstat.h"
+
 static int cmp_interval(const void *a, const void *b)
 {
 	const struct nst_interval *x = a, *y = b;
@@ -41,7 +43,8 @@ struct nst_coverage nst_coverage_of(const struct nst_interval *iv, size_t n,
 			c.last = e;
 		if (e == s)
 			continue; /* covers nothing, so it splits no gap */
-		c.sum += e - s;
+		if (!c.sum_overflow && !nst_add_i64(&c.sum, e - s))
+			c.sum_overflow = true;
 		if (!any || s > piece_end) {
 			if (any) {
 				c.covered += piece_end - piece_start;

@@ -4,6 +4,7 @@
 #ifndef NSTATS_CORE_INTERVALS_H
 #define NSTATS_CORE_INTERVALS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,6 +16,7 @@ struct nst_coverage {
 	size_t n;             /* intervals */
 	int64_t first, last;  /* earliest start, latest end; 0 when n == 0 */
 	int64_t sum;          /* plain sum of durations (empty ones as 0) */
+	bool sum_overflow;    /* sum does not fit int64 (a corrupt export): not a number */
 	int64_t covered;      /* length of the union */
 	size_t gaps;          /* holes in the union longer than the threshold */
 	int64_t gap_time;     /* their total length */

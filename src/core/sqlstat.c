@@ -159,14 +159,15 @@ double nst_mid_value(struct nst_mid m)
 	return m.is_int ? (double)m.i : m.r;
 }
 
-void nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out)
+bool nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out)
 {
 	struct nst_welford w = { 0 };
 	double fsum = 0;
 	int64_t sum = 0, mn = vals[0], mx = vals[0];
 	for (size_t i = 0; i < n; i++) {
 		int64_t v = vals[i];
-		sum += v;
+		if (!nst_add_i64(&sum, v))
+			return false;
 		fsum += (double)v;
 		mn = v < mn ? v : mn;
 		mx = v > mx ? v : mx;
@@ -181,6 +182,7 @@ void nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out)
 		.q1 = nst_quantile(vals, n, 1, 4),
 		.q3 = nst_quantile(vals, n, 3, 4),
 	};
+	return true;
 }
 
 /* LSD radix sort on bytes, skipping bytes that are equal in every key. */

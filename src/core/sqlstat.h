@@ -30,8 +30,20 @@ struct nst_dist {
 	struct nst_mid med, q1, q3;
 };
 
-/* vals in row order; they are sorted in place.  n > 0. */
-void nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out);
+/* vals in row order; they are sorted in place.  n > 0.  False, with out
+ * unset, when their sum does not fit int64: SQLite's sum() fails there
+ * too ("integer overflow"), and a wrapped total would be a wrong number. */
+bool nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out);
+
+/* *sum += v; false, with *sum unchanged, when the result does not fit. */
+static inline bool nst_add_i64(int64_t *sum, int64_t v)
+{
+	int64_t r;
+	if (__builtin_add_overflow(*sum, v, &r))
+		return false;
+	*sum = r;
+	return true;
+}
 
 /* Welford's running sample variance, as the stdev() aggregate does it. */
 struct nst_welford {

@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE
 #include "events/events.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@ struct ev_col {
 	char *name;
 	bool text, wanted, loaded, present;
 	bool has_base; /* base is set: a value that is not NULL was read */
+	bool is_time;  /* start or end: checked as a timestamp when read */
+	bool null_ok;  /* an end that the schema lets be NULL (open ranges) */
 	int64_t *i;
 	int32_t *i32;
 	const char **s;
@@ -152,6 +155,14 @@ static struct ev_table *table_of(struct nst_events *ev, const char *name)
 	return t;
 }
 
+/* The tables whose end the schema lets be NULL (a range never closed);
+ * start is NOT NULL in every table, end in every other one. */
+static bool end_may_be_null(const char *table)
+{
+	return strcmp(table, "NVTX_EVENTS") == 0 || strcmp(table, "KHR_DEBUG_EVENTS") == 0 ||
+	       strncmp(table, "MPI_", 4) == 0 || strncmp(table, "UCP_", 4) == 0;
+}
+
 static struct ev_col *col_of(struct nst_events *ev, struct ev_table *t,
 			     const char *name, bool text)
 {
@@ -172,6 +183,8 @@ static struct ev_col *col_of(struct nst_events *ev, struct ev_table *t,
 		return NULL;
 	}
 	cols[t->ncols] = c;
+	c->is_time = !text && (strcmp(name, "start") == 0 || strcmp(name, "end") == 0);
+	c->null_ok = c->is_time && strcmp(name, "end") == 0 && end_may_be_null(t->name);
 	/* "rowid" reads SQLite's rowid where no column has that name. */
 	c->present = t->present && (strcmp(name, "rowid") == 0 ||
 				    nst_db_has_column(ev->db, t->name, name));
@@ -339,6 +352,28 @@ static int store_int(struct ev_col *c, size_t row, size_t cap, int64_t v)
 	return 0;
 }
 
+/* Timestamps beyond +-2^61 ns (73 years; epoch nanoseconds stay below it
+ * until 2043) are refused as they are read, so that every difference of
+ * two times, a duration or a gap, fits int64 in every report with room
+ * for one more (a span plus a chunk length): a number that does not fit
+ * would be printed wrapped.  A NULL where the schema says NOT NULL is
+ * refused too, so that no report computes with the NULL sentinel. */
+static enum nst_status check_time(const struct nst_events *ev, const struct ev_table *t,
+				  const struct ev_col *c, size_t row, int64_t v, bool null,
+				  struct nst_error *err)
+{
+	const int64_t limit = (int64_t)1 << 61;
+	if (null && !c->null_ok)
+		return nst_fail(err, NST_ERR_DB, "%s: %s.%s, row %zu: expected an integer, found NULL",
+				nst_db_path(ev->db), t->name, c->name, row + 1);
+	if (!null && (v < -limit || v >= limit))
+		return nst_fail(err, NST_ERR_DB,
+				"%s: %s.%s, row %zu: %" PRId64 " ns is beyond +-2^61 ns, where"
+				" durations no longer fit 64 bits",
+				nst_db_path(ev->db), t->name, c->name, row + 1, v);
+	return NST_OK;
+}
+
 static enum nst_status store_row(struct nst_events *ev, const struct reader *rd,
 				 struct ev_table *t, sqlite3_stmt *st, struct ev_col **load,
 				 size_t nload, size_t row, size_t cap, struct nst_error *err)
@@ -351,6 +386,13 @@ static enum nst_status store_row(struct nst_events *ev, const struct reader *rd,
 				return nst_fail(err, NST_ERR_DB,
 						"%s: %s.%s, row %zu: expected an integer",
 						nst_db_path(ev->db), t->name, c->name, row + 1);
+			/* INT64_MIN is the NULL sentinel and a value: the cell says which */
+			bool null = v == NST_NULL_I64 &&
+				    sqlite3_column_type(st, (int)k) == SQLITE_NULL;
+			enum nst_status s = c->is_time ? check_time(ev, t, c, row, v, null, err)
+						       : NST_OK;
+			if (s != NST_OK)
+				return s;
 			if (store_int(c, row, cap, v))
 				return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 			continue;

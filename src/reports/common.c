@@ -238,6 +238,11 @@ void nst_groups_release(struct nst_groups *g)
 	memset(g, 0, sizeof *g);
 }
 
+enum nst_status nst_fail_sum(struct nst_error *err)
+{
+	return nst_fail(err, NST_ERR_DB, "a sum of durations or sizes does not fit 64 bits");
+}
+
 enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
 				struct nst_dist **out, struct nst_error *err)
 {
@@ -257,7 +262,12 @@ enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
 		size_t n = 0;
 		for (size_t i = g->start[k]; i < g->start[k + 1]; i++)
 			vals[n++] = val[g->order[i]];
-		nst_dist_of(vals, n, &(*out)[k]);
+		if (!nst_dist_of(vals, n, &(*out)[k])) {
+			free(vals);
+			free(*out);
+			*out = NULL;
+			return nst_fail_sum(err);
+		}
 	}
 	free(vals);
 	return NST_OK;

@@ -37,6 +37,10 @@ enum nst_status nst_group_cols(const struct nst_col *const *keys, size_t nkeys,
 			       struct nst_groups *g, struct nst_error *err);
 void nst_groups_release(struct nst_groups *g);
 
+/* The error of a sum that does not fit int64 (nst_dist_of, nst_add_i64),
+ * raised where the export is not known: the driver names it. */
+enum nst_status nst_fail_sum(struct nst_error *err);
+
 /* The distribution of val over each group; out has g->n entries. */
 enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
 				struct nst_dist **out, struct nst_error *err);

@@ -150,7 +150,8 @@ out:
 	return s;
 }
 
-static void group_stats(const struct nst_kexec *j, const struct nst_groups *g,
+/* False when a sum does not fit. */
+static bool group_stats(const struct nst_kexec *j, const struct nst_groups *g,
 			size_t gi, int64_t *buf[NMETRICS], struct launch_group *out)
 {
 	size_t n[NMETRICS] = { 0 };
@@ -166,8 +167,9 @@ static void group_stats(const struct nst_kexec *j, const struct nst_groups *g,
 	out->count = n[M_TOTAL];
 	out->nqueue = n[M_QUEUE];
 	for (int m = 0; m < NMETRICS; m++)
-		if (n[m])
-			nst_dist_of(buf[m], n[m], &out->d[m]);
+		if (n[m] && !nst_dist_of(buf[m], n[m], &out->d[m]))
+			return false;
+	return true;
 }
 
 static enum nst_status summarise(const struct nst_kexec *j, const struct nst_groups *g,
@@ -183,10 +185,12 @@ static enum nst_status summarise(const struct nst_kexec *j, const struct nst_gro
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (int m = 0; m < NMETRICS; m++)
 		buf[m] = block + (size_t)m * most;
-	for (size_t gi = 0; gi < g->n; gi++)
-		group_stats(j, g, gi, buf, &out[gi]);
+	enum nst_status s = NST_OK;
+	for (size_t gi = 0; s == NST_OK && gi < g->n; gi++)
+		if (!group_stats(j, g, gi, buf, &out[gi]))
+			s = nst_fail_sum(err);
 	free(block);
-	return NST_OK;
+	return s;
 }
 
 struct by_avg {

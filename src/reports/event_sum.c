@@ -32,8 +32,9 @@ static enum nst_status push_group(struct group_list *l, const struct event_group
 	return NST_OK;
 }
 
-/* The distribution of one group's durations, NULLs left out. */
-static void group_dist(const struct nst_groups *gr, size_t k, const int64_t *start,
+/* The distribution of one group's durations, NULLs left out; false when
+ * their sum does not fit. */
+static bool group_dist(const struct nst_groups *gr, size_t k, const int64_t *start,
 		       const int64_t *end, int64_t *buf, struct event_group *out)
 {
 	size_t m = 0;
@@ -44,8 +45,7 @@ static void group_dist(const struct nst_groups *gr, size_t k, const int64_t *sta
 	}
 	out->count = gr->start[k + 1] - gr->start[k];
 	out->timed = m > 0;
-	if (m)
-		nst_dist_of(buf, m, &out->d);
+	return m == 0 || nst_dist_of(buf, m, &out->d);
 }
 
 /* Groups one source table's rows by name id. */
@@ -76,8 +76,8 @@ static enum nst_status summarise_source(struct nst_ctx *ctx, const struct nst_ev
 	st = nst_group(keys, 1, rows, n, &gr, err);
 	for (size_t k = 0; st == NST_OK && k < gr.n; k++) {
 		struct event_group g = { .src = src, .name_id = name[gr.first[k]] };
-		group_dist(&gr, k, start, end, buf, &g);
-		st = push_group(l, &g, err);
+		st = group_dist(&gr, k, start, end, buf, &g) ? push_group(l, &g, err)
+							      : nst_fail_sum(err);
 	}
 out:
 	nst_groups_release(&gr);

@@ -82,7 +82,8 @@ enum nst_status nst_named_dists_add(struct nst_named_dists *nd, int64_t *vals, s
 		nd->name = nm;
 		nd->cap = cap;
 	}
-	nst_dist_of(vals, n, &nd->d[nd->n]);
+	if (!nst_dist_of(vals, n, &nd->d[nd->n]))
+		return nst_fail_sum(err);
 	nd->name[nd->n++] = name;
 	return NST_OK;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sqlstat.h"
 #include "reports/gpu_time.h"
 
 /* The tables of GPU work: each row one operation of one kind. */
@@ -234,8 +235,9 @@ static size_t group_end(const struct nst_gt_ops *ops, enum nst_gt_by by, const u
 	return j;
 }
 
-/* One group: rows idx[0..n) in start order. */
-static void measure(const struct nst_gt_ops *ops, const uint32_t *idx, size_t n, int64_t gap,
+/* One group: rows idx[0..n) in start order.  False when a sum of its
+ * durations does not fit int64. */
+static bool measure(const struct nst_gt_ops *ops, const uint32_t *idx, size_t n, int64_t gap,
 		    struct nst_interval *all, struct nst_interval *kern, struct nst_gt_group *g)
 {
 	size_t nkern = 0;
@@ -245,11 +247,13 @@ static void measure(const struct nst_gt_ops *ops, const uint32_t *idx, size_t n,
 		all[i] = (struct nst_interval){ ops->start[r], ops->end[r] };
 		if (ops->kind[r] == NST_GT_KERNEL || ops->kind[r] == NST_GT_GRAPH)
 			kern[nkern++] = all[i];
-		if (ops->kind[r] == NST_GT_GRAPH && ops->end[r] > ops->start[r])
-			g->graph_sum += ops->end[r] - ops->start[r];
+		if (ops->kind[r] == NST_GT_GRAPH && ops->end[r] > ops->start[r] &&
+		    !nst_add_i64(&g->graph_sum, ops->end[r] - ops->start[r]))
+			return false;
 	}
 	g->busy = nst_coverage_of(all, n, gap);
 	g->kern = nst_coverage_of(kern, nkern, gap);
+	return !g->busy.sum_overflow && !g->kern.sum_overflow;
 }
 
 enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, int64_t gap,
@@ -271,7 +275,8 @@ enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, i
 		grp->gpid = key[0];
 		grp->device = key[1];
 		grp->stream = key[2];
-		measure(ops, idx + i, j - i, gap, all, kern, grp);
+		if (!measure(ops, idx + i, j - i, gap, all, kern, grp))
+			s = nst_fail_sum(err);
 	}
 	free(idx);
 	free(all);

@@ -249,7 +249,11 @@ static enum nst_status build_queues(const struct packets *ps, struct queue *q, s
 			vals[j - i] = ps->p[j].end - ps->p[j].start;
 		struct queue *e = &q[(*nq)++];
 		e->first = &ps->p[i];
-		nst_dist_of(vals, j - i, &e->d);
+		if (!nst_dist_of(vals, j - i, &e->d)) {
+			free(sp);
+			free(vals);
+			return nst_fail_sum(err);
+		}
 		int64_t span = span_of(sp, nsp, ps->p[i].pid);
 		/* SQL divides by zero into NULL */
 		e->util = span ? nst_round1(100.0 * (double)busy_time(&ps->p[i], j - i) / (double)span)

@@ -60,9 +60,12 @@ static void regions_release(struct regions *rg)
 }
 
 /* Busy time of each chunk of one group: every operation adds its overlap
- * with each chunk it touches (concurrent ones add up). */
+ * with each chunk it touches (concurrent ones add up).  In double: it only
+ * makes a percentage, is exact below 2^53 ns (104 days) as the integers
+ * were, and cannot overflow where many concurrent operations of a corrupt
+ * export span 2^62 ns. */
 static void chunk_busy(const struct nst_busy *b, const uint32_t *row, size_t n, int64_t first,
-		       int64_t len, size_t nchunks, int64_t *busy)
+		       int64_t len, size_t nchunks, double *busy)
 {
 	for (size_t c = 0; c < nchunks; c++)
 		busy[c] = 0;
@@ -75,14 +78,14 @@ static void chunk_busy(const struct nst_busy *b, const uint32_t *row, size_t n, 
 			int64_t cs = first + (int64_t)c * len, ce = cs + len;
 			if (cs >= e)
 				break;
-			busy[c] += (e < ce ? e : ce) - (s > cs ? s : cs);
+			busy[c] += (double)((e < ce ? e : ce) - (s > cs ? s : cs));
 		}
 	}
 }
 
 /* The group's low chunks, merged into regions. */
 static int group_regions(const struct nst_busy *b, uint32_t k, int64_t chunks, double threshold,
-			 struct regions *rg, int64_t **scratch, size_t *scap)
+			 struct regions *rg, double **scratch, size_t *scap)
 {
 	const uint32_t *row = b->g.order + b->g.start[k];
 	size_t n = b->g.start[k + 1] - b->g.start[k];
@@ -95,28 +98,29 @@ static int group_regions(const struct nst_busy *b, uint32_t k, int64_t chunks, d
 	int64_t len = (span + chunks - 1) / chunks;
 	size_t nchunks = (size_t)((span + len - 1) / len);
 	if (nchunks > *scap) {
-		int64_t *p = realloc(*scratch, nchunks * sizeof *p);
+		double *p = realloc(*scratch, nchunks * sizeof *p);
 		if (!p)
 			return -1;
 		*scratch = p;
 		*scap = nchunks;
 	}
-	int64_t *busy = *scratch;
+	double *busy = *scratch, run_busy = 0;
 	chunk_busy(b, row, n, first, len, nchunks, busy);
-	int64_t run_start = 0, run_dur = 0, run_busy = 0;
+	int64_t run_start = 0, run_dur = 0;
 	for (size_t c = 0; c <= nchunks; c++) {
 		int64_t cs = first + (int64_t)c * len;
 		int64_t cd = c < nchunks ? (cs + len < last ? len : last - cs) : 0;
-		bool low = c < nchunks && 100.0 * (double)busy[c] / (double)cd < threshold;
+		bool low = c < nchunks && 100.0 * busy[c] / (double)cd < threshold;
 		if (low) {
 			if (!run_dur)
 				run_start = cs;
 			run_dur += cd;
 			run_busy += busy[c];
 		} else if (run_dur) {
-			if (add_region(rg, k, run_start, run_dur, (double)run_busy))
+			if (add_region(rg, k, run_start, run_dur, run_busy))
 				return -1;
-			run_dur = run_busy = 0;
+			run_dur = 0;
+			run_busy = 0;
 		}
 	}
 	return 0;
@@ -182,7 +186,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	int64_t threshold = nst_rule_int(ctx, "threshold", 50);
 	struct nst_busy b;
 	struct regions rg = { 0 };
-	int64_t *scratch = NULL;
+	double *scratch = NULL;
 	size_t scap = 0;
 	enum nst_status s = nst_busy_load(ctx, &b, err);
 	for (uint32_t k = 0; s == NST_OK && k < b.g.n; k++)
