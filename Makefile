@@ -104,8 +104,9 @@ fuzz-build:
 		OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
 		$(FUZZ_B)/libnstats.a $(FUZZ_CLI)
 	@for f in $(FUZZERS); do \
+		extra=; [ $$f = export ] && extra=tests/fuzz/sqlite_mutator.c; \
 		clang $(CPPFLAGS) -std=c11 -Wall -Wextra -Werror -D_XOPEN_SOURCE=700 -O1 -g \
-			-fsanitize=fuzzer $(FUZZ_SAN) -o $(FUZZ_B)/fuzz_$$f tests/fuzz/fuzz_$$f.c \
+			-fsanitize=fuzzer $(FUZZ_SAN) -o $(FUZZ_B)/fuzz_$$f tests/fuzz/fuzz_$$f.c $$extra \
 			tests/fuzz/fuzz_common.c $(FUZZ_CLI) $(FUZZ_B)/libnstats.a $(LDLIBS) || exit 1; \
 	done
 

@@ -1,15 +1,45 @@
 /* libFuzzer harness: the input is a SQLite image, read as an export by
- * reports of every family, rules and `check`, in formats that escape. */
+ * every report (a quarter of them by rotation), the default rules and
+ * `check`, in every format. Its mutations are sqlite_mutator.c's: rows
+ * edited through SQLite, pages, bytes. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "sqlite_mutator.h"
 
 static const char REPORTS[] =
 	"cuda_api_sum,cuda_gpu_kern_sum:base,cuda_gpu_mem_time_sum,cuda_gpu_trace,"
 	"cuda_kern_exec_trace,nvtx_sum,nvtx_kern_sum,osrt_sum,gpu_time_sum,"
 	"cuda_gpu_kern_dist,cuda_gpu_kern_launch_trace,um_sum,openmp_sum";
+
+/* The other reports, a quarter of them per input (chosen by its hash, so
+ * that a crash replays): all of them every run would slow the fuzzer,
+ * most read tables the seeds lack. */
+static const char *const MORE_REPORTS[] = {
+	"cuda_api_gpu_sum,cuda_api_trace,cuda_gpu_kern_gb_sum,cuda_gpu_mem_size_sum,"
+	"cuda_gpu_sum,cuda_kern_exec_sum,dx11_pix_sum",
+	"dx12_gpu_marker_sum,dx12_pix_sum,mpi_event_sum,mpi_event_trace,network_congestion,"
+	"nvtx_gpu_proj_sum,nvtx_gpu_proj_trace",
+	"nvtx_pushpop_sum,nvtx_pushpop_trace,nvtx_startend_sum,nvvideo_api_sum,openacc_sum,"
+	"opengl_khr_gpu_range_sum,opengl_khr_range_sum",
+	"um_cpu_page_faults_sum,um_total_sum,vulkan_api_sum,vulkan_api_trace,"
+	"vulkan_gpu_marker_sum,vulkan_marker_sum,wddm_queue_sum",
+};
+
+/* Formats the fixed commands above do not use, by the same hash. */
+static const char *const MORE_FORMATS[] = { "tsv", "hdoc", "column", "table" };
+
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+
+static uint32_t fnv1a(const uint8_t *data, size_t size)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ data[i]) * 16777619u;
+	return h;
+}
 
 static int write_image(const char *path, const uint8_t *data, size_t size)
 {
@@ -32,9 +62,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *json[] = { "-q", "-r", "cuda_gpu_kern_sum,nvtx_sum", "-f", "json",
 			       "--filter-time", "1000/", path };
 	fuzz_run("stats", 7, json);
+	uint32_t h = fnv1a(data, size);
+	const char *more[] = { "-q", "-r", MORE_REPORTS[h % COUNT(MORE_REPORTS)], "-f",
+			       MORE_FORMATS[(h >> 8) % COUNT(MORE_FORMATS)], path };
+	fuzz_run("stats", 6, more);
 	const char *analyze[] = { "-q", "-f", "htable", path };
 	fuzz_run("analyze", 4, analyze);
 	const char *check[] = { "-f", "json", path };
 	fuzz_run("check", 3, check);
 	return 0;
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed)
+{
+	return sqlite_mutate(data, size, max, seed);
+}
+
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t asize, const uint8_t *b, size_t bsize,
+				 uint8_t *out, size_t max, unsigned seed);
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t asize, const uint8_t *b, size_t bsize,
+				 uint8_t *out, size_t max, unsigned seed)
+{
+	return sqlite_cross_over(a, asize, b, bsize, out, max, seed);
 }
