@@ -3,6 +3,7 @@
  * memcpy or memset rows for the work inside it.  Every kernel report misses
  * that GPU time. */
 #include "check/launches.h"
+#include "core/sqlstat.h"
 
 static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 			   struct nst_error *err)
@@ -19,8 +20,10 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 	int64_t total = 0;
 	for (size_t i = 0; s == NST_OK && i < n; i++) {
 		r->count++;
-		if (start && end && start[i] != NST_NULL_I64 && end[i] != NST_NULL_I64)
-			total += end[i] - start[i];
+		if (start && end && start[i] != NST_NULL_I64 && end[i] != NST_NULL_I64 &&
+		    !nst_add_i64(&total, end[i] - start[i]))
+			return nst_fail(err, NST_ERR_DB, "%s: %s: a sum of durations does not fit 64 bits",
+					nst_db_path(ctx->db), CHK_GRAPH);
 		struct chk_example *e = chk_example(r, CHK_GRAPH, chk_at(rowid, i));
 		chk_num(e, "globalPid", chk_at(pid, i));
 		chk_num(e, "deviceId", chk_at(dev, i));

@@ -122,7 +122,8 @@ static void usage(FILE *out)
 		}
 	}
 	fputs("\nExit status: 0 checked (whatever was found), 2 usage error, 3 an export\n"
-	      "cannot be read, 4 output cannot be written, 6 --strict and a finding\n"
+	      "cannot be read or holds values nstats cannot compute with, 4 output\n"
+	      "cannot be written, 6 --strict and a finding\n"
 	      "that is not informational counted something; over several exports,\n"
 	      "the highest.\n", out);
 }

@@ -163,8 +163,9 @@ static void usage(const struct catalog *cat, FILE *out)
 		cat->noun + 1);
 	fputs("Exit status: 0 done (a report that cannot run on an export prints\n"
 	      "SKIPPED, as nsys does), 1 a report failed, 2 usage error, 3 an export\n"
-	      "cannot be read, 4 output cannot be written, 5 --strict and a report\n"
-	      "was skipped.\n", out);
+	      "cannot be read or holds values nstats cannot compute with (times\n"
+	      "beyond +-2^61 ns, NULL times, sums beyond 64 bits), 4 output cannot\n"
+	      "be written, 5 --strict and a report was skipped.\n", out);
 }
 
 /* ---- --timeunit: longest-prefix match, as nsys accepts it ---------------- */

@@ -2,6 +2,9 @@
 
 #include <inttypes.h>
 
+#include "core/sqlstat.h"
+#include "reports/common.h"
+
 const struct nst_need nst_graph_note_needs[] = {
 	{ GRAPH_TRACE, "start", false }, { GRAPH_TRACE, "end", false },
 	{ NULL, NULL, false },
@@ -20,8 +23,9 @@ enum nst_status nst_graph_time_of(struct nst_events *ev, struct nst_graph_time *
 	if (s != NST_OK)
 		return s;
 	for (size_t i = 0; start && end && i < out->launches; i++)
-		if (start[i] != NST_NULL_I64 && end[i] != NST_NULL_I64)
-			out->ns += end[i] - start[i];
+		if (start[i] != NST_NULL_I64 && end[i] != NST_NULL_I64 &&
+		    !nst_add_i64(&out->ns, end[i] - start[i]))
+			return nst_fail_sum(err);
 	return NST_OK;
 }
 

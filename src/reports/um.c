@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "core/sqlstat.h"
+
 static int cmp_addr(const void *a, const void *b)
 {
 	int64_t x = ((const struct nst_um_addr *)a)->addr;
@@ -10,24 +12,29 @@ static int cmp_addr(const void *a, const void *b)
 }
 
 /* Sorts the n entries of src by address (NST_NULL_I64, the smallest
- * value, puts NULL first as SQL does) and folds equal addresses. */
-static void fold(struct nst_um_source *src)
+ * value, puts NULL first as SQL does), folds equal addresses and totals
+ * them; false when a sum does not fit 64 bits. */
+static bool fold(struct nst_um_source *src)
 {
 	if (src->n == 0)
-		return;
+		return true;
 	qsort(src->a, src->n, sizeof *src->a, cmp_addr);
 	size_t k = 0;
 	for (size_t i = 1; i < src->n; i++) {
 		struct nst_um_addr *g = &src->a[k], *e = &src->a[i];
-		if (e->addr == g->addr) {
-			g->rows += e->rows;
-			g->sum += e->sum;
-			g->dur += e->dur;
-		} else {
+		if (e->addr != g->addr) {
 			src->a[++k] = *e;
+			continue;
 		}
+		g->rows += e->rows;
+		if (!nst_add_i64(&g->sum, e->sum) || !nst_add_i64(&g->dur, e->dur))
+			return false;
 	}
 	src->n = k + 1;
+	for (size_t i = 0; i < src->n; i++)
+		if (!nst_add_i64(&src->total, src->a[i].sum))
+			return false;
+	return true;
 }
 
 static enum nst_status alloc_sources(struct nst_um *um, const size_t *cap,
@@ -124,8 +131,12 @@ enum nst_status nst_um_load(struct nst_ctx *ctx, struct nst_um *um, struct nst_e
 		nst_um_release(um);
 		return s;
 	}
-	for (int k = 0; k < NST_UM_SOURCES; k++)
-		fold(&um->src[k]);
+	for (int k = 0; k < NST_UM_SOURCES; k++) {
+		if (!fold(&um->src[k])) {
+			nst_um_release(um);
+			return nst_fail_sum(err);
+		}
+	}
 	return NST_OK;
 }
 

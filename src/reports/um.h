@@ -24,6 +24,7 @@ struct nst_um_addr {
 struct nst_um_source {
 	struct nst_um_addr *a;
 	size_t n;
+	int64_t total; /* the sum of every address's sum */
 };
 
 enum nst_um_kind { NST_UM_CPU, NST_UM_GPU, NST_UM_D2H, NST_UM_H2D, NST_UM_SOURCES };

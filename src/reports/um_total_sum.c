@@ -5,12 +5,7 @@
 /* What SQL's sum() gives: NULL over no rows. */
 static struct nst_cell total(const struct nst_um_source *src)
 {
-	if (src->n == 0)
-		return nst_null();
-	int64_t sum = 0;
-	for (size_t i = 0; i < src->n; i++)
-		sum += src->a[i].sum;
-	return nst_int(sum);
+	return src->n == 0 ? nst_null() : nst_int(src->total);
 }
 
 static int64_t count(const struct nst_um_source *src)

@@ -129,4 +129,14 @@ mut read-nasty-names "UPDATE StringIds SET value = CASE id % 7
 		WHEN 3 THEN 'line' || char(10) || 'break' || char(13) || char(10) WHEN 4 THEN '<script>alert(1)</script>&amp;'
 		WHEN 5 THEN CAST(X'6BC3FFFE80' AS TEXT) || 'bad-utf8' ELSE '' END;
 	UPDATE NVTX_EVENTS SET text = 'nv' || char(9) || '\"<b>' || char(10) || ',x' WHERE text IS NOT NULL;"
+# graph executions and unified-memory migrations whose sums do not fit 64 bits
+gbase=$dir/graph-um-base.sqlite
+"$gen" -q --force --kernels 10 --memcpy 4 --memset 0 --other-api 4 --nvtx 0 --osrt 0 \
+	--graphs 4 --um 20 -o "$gbase"
+cp "$gbase" "$dir/read-graph-sum.sqlite"
+sqlite3 "$dir/read-graph-sum.sqlite" "UPDATE CUPTI_ACTIVITY_KIND_GRAPH_TRACE SET start=$lo, end=$hi;"
+cp "$gbase" "$dir/read-um-bytes-sum.sqlite"
+sqlite3 "$dir/read-um-bytes-sum.sqlite" "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET bytes=$max WHERE copyKind IN (11, 12);
+	DROP TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE;"
+rm "$gbase"
 mv "$base" "$dir/read-valid.sqlite"
