@@ -54,13 +54,14 @@ enum nst_status nst_nvtx_spans(const struct nst_nvtx *nv, const struct nst_nvtx_
 #define NST_LAUNCH_NEEDS(table) \
 	{ table, "correlationId", false }, { table, "globalPid", false }
 
+/* What nst_nvtx_kernel_names() reads, filtered and unfiltered: the run
+ * declares it before its first read when a report has `nvtx-name`. */
+extern const struct nst_need nst_nvtx_name_needs[];
+
 /* `nvtx-name`: kernel name ids with the name of the innermost range around
  * each kernel's launch prefixed ("range/kernel", the range's own name
  * without domain); kernels outside every range keep their id.  New names
  * get ids id_base + i for text[i], whose strings live in arena. */
-/* What nst_nvtx_kernel_names() reads, filtered and unfiltered: the run
- * declares it before its first read when a report has `nvtx-name`. */
-extern const struct nst_need nst_nvtx_name_needs[];
 enum nst_status nst_nvtx_kernel_names(struct nst_ctx *ctx, const struct nst_col *base_ids,
 				      int64_t id_base, struct nst_arena *arena,
 				      int64_t **ids, const char ***text, size_t *ntext,
