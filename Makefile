@@ -43,6 +43,19 @@ $(B)/tests/%: tests/unit/%.c $(B)/libnstats.a
 	@mkdir -p $(B)/tests
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
+# The API test sees only the public header, as a program using the
+# library does, and reads two generated exports.
+API_B := $(B)/tests/api-b.sqlite
+$(API_B): $(B)/nsysgen
+	@mkdir -p $(B)/tests
+	$(B)/nsysgen -q --seed 7 --processes 2 --devices 2 --streams 2 --kernels 300 \
+		--memcpy 40 --memset 10 --nvtx 40 --osrt 40 --force -o $@ >/dev/null
+
+$(B)/tests/test_api: tests/unit/test_api.c $(B)/libnstats.a $(EXAMPLE) $(API_B)
+	$(CC) -Iinclude $(CFLAGS) -DAPI_EXPORT_A='"$(abspath $(EXAMPLE))"' \
+		-DAPI_EXPORT_B='"$(abspath $(API_B))"' $(LDFLAGS) -o $@ $< $(B)/libnstats.a \
+		$(LDLIBS) -lcmocka
+
 $(B)/tests/brute_%: tests/accounting/brute_%.c tests/accounting/brute.h
 	@mkdir -p $(B)/tests
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lsqlite3 -lm
@@ -117,6 +130,6 @@ fuzz-smoke: fuzz-build $(B)/nsysgen
 	@tests/fuzz/run.sh $(FUZZ_B) $(B)/nsysgen 10 $(FUZZERS)
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-dev
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

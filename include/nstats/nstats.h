@@ -1,31 +1,58 @@
 /* nstats: statistics and trace reports from Nsight Systems SQLite exports.
  *
- * The library reads an export, runs reports and hands their rows to a row
- * sink (usually a formatter).  It never prints to stderr and never exits:
- * every failure comes back as a status plus a message in a struct nst_error,
- * and the caller prints it once.
+ * The library opens an export read-only, runs the reports of `nsys stats`,
+ * the rules of `nsys analyze` and nstats's own audit of the export, and
+ * hands each result to the caller: row by row through a struct nst_sink,
+ * or as text in one of the 7 formats of `nsys stats -f`.
  *
- * Ownership: a function named ..._open or ..._new returns an object the caller
- * releases with the matching ..._close or ..._free; "borrowed" pointers stay valid
- * until the object they came from is closed.
+ *     struct nst_error err;
+ *     struct nst_export *x;
+ *     struct nst_job *job;
+ *     if (nst_export_open("report.sqlite", NULL, &x, &err) ||
+ *         nst_job_parse(NST_REPORTS, "cuda_gpu_kern_sum:base", &job, &err) ||
+ *         nst_run(x, &(struct nst_run){ .job = job, .sink = &my_sink }, NULL, &err))
+ *             fprintf(stderr, "%s\n", err.msg);
+ *
+ * Promises: the library never writes to standard output or error, never
+ * reads the environment, never exits and keeps no global mutable state.
+ * Every failure comes back as a status plus a one-line message in a
+ * struct nst_error, naming the export where one is involved; the caller
+ * prints it.  Progress and timing reach the caller through callbacks
+ * (struct nst_options).  Objects of different exports may be used on
+ * different threads at once; one export and what came from it belongs to
+ * one thread at a time.
+ *
+ * Ownership: what ..._open, ..._parse or ..._new returns, the caller
+ * releases with the matching ..._close or ..._free (NULL is fine there).
+ * Strings and cells handed to a sink are borrowed: valid until the
+ * callback returns.
  */
 #ifndef NSTATS_NSTATS_H
 #define NSTATS_NSTATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#define NSTATS_VERSION "0.1.0"
+#define NSTATS_VERSION "0.2.0"
+/* The version of the option structs below; set their .version to it. */
+#define NST_API_VERSION 1
 
-/* Status of every library call.  The CLI maps these to exit codes. */
+/* ---- status and errors ------------------------------------------------- */
+
+/* Status of every library call. */
 enum nst_status {
 	NST_OK = 0,
-	NST_ERR_USAGE,     /* bad option or report argument */
-	NST_ERR_DB,        /* the export cannot be opened or read */
-	NST_ERR_NODATA,    /* the report cannot run: a table or column is missing */
+	NST_ERR_USAGE,     /* a bad option, format, filter or argument value */
+	NST_ERR_DB,        /* the export cannot be opened or read, or holds values
+			      nstats cannot compute with */
+	NST_ERR_NODATA,    /* the report cannot run: the export lacks what it needs
+			      (nsys's SKIPPED) */
 	NST_ERR_IO,        /* writing output failed */
 	NST_ERR_NOMEM,
 	NST_ERR_INTERNAL,
+	NST_ERR_UNKNOWN,   /* no report, rule or argument of that name */
 };
 
 /* One message, built where the failure is known; printed by the caller. */
@@ -39,8 +66,9 @@ enum nst_status nst_fail(struct nst_error *err, enum nst_status status,
 			 const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* A value in a report's row.  Text is borrowed from the export's string
- * table or from the report run, and lives until the run is freed. */
+/* ---- rows: cells and sinks --------------------------------------------- */
+
+/* A value in a report's row. */
 enum nst_kind { NST_NULL, NST_INT, NST_REAL, NST_TEXT };
 struct nst_cell {
 	enum nst_kind kind;
@@ -51,13 +79,198 @@ struct nst_cell {
 	} v;
 };
 
-/* Where a report sends its rows.  Column names use nsys's tags,
- * "Label:category_unit" (e.g. "Total Time:dur_ns", "Bytes:mem_B");
- * a name that starts with '_' is a hidden column. */
+/* Text a rule prints around its rows in the column and table formats. */
+enum nst_note {
+	NST_NOTE_ADVICE,   /* after the title, when there are rows */
+	NST_NOTE_NORESULT, /* instead of the rows, when there are none */
+	NST_NOTE_FOOTER,   /* after the rows */
+};
+
+/* Where a report sends its rows: begin once with the column names, then
+ * row by row.  Column names use nsys's tags, "Label:category_unit" (e.g.
+ * "Total Time:dur_ns", "Bytes:mem_B"); a name that starts with '_' is a
+ * hidden column.  A callback that fails returns its status with a message
+ * in err (nst_fail); the report stops and returns that status.  note may
+ * be NULL; it may come before begin. */
 struct nst_sink {
-	int (*begin)(void *ctx, const char *const *cols, size_t ncols);
-	int (*row)(void *ctx, const struct nst_cell *cells);
+	enum nst_status (*begin)(void *ctx, const char *const *cols, size_t ncols,
+				 struct nst_error *err);
+	enum nst_status (*row)(void *ctx, const struct nst_cell *cells,
+			       struct nst_error *err);
+	enum nst_status (*note)(void *ctx, enum nst_note kind, const char *text,
+				struct nst_error *err);
 	void *ctx;
 };
+
+/* ---- what there is to run ---------------------------------------------- */
+
+enum nst_catalog {
+	NST_REPORTS,  /* nsys stats's reports, and nstats's own */
+	NST_RULES,    /* nsys analyze's rules */
+	NST_FINDINGS, /* the audit's findings (nst_audit_run) */
+};
+
+/* A report, rule or finding as --help-reports describes it. */
+struct nst_about {
+	const char *name;
+	const char *title;        /* nsys's display name */
+	const char *help;         /* lines separated by '\n' */
+	const char *const *args;  /* accepted arguments, NULL-terminated */
+	bool addition;            /* nstats's own: nsys has no such report */
+	bool informational;       /* a finding that never counts as found */
+};
+
+/* Entries in name order (findings: in the order they run), and the one
+ * named `name`; false past the end or when there is none. */
+size_t nst_catalog_size(enum nst_catalog c);
+bool nst_catalog_entry(enum nst_catalog c, size_t i, struct nst_about *out);
+bool nst_catalog_find(enum nst_catalog c, const char *name, struct nst_about *out);
+/* nsys's default set: the reports of `nsys stats`, the rules of `nsys
+ * analyze` without -r, in order. */
+const char *const *nst_catalog_defaults(enum nst_catalog c, size_t *n);
+
+/* A report or rule with its arguments, as -r gives it:
+ * "NAME[:ARG...]" where an argument is a flag ("base") or "key=value"
+ * ("rows=10").  Every report also takes start=NS, end=NS and
+ * nvtx=RANGE[@DOMAIN][/INDEX], which win over the run's filter.  Unknown
+ * names and arguments are NST_ERR_UNKNOWN, bad values NST_ERR_USAGE. */
+struct nst_job;
+enum nst_status nst_job_parse(enum nst_catalog c, const char *spec, struct nst_job **out,
+			      struct nst_error *err);
+void nst_job_free(struct nst_job *job);
+const char *nst_job_spec(const struct nst_job *job);  /* as given */
+const char *nst_job_name(const struct nst_job *job);
+
+/* ---- filters ------------------------------------------------------------ */
+
+/* What nsys's --filter-time and --filter-nvtx keep: rows that overlap the
+ * window, in every table with start and end.  A zeroed filter keeps all. */
+struct nst_filter {
+	bool has_start, has_end;
+	int64_t start, end;   /* ns, as in the export */
+	const char *nvtx;     /* RANGE[@DOMAIN][/INDEX]: wins over the times */
+};
+
+/* "[START]/[END]", nanoseconds or values with units (1s2ms, 2.5e6, 250us/)
+ * as nsys reads --filter-time, into f's times.  On error, err says what
+ * is wrong and where, for "illegal --filter-time argument '...': <msg>". */
+enum nst_status nst_filter_parse_time(const char *arg, struct nst_filter *f,
+				      struct nst_error *err);
+
+/* ---- formats --------------------------------------------------------------- */
+
+/* Where formatted text goes decides the defaults: "." or NULL is column on
+ * the console and csv elsewhere; on a console or pipe, nsys follows each
+ * report that has rows with an empty line. */
+enum nst_target { NST_TO_FILE, NST_TO_CONSOLE, NST_TO_PIPE };
+
+struct nst_format_options {
+	int version;              /* NST_API_VERSION */
+	enum nst_target target;
+	const char *timeunit;     /* --timeunit: nsec, usec, msec, seconds, or a prefix */
+	/* The column and table formats group digits as LC_NUMERIC does
+	 * (localeconv()); NULL or "" for none, the C locale's marks. */
+	const char *thousands_sep, *grouping, *decimal_point;
+};
+
+/* "csv", "column:time=us:nofmt", ... (nstats stats --help-formats); NULL
+ * or "." for the target's default.  NULL options (or zeroed ones but
+ * version): a file, no unit, the C locale. */
+struct nst_format;
+enum nst_status nst_format_parse(const char *spec, const struct nst_format_options *o,
+				 struct nst_format **out, struct nst_error *err);
+void nst_format_free(struct nst_format *f);
+/* "csv", "json", ...: the extension of its files. */
+const char *nst_format_ext(const struct nst_format *f);
+/* The --help-formats text: the list (name NULL), one format, or "ALL". */
+enum nst_status nst_format_help(FILE *out, const char *name, struct nst_error *err);
+
+/* ---- an export ------------------------------------------------------------- */
+
+struct nst_options {
+	int version;              /* NST_API_VERSION */
+	/* Threads that read tables at once, each with its own connection:
+	 * 1 or 2; 0 for the default, 2. */
+	int read_threads;
+	/* A table of millions of rows being read: rows of expected so far;
+	 * done when it is read.  On the thread that called nst_export_load(). */
+	void (*progress)(void *arg, const char *table, uint64_t rows, uint64_t expected,
+			 bool done);
+	/* One line (no newline) of what a step took: a table read, a widened
+	 * column, a finding.  Never two at once; maybe on a reader thread. */
+	void (*timing)(void *arg, const char *line);
+	void *arg;
+};
+
+/* Opens an export read-only and immutable: an Nsight Systems SQLite
+ * export, or a .nsys-rep (or .qdrep) whose .sqlite beside it is used when
+ * it is at least as new, else made with `nsys export` when nsys is on
+ * PATH (its output goes to the process's standard error).  NULL options
+ * are the defaults. */
+struct nst_export;
+enum nst_status nst_export_open(const char *input, const struct nst_options *o,
+				struct nst_export **out, struct nst_error *err);
+void nst_export_close(struct nst_export *x);
+/* The SQLite file read: the input, or the export beside a .nsys-rep. */
+const char *nst_export_path(const struct nst_export *x);
+
+/* Reads, in one scan per table and on read_threads threads, every column
+ * that jobs[0..n) need under the filter.  Optional: a run reads what it
+ * lacks itself; doing it first makes a run of many reports read each
+ * table once. */
+enum nst_status nst_export_load(struct nst_export *x, const struct nst_filter *filter,
+				struct nst_job *const *jobs, size_t n, struct nst_error *err);
+
+/* ---- running a report or rule ---------------------------------------------- */
+
+/* One report or rule on an export: its rows go to `sink`, or, when sink
+ * is NULL, as text in `format` to `out` or to the stream `open` returns.
+ * open is called once, when the first line is ready, so that a report
+ * that cannot run opens nothing; the caller closes that stream after
+ * nst_run() returns (the library has flushed it). */
+struct nst_run {
+	const struct nst_job *job;
+	const struct nst_filter *filter;  /* NULL: none */
+	const struct nst_sink *sink;
+	const struct nst_format *format;
+	FILE *out;
+	FILE *(*open)(void *arg, struct nst_error *err);
+	void *open_arg;
+};
+
+/* What a run found beside its rows. */
+struct nst_run_result {
+	/* A kernel report on an export traced with --cuda-graph-trace=graph:
+	 * the CUDA graph launches (under the filter) whose kernels are in no
+	 * kernel row, and the sum of their durations. */
+	uint64_t hidden_graph_launches;
+	int64_t hidden_graph_ns;
+};
+
+/* NST_ERR_NODATA, with nsys's SKIPPED message, when the export lacks what
+ * the report needs or the filter's NVTX range is not there.  res may be
+ * NULL. */
+enum nst_status nst_run(struct nst_export *x, const struct nst_run *run,
+			struct nst_run_result *res, struct nst_error *err);
+
+/* ---- the audit: is the export hiding or doubling work? ---------------------- */
+
+struct nst_audit;
+/* Runs every finding.  reports[0..n): names of reports or rules whose
+ * tables the schema finding looks for (NULL: nsys's default set).  The
+ * audit borrows from the export: free it before closing the export. */
+enum nst_status nst_audit_run(struct nst_export *x, const char *const *reports, size_t n,
+			      struct nst_audit **out, struct nst_error *err);
+void nst_audit_free(struct nst_audit *a);
+/* Findings that are not informational and counted something. */
+size_t nst_audit_found(const struct nst_audit *a);
+/* One row per finding: Finding, Status (FOUND, info, ok, n/a), Count
+ * (NULL when not checked), Note. */
+enum nst_status nst_audit_rows(const struct nst_audit *a, const struct nst_sink *sink,
+			       struct nst_error *err);
+/* The audit as text (one line a finding, examples under what was found)
+ * or as one JSON object. */
+enum nst_status nst_audit_write(const struct nst_audit *a, bool json, FILE *out,
+				struct nst_error *err);
 
 #endif

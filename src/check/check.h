@@ -154,13 +154,16 @@ struct chk_report {
 };
 
 /* Runs every finding on an open export.  reports: the names whose needs
- * the schema finding checks. */
-enum nst_status chk_run(struct nst_db *db, const char *const *reports,
-			size_t nreports, struct chk_report *out,
+ * the schema finding checks; o: the hooks of the export's options. */
+enum nst_status chk_run(struct nst_db *db, const struct nst_options *o,
+			const char *const *reports, size_t nreports, struct chk_report *out,
 			struct nst_error *err);
 void chk_report_release(struct chk_report *rep);
 /* Findings with a positive count that are not informational. */
 size_t chk_found(const struct chk_report *rep);
+
+/* FOUND, info, ok, or n/a, as the text shows a finding's status. */
+const char *chk_status_word(const struct chk_finding *f, const struct chk_result *r);
 
 void chk_print_text(FILE *out, const struct chk_report *rep);
 void chk_print_json(FILE *out, const struct chk_report *rep);

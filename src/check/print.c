@@ -19,6 +19,11 @@ static enum status status_of(const struct chk_finding *f, const struct chk_resul
 static const char *const status_word[] = { "FOUND", "info", "ok", "n/a" };
 static const char *const status_key[] = { "found", "info", "ok", "not_checked" };
 
+const char *chk_status_word(const struct chk_finding *f, const struct chk_result *r)
+{
+	return status_word[status_of(f, r)];
+}
+
 /* ---- text ----------------------------------------------------------------- */
 
 /* Text as it is, but with quotes, backslashes and control characters

@@ -23,32 +23,35 @@ static double seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* NSTATS_TIMING=1 says on stderr how long each finding took, as the
- * events layer says it for each table it reads. */
-static enum nst_status run_all(struct chk_ctx *ctx, struct nst_error *err)
+/* How long each finding took goes to the timing hook, as the events
+ * layer says it for each table it reads. */
+static enum nst_status run_all(struct chk_ctx *ctx, const struct nst_options *o,
+			       struct nst_error *err)
 {
-	bool timing = getenv("NSTATS_TIMING") != NULL;
 	enum nst_status s = NST_OK;
 	for (size_t i = 0; s == NST_OK && i < ctx->nfindings; i++) {
 		double t0 = seconds();
 		ctx->results[i].count = 0;
 		s = ctx->findings[i]->run(ctx, &ctx->results[i], err);
-		if (timing)
-			fprintf(stderr, "nstats: timing: check %s in %.3f s\n",
-				ctx->findings[i]->name, seconds() - t0);
+		if (o && o->timing) {
+			char line[128];
+			snprintf(line, sizeof line, "check %s in %.3f s", ctx->findings[i]->name,
+				 seconds() - t0);
+			o->timing(o->arg, line);
+		}
 	}
 	return s;
 }
 
-enum nst_status chk_run(struct nst_db *db, const char *const *reports,
-			size_t nreports, struct chk_report *out,
+enum nst_status chk_run(struct nst_db *db, const struct nst_options *o,
+			const char *const *reports, size_t nreports, struct chk_report *out,
 			struct nst_error *err)
 {
 	memset(out, 0, sizeof *out);
 	out->path = nst_db_path(db);
 	out->findings = chk_findings(&out->n);
 	out->results = calloc(out->n, sizeof *out->results);
-	struct nst_events *ev = nst_ev_new(db);
+	struct nst_events *ev = nst_ev_new(db, o);
 	if (!out->results || !ev) {
 		nst_ev_free(ev);
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -69,7 +72,7 @@ enum nst_status chk_run(struct nst_db *db, const char *const *reports,
 	if (s == NST_OK)
 		s = nst_db_load_strings(db, err);
 	if (s == NST_OK)
-		s = run_all(&ctx, err);
+		s = run_all(&ctx, o, err);
 	nst_ev_free(ev);
 	return s;
 }

@@ -1,7 +1,6 @@
 /* `nstats analyze`: the command line of `nsys analyze`.  The same driver
  * as `nstats stats` (stats.c), over the rules instead of the reports. */
 #include "cli/cli.h"
-#include "rules/rule.h"
 
 static const struct catalog analyze_catalog = {
 	.cmd = "analyze",
@@ -11,14 +10,19 @@ static const struct catalog analyze_catalog = {
 		    "Repeatable. Without it, the default rule set runs.",
 	.list_opt = "help-rules",
 	.list_help = "List the rules, or describe one or all of them.",
+	.pairing = "Rules, formats and outputs pair up in order; when one list is\n"
+		   "shorter, its last element repeats.\n",
 	.intro = "Runs nsys analyze's expert-system rules on Nsight Systems SQLite exports\n"
 		 "(or on the .sqlite export beside a .nsys-rep).",
-	.find = nst_rule_find,
-	.all = nst_rule_all,
-	.default_set = nst_rule_default_set,
+	.catalog = NST_RULES,
 };
 
 int cmd_analyze(int argc, char **argv)
 {
 	return cli_run_catalog(&analyze_catalog, argc, argv);
+}
+
+void doc_analyze(struct command_doc *d)
+{
+	cli_catalog_doc(&analyze_catalog, d);
 }

@@ -1,14 +1,10 @@
-/* `nstats check EXPORT...`: the audit of exports (src/check), with its
- * options, its output and its exit status. */
+/* `nstats check EXPORT...`: the audit of exports (nst_audit_run), with
+ * its options, its output and its exit status. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/check.h"
 #include "cli/cli.h"
-#include "cli/input.h"
-#include "reports/report.h"
-#include "rules/rule.h"
 
 enum { O_FORMAT, O_STRICT, O_REPORT, O_QUIET, O_OUTPUT, O_FORCE, O_HELP };
 
@@ -101,31 +97,26 @@ static int on_option(void *state, const struct opt *o, const char *v)
 	return 0;
 }
 
-/* The help text of each finding, from the findings table. */
-static void usage(FILE *out)
+void doc_check(struct command_doc *d)
 {
-	fputs("usage: nstats check [OPTION...] EXPORT...\n\n"
-	      "Audits Nsight Systems SQLite exports (nstats addition; nsys has no such\n"
-	      "command): is something in the capture hiding or doubling work?\n\n", out);
-	opt_help(out, options, NOPTIONS);
-	size_t n;
-	const struct chk_finding *const *f = chk_findings(&n);
-	fputs("\nFindings, in the order they print (status FOUND, info, ok, or n/a when\n"
-	      "the export lacks what a finding reads):\n", out);
-	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "\n  %s%s -- %s\n", f[i]->name,
-			f[i]->informational ? " (informational)" : "", f[i]->title);
-		for (const char *p = f[i]->help; *p;) {
-			size_t len = strcspn(p, "\n");
-			fprintf(out, "      %.*s\n", (int)len, p);
-			p += len + (p[len] == '\n');
-		}
-	}
-	fputs("\nExit status: 0 checked (whatever was found), 2 usage error, 3 an export\n"
-	      "cannot be read or holds values nstats cannot compute with, 4 output\n"
-	      "cannot be written, 6 --strict and a finding\n"
-	      "that is not informational counted something; over several exports,\n"
-	      "the highest.\n", out);
+	_Static_assert(NOPTIONS <= CLI_MAX_OPTS, "struct command_doc holds the options");
+	*d = (struct command_doc){
+		.name = "check",
+		.synopsis = "[OPTION...] EXPORT...",
+		.intro = "Audits Nsight Systems SQLite exports (nstats addition; nsys has no such\n"
+			 "command): is something in the capture hiding or doubling work?",
+		.nopts = NOPTIONS,
+		.lists = NST_FINDINGS,
+		.lists_intro = "Findings, in the order they print (status FOUND, info, ok, or n/a when\n"
+			       "the export lacks what a finding reads):",
+		.exit_status =
+			"Exit status: 0 checked (whatever was found), 2 usage error, 3 an export\n"
+			"cannot be read or holds values nstats cannot compute with, 4 output\n"
+			"cannot be written, 6 --strict and a finding\n"
+			"that is not informational counted something; over several exports,\n"
+			"the highest.\n",
+	};
+	memcpy(d->opts, options, sizeof options);
 }
 
 static int check_reports(const struct check_cmd *c)
@@ -133,7 +124,9 @@ static int check_reports(const struct check_cmd *c)
 	for (size_t i = 0; i < c->nreports; i++) {
 		char name[128];
 		snprintf(name, sizeof name, "%.*s", (int)strcspn(c->reports[i], ":"), c->reports[i]);
-		if (!nst_report_find(name) && !nst_rule_find(name)) {
+		struct nst_about about;
+		if (!nst_catalog_find(NST_REPORTS, name, &about) &&
+		    !nst_catalog_find(NST_RULES, name, &about)) {
 			cli_error("check: report or rule '%s' could not be found (see nstats stats "
 				  "--help-reports, nstats analyze --help-rules)", name);
 			return EXIT_USAGE;
@@ -147,28 +140,26 @@ static int check_one(const struct check_cmd *c, FILE *out, const char *input,
 		     size_t *printed)
 {
 	struct nst_error err = { 0 };
-	char *path = NULL;
-	struct nst_db *db = NULL;
-	enum nst_status s = input_resolve(input, &path, &err);
+	struct nst_options o;
+	cli_export_options(&o, c->quiet);
+	struct nst_export *x = NULL;
+	struct nst_audit *a = NULL;
+	enum nst_status s = nst_export_open(input, &o, &x, &err);
 	if (s == NST_OK)
-		s = nst_db_open(path, &db, &err);
-	struct chk_report rep = { 0 };
-	if (s == NST_OK)
-		s = chk_run(db, c->reports, c->nreports, &rep, &err);
-	int rc = s == NST_OK ? 0 : exit_of(s);
-	if (s != NST_OK) {
-		cli_error("%s", err.msg);
-	} else if (!c->quiet) {
+		s = nst_audit_run(x, c->reports, c->nreports, &a, &err);
+	if (s == NST_OK && !c->quiet) {
 		if (c->json)
 			fputs(*printed ? ",\n" : "", out);
-		(c->json ? chk_print_json : chk_print_text)(out, &rep);
+		s = nst_audit_write(a, c->json, out, &err);
 		++*printed;
 	}
-	if (s == NST_OK && c->strict && chk_found(&rep))
+	int rc = exit_of(s);
+	if (s != NST_OK)
+		cli_error("%s", err.msg);
+	else if (c->strict && nst_audit_found(a))
 		rc = EXIT_CHECK_FOUND;
-	chk_report_release(&rep);
-	nst_db_close(db);
-	free(path);
+	nst_audit_free(a);
+	nst_export_close(x);
 	return rc;
 }
 
@@ -199,7 +190,7 @@ static int max_rc(int a, int b) { return a > b ? a : b; }
 static int run_check(struct check_cmd *c)
 {
 	size_t ndef;
-	const char *const *def = nst_report_default_set(&ndef);
+	const char *const *def = nst_catalog_defaults(NST_REPORTS, &ndef);
 	bool none_given = c->nreports == 0;
 	for (size_t i = 0; none_given && i < ndef; i++)
 		if (push(&c->reports, &c->nreports, def[i]))
@@ -225,10 +216,12 @@ int cmd_check(int argc, char **argv)
 {
 	struct check_cmd c = { 0 };
 	int rc = opt_parse("check", options, NOPTIONS, argc, argv, on_option, &c);
+	struct command_doc doc;
+	doc_check(&doc);
 	if (rc == 0 && c.help) {
-		usage(stdout);
+		cli_usage(stdout, &doc);
 	} else if (rc == 0 && c.ninputs == 0) {
-		usage(stderr);
+		cli_usage(stderr, &doc);
 		rc = EXIT_USAGE;
 	} else if (rc == 0) {
 		rc = run_check(&c);

@@ -44,15 +44,71 @@ void opt_help(FILE *out, const struct opt *opts, size_t n);
 /* "true"/"false"/absent for options such as --force-overwrite. */
 int opt_bool(const char *cmd, const struct opt *o, const char *value, bool *out);
 
+/* ---- what --help and the manual say (help.c) --------------------------- */
+
+#define CLI_MAX_OPTS 16
+
+/* A command as its --help and the manual page describe it: both are made
+ * from this, and the options from the table the parser reads. */
+struct command_doc {
+	const char *name;        /* "stats" */
+	const char *synopsis;    /* after "nstats NAME " */
+	const char *intro;       /* what it does, lines separated by '\n' */
+	struct opt opts[CLI_MAX_OPTS];
+	size_t nopts;
+	const char *notes;       /* after the options; may be NULL */
+	/* The catalog --help lists in full after the notes (check: its
+	 * findings); -1 for none. */
+	int lists;
+	const char *lists_intro;
+	const char *exit_status; /* "Exit status: ..." */
+};
+
+struct command {
+	const char *name;
+	const char *summary;     /* one line, for nstats --help */
+	int (*run)(int argc, char **argv);
+	void (*doc)(struct command_doc *d);
+};
+
+/* The commands, in the order nstats --help lists them (commands.c). */
+extern const struct command cli_commands[];
+extern const size_t cli_ncommands;
+
+/* `nstats NAME --help`. */
+void cli_usage(FILE *out, const struct command_doc *d);
+/* The manual page nstats(1), in roff, from the same tables (manual.c). */
+void cli_manual(FILE *out);
+/* The catalog entries as --help-reports NAME shows them: name, title,
+ * then the help text indented (and the arguments, when it has any). */
+void cli_about(FILE *out, const struct nst_about *a, bool whole);
+
 /* ---- errors ------------------------------------------------------------ */
 
 /* "nstats: error: <msg>" on stderr, once, at the top. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int exit_of(enum nst_status s);
 
-/* ---- commands ---------------------------------------------------------- */
+/* ---- what the environment and the terminal set (env.c) ------------------ */
 
-struct nst_report;
+/* The library's options: NSTATS_TIMING=1 prints how long each table read
+ * took, NSTATS_READ_THREADS=1 reads every table on one thread; progress
+ * of big reads on a terminal on stderr, when stdout is not that terminal
+ * (the Processing lines show it there) and not quiet. */
+void cli_export_options(struct nst_options *o, bool quiet);
+/* The environment variables nstats reads, for the manual. */
+struct cli_env {
+	const char *name;
+	const char *help;
+};
+extern const struct cli_env cli_environment[];
+extern const size_t cli_nenvironment;
+
+/* A format's options: its target, --timeunit and LC_NUMERIC's marks. */
+void cli_format_options(struct nst_format_options *o, enum nst_target target,
+			const char *timeunit);
+
+/* ---- commands ---------------------------------------------------------- */
 
 /* What a command runs and how it names it: `stats` runs reports, `analyze`
  * rules; both go through one driver (stats.c) with the same tuples of
@@ -65,14 +121,18 @@ struct catalog {
 	const char *list_opt;     /* "help-reports" */
 	const char *list_help;    /* its help */
 	const char *intro;        /* --help: what the command does */
-	const struct nst_report *(*find)(const char *name);
-	const struct nst_report *const *(*all)(size_t *n);
-	const char *const *(*default_set)(size_t *n);
+	const char *pairing;      /* --help: how -r, -f and -o pair up */
+	enum nst_catalog catalog;
 };
 int cli_run_catalog(const struct catalog *cat, int argc, char **argv);
 
 int cmd_stats(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+void doc_stats(struct command_doc *d);
+void doc_analyze(struct command_doc *d);
+void doc_check(struct command_doc *d);
+/* stats and analyze: one doc from the catalog. */
+void cli_catalog_doc(const struct catalog *cat, struct command_doc *d);
 
 #endif

@@ -20,7 +20,8 @@ int exit_of(enum nst_status s)
 {
 	switch (s) {
 	case NST_OK: return EXIT_OK;
-	case NST_ERR_USAGE: return EXIT_USAGE;
+	case NST_ERR_USAGE:
+	case NST_ERR_UNKNOWN: return EXIT_USAGE;
 	case NST_ERR_DB: return EXIT_INPUT;
 	case NST_ERR_NODATA: return EXIT_SKIPPED;
 	case NST_ERR_IO: return EXIT_OUTPUT;

@@ -31,6 +31,13 @@ static void spec_to_suffix(char *s)
 			*s = '_';
 }
 
+enum nst_target target_kind_of(const char *output)
+{
+	if (strcmp(output, "-") == 0)
+		return NST_TO_CONSOLE;
+	return output[0] == '@' ? NST_TO_PIPE : NST_TO_FILE;
+}
+
 enum nst_status target_resolve(struct target *t, const char *output,
 			       const char *export_path, const char *report_spec,
 			       const char *ext, struct nst_error *err)
@@ -158,6 +165,8 @@ enum nst_status target_close(struct target *t, struct nst_error *err)
 	if (t->kind == TARGET_CONSOLE) {
 		if (fflush(stdout) != 0 || ferror(stdout))
 			s = nst_fail(err, NST_ERR_IO, "standard output: %s", strerror(errno));
+		/* Said once, here: the final check of stdout need not repeat it. */
+		clearerr(stdout);
 		t->fp = NULL;
 		return s;
 	}

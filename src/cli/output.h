@@ -18,6 +18,9 @@ struct target {
 	pid_t pid;
 };
 
+/* What an -o element writes to, for the format's defaults. */
+enum nst_target target_kind_of(const char *output);
+
 /* Resolves an -o element for one report: "-" is the console, "@cmd" a
  * command, "." the export's base name, anything else a base name; files
  * are named <base>_<report>[_<arg>...].<ext>. */

@@ -26,20 +26,20 @@
 
 struct nst_events;
 
-struct nst_events *nst_ev_new(struct nst_db *db);
+/* o (may be NULL; borrowed, must outlive ev) says how many threads read
+ * and where progress and timing go (nstats.h). */
+struct nst_events *nst_ev_new(struct nst_db *db, const struct nst_options *o);
 void nst_ev_free(struct nst_events *ev);
 struct nst_db *nst_ev_db(struct nst_events *ev);
-/* Reading a table of millions of rows says how far it is, on stderr. */
-void nst_ev_show_progress(struct nst_events *ev, bool on);
 
 /* Declares that the run will need table.column; text for TEXT columns. */
 enum nst_status nst_ev_want(struct nst_events *ev, const char *table,
 			    const char *column, bool text);
 
 /* Reads every table with declared columns now, two tables at a time on
- * two threads (each with its own connection); what is read does not
- * depend on the threads' timing.  Optional: tables are read on demand
- * otherwise. */
+ * two threads (each with its own connection) unless the options say one;
+ * what is read does not depend on the threads' timing.  Optional: tables
+ * are read on demand otherwise. */
 enum nst_status nst_ev_preload(struct nst_events *ev, struct nst_error *err);
 
 /* Rows of table (0 when it does not exist). */

@@ -72,14 +72,14 @@ static void show_value(const struct nst_fmt *f, const struct nst_val *v,
 	sh->s = v->s;
 	sh->len = v->len;
 	if (reprint) {
-		sh->len = nst_num_reformat(v->s, v->len, v->kind, true, out);
+		sh->len = nst_num_reformat(v->s, v->len, v->kind, &f->spec.numeric, true, out);
 		sh->s = out;
 	}
 	/* nofmt leaves numbers as they are: no decimal-point alignment */
 	if (!reprint || v->kind == NST_NUM_EXP)
 		sh->frac = FRAC_FLUSH;
 	else
-		sh->frac = nst_num_frac(sh->s, sh->len);
+		sh->frac = nst_num_frac(sh->s, sh->len, &f->spec.numeric);
 }
 
 static size_t pad_of(const struct nst_fcol *c, int frac)

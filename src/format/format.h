@@ -26,6 +26,15 @@ enum nst_style {
 #define NST_FMT_MAX_WIDTHS 64   /* explicit column widths, column:W:W... */
 #define NST_FMT_WIDTH_AUTO (-1)  /* "." in the width list */
 
+/* The marks of LC_NUMERIC the column and table formats print numbers
+ * with: a localeconv()-style grouping such as "\3" or "\3\2" ("" for
+ * none). */
+struct nst_numeric {
+	char thousands_sep[8];
+	char grouping[16];
+	char decimal_point[8];
+};
+
 /* Display units per category; NULL means the category's default.  Unit
  * names match case-insensitively.  Fill a spec with nst_fmt_spec_init()
  * or nst_fmt_parse(): a zeroed spec means autolines=0 and colmax=0, which
@@ -58,6 +67,7 @@ struct nst_fmt_spec {
 	size_t nwidths;
 	char doc_title[256];    /* hdoc: <title> */
 	char css_url[512];      /* hdoc: stylesheet link, "" for none */
+	struct nst_numeric numeric; /* column/table: the C locale's by default */
 };
 
 /* The defaults of `style` (autolines 100, colmax 100, nsys's title). */
@@ -72,33 +82,25 @@ enum nst_status nst_fmt_parse(const char *arg, struct nst_fmt_spec *spec,
 const char *nst_fmt_name(enum nst_style style);
 const char *nst_fmt_ext(enum nst_style style);
 
-/* --help-formats: name == NULL lists the formats; "ALL" describes all. */
-enum nst_status nst_fmt_help(FILE *out, const char *name,
-			     struct nst_error *err);
+/* Sets spec's numeric marks; NULL or "" for none (the decimal point
+ * then is '.'), as are marks too long to keep. */
+void nst_fmt_set_numeric(struct nst_fmt_spec *spec, const char *thousands_sep,
+			 const char *grouping, const char *decimal_point);
 
-/* Thousands separator and grouping, from the user's LC_NUMERIC.  Call once
- * after setlocale(); until then (and with C/POSIX) there is no grouping. */
-void nst_fmt_use_locale(void);
-/* Sets the separators directly (tests, or a caller with its own locale
- * data).  grouping is a localeconv()-style string such as "\3" or
- * "\3\2"; NULL or "" turns grouping off. */
-void nst_fmt_set_numeric(const char *thousands_sep, const char *grouping,
-			 const char *decimal_point);
+/* The spec behind a public struct nst_format (nstats.h), resolved for its
+ * target, time unit and locale by nst_format_parse(). */
+const struct nst_fmt_spec *nst_format_spec(const struct nst_format *f);
 
 struct nst_fmt;
 
 /* Starts one report's output on `out`.  title/report give the column and
  * table formats' heading (" ** <title> (<report>):").  The returned
- * writer's sink() feeds it; nst_fmt_end() finishes and frees it. */
+ * writer's sink() feeds it; nst_fmt_end() finishes and frees it.  The
+ * column and table formats print a rule's notes (enum nst_note) where
+ * nsys does; the other formats leave them out. */
 struct nst_fmt *nst_fmt_open(const struct nst_fmt_spec *spec, FILE *out,
 			     const char *title, const char *report);
 struct nst_sink nst_fmt_sink(struct nst_fmt *f);
-/* The column and table formats of a rule print `advice` between the title
- * and the rows, `footer` after the rows, and `noresult` instead of nsys's
- * zero-row line; NULL keeps the report behaviour.  Call before the first
- * row.  Returns -1 when out of memory. */
-int nst_fmt_set_notes(struct nst_fmt *f, const char *advice, const char *noresult,
-		      const char *footer);
 /* Finishes the output (a report with no rows prints what nsys prints for
  * the style) and frees f.  Returns NST_ERR_IO when a write failed. */
 enum nst_status nst_fmt_end(struct nst_fmt *f, struct nst_error *err);

@@ -47,16 +47,13 @@ size_t nst_num_fixed(double v, int decimals, char *out);
 size_t nst_num_itoa(int64_t v, char *out);
 /* Re-prints number text s (kind k) the way nsys's column format does:
  * integers as int64 (saturating), others with the same count of decimals
- * and the same notation; grouped when `group`.  out holds NST_NUMBUF. */
+ * and the same notation, with the marks' decimal point; grouped when
+ * `group`.  out holds NST_NUMBUF. */
 size_t nst_num_reformat(const char *s, size_t len, enum nst_numkind k,
-			bool group, char *out);
-/* Characters after the locale's decimal point in text printed by
+			const struct nst_numeric *marks, bool group, char *out);
+/* Characters after the marks' decimal point in text printed by
  * nst_num_reformat, -1 when there is no point. */
-int nst_num_frac(const char *s, size_t len);
-
-/* The C numeric locale, so that printf/strtod use '.' whatever
- * LC_NUMERIC says; the locale's own marks are applied by hand. */
-locale_t nst_num_c_locale(void);
+int nst_num_frac(const char *s, size_t len, const struct nst_numeric *marks);
 
 /* ---- units (units.c) ---- */
 
@@ -154,8 +151,9 @@ struct nst_fmt {
 	size_t nsrc;          /* cells per row */
 	bool begun;
 	uint64_t rows;
-	bool failed;          /* out of memory or a bad row */
-	locale_t cloc;        /* C numeric locale while formatting */
+	bool failed;          /* a callback failed: refuse the rest */
+	bool nomem;           /* ... for want of memory, not a write */
+	locale_t cloc;        /* the C locale while formatting: printf's '.'; owned */
 	struct nst_colbuf *buf;
 };
 
@@ -168,14 +166,5 @@ int nst_columnar_begin(struct nst_fmt *f);
 int nst_columnar_row(struct nst_fmt *f, const struct nst_cell *cells);
 void nst_columnar_end(struct nst_fmt *f);
 void nst_columnar_free(struct nst_fmt *f);
-
-/* ---- the separators of the locale (number.c) ---- */
-
-struct nst_numeric {
-	char thousands_sep[8];
-	char grouping[16];
-	char decimal_point[8];
-};
-const struct nst_numeric *nst_numeric_marks(void);
 
 #endif

@@ -8,48 +8,6 @@
 
 #include "format/format_int.h"
 
-static struct nst_numeric marks = { "", "", "." };
-
-const struct nst_numeric *nst_numeric_marks(void)
-{
-	return &marks;
-}
-
-static void copy_mark(char *dst, size_t size, const char *src,
-		      const char *fallback)
-{
-	if (!src || !*src || strlen(src) >= size)
-		src = fallback;
-	memcpy(dst, src, strlen(src) + 1);
-}
-
-void nst_fmt_set_numeric(const char *thousands_sep, const char *grouping,
-			 const char *decimal_point)
-{
-	copy_mark(marks.thousands_sep, sizeof marks.thousands_sep,
-		  thousands_sep, "");
-	copy_mark(marks.grouping, sizeof marks.grouping, grouping, "");
-	copy_mark(marks.decimal_point, sizeof marks.decimal_point,
-		  decimal_point, ".");
-}
-
-void nst_fmt_use_locale(void)
-{
-	const struct lconv *lc = localeconv();
-
-	nst_fmt_set_numeric(lc->thousands_sep, lc->grouping,
-			    lc->decimal_point);
-}
-
-locale_t nst_num_c_locale(void)
-{
-	static locale_t c;
-
-	if (!c)
-		c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-	return c;
-}
-
 /* ---- grammar ---- */
 
 static size_t skip_digits(const char *s, size_t i, size_t len)
@@ -286,9 +244,10 @@ size_t nst_num_repr(double v, char *out)
 /* Inserts the locale's separator into a run of digits per `grouping`:
  * each byte is a group size from the right, the last one repeats and
  * CHAR_MAX stops grouping. */
-static size_t group_digits(const char *d, size_t n, char *out)
+static size_t group_digits(const char *d, size_t n, const struct nst_numeric *marks,
+			   char *out)
 {
-	const char *sep = marks.thousands_sep, *g = marks.grouping;
+	const char *sep = marks->thousands_sep, *g = marks->grouping;
 	size_t seplen = strlen(sep), size = (unsigned char)*g;
 	char rev[NST_NUMBUF];
 	size_t r = 0, in_group = 0;
@@ -311,17 +270,17 @@ static size_t group_digits(const char *d, size_t n, char *out)
 
 /* C-locale number text to the locale's: grouped integer digits and the
  * locale's decimal point. */
-static size_t localize(const char *s, char *out)
+static size_t localize(const char *s, const struct nst_numeric *marks, char *out)
 {
 	size_t len = 0, i = 0, start;
-	const char *dp = marks.decimal_point;
+	const char *dp = marks->decimal_point;
 
 	if (s[i] == '-' || s[i] == '+')
 		out[len++] = s[i++];
 	start = i;
 	while (s[i] >= '0' && s[i] <= '9')
 		i++;
-	len += group_digits(s + start, i - start, out + len);
+	len += group_digits(s + start, i - start, marks, out + len);
 	if (s[i] == '.') {
 		memcpy(out + len, dp, strlen(dp));
 		len += strlen(dp);
@@ -346,7 +305,7 @@ static int mantissa_decimals(const char *s, size_t len)
 }
 
 size_t nst_num_reformat(const char *s, size_t len, enum nst_numkind k,
-			bool group, char *out)
+			const struct nst_numeric *marks, bool group, char *out)
 {
 	char src[400], plain[NST_NUMBUF];
 
@@ -370,12 +329,12 @@ size_t nst_num_reformat(const char *s, size_t len, enum nst_numkind k,
 		memcpy(out, plain, len + 1);
 		return len;
 	}
-	return localize(plain, out);
+	return localize(plain, marks, out);
 }
 
-int nst_num_frac(const char *s, size_t len)
+int nst_num_frac(const char *s, size_t len, const struct nst_numeric *marks)
 {
-	const char *dp = marks.decimal_point;
+	const char *dp = marks->decimal_point;
 	size_t dplen = strlen(dp);
 
 	for (size_t i = 0; i + dplen <= len; i++)

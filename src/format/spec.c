@@ -117,6 +117,23 @@ void nst_fmt_spec_init(struct nst_fmt_spec *spec, enum nst_style style)
 	spec->colmax = 100;
 	snprintf(spec->doc_title, sizeof spec->doc_title,
 		 "Nsight Systems Stats Output");
+	nst_fmt_set_numeric(spec, NULL, NULL, NULL);
+}
+
+static void copy_mark(char *dst, size_t size, const char *src, const char *fallback)
+{
+	if (!src || !*src || strlen(src) >= size)
+		src = fallback;
+	memcpy(dst, src, strlen(src) + 1);
+}
+
+void nst_fmt_set_numeric(struct nst_fmt_spec *spec, const char *thousands_sep,
+			 const char *grouping, const char *decimal_point)
+{
+	struct nst_numeric *m = &spec->numeric;
+	copy_mark(m->thousands_sep, sizeof m->thousands_sep, thousands_sep, "");
+	copy_mark(m->grouping, sizeof m->grouping, grouping, "");
+	copy_mark(m->decimal_point, sizeof m->decimal_point, decimal_point, ".");
 }
 
 /* ---- parsing ---- */
@@ -343,8 +360,7 @@ static void help_list(FILE *out)
 	      " --help-formats ALL.\n\n", out);
 }
 
-enum nst_status nst_fmt_help(FILE *out, const char *name,
-			     struct nst_error *err)
+enum nst_status nst_format_help(FILE *out, const char *name, struct nst_error *err)
 {
 	const struct format_info *f;
 

@@ -21,6 +21,22 @@ static char *dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
+static void fmt_free(struct nst_fmt *f)
+{
+	if (f->cloc)
+		freelocale(f->cloc);
+	nst_columnar_free(f);
+	for (size_t k = 0; k < f->ncols; k++)
+		free(f->cols[k].header);
+	free(f->cols);
+	free(f->title);
+	free(f->report);
+	free(f->advice);
+	free(f->noresult);
+	free(f->footer);
+	free(f);
+}
+
 struct nst_fmt *nst_fmt_open(const struct nst_fmt_spec *spec, FILE *out,
 			     const char *title, const char *report)
 {
@@ -32,27 +48,13 @@ struct nst_fmt *nst_fmt_open(const struct nst_fmt_spec *spec, FILE *out,
 	f->out = out;
 	f->title = dup_or_null(title);
 	f->report = dup_or_null(report);
-	f->cloc = nst_num_c_locale();
-	if ((title && !f->title) || (report && !f->report)) {
-		free(f->title);
-		free(f->report);
-		free(f);
+	/* Each writer its own: a locale_t shared by threads would be global state. */
+	f->cloc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	if ((title && !f->title) || (report && !f->report) || !f->cloc) {
+		fmt_free(f);
 		return NULL;
 	}
 	return f;
-}
-
-int nst_fmt_set_notes(struct nst_fmt *f, const char *advice, const char *noresult,
-		      const char *footer)
-{
-	free(f->advice);
-	free(f->noresult);
-	free(f->footer);
-	f->advice = dup_or_null(advice);
-	f->noresult = dup_or_null(noresult);
-	f->footer = dup_or_null(footer);
-	return (advice && !f->advice) || (noresult && !f->noresult) ||
-	       (footer && !f->footer) ? -1 : 0;
 }
 
 /* ---- values ---- */
@@ -318,14 +320,31 @@ static void json_end(const struct nst_fmt *f)
 
 /* ---- the sink ---- */
 
-static int fmt_begin(void *ctx, const char *const *cols, size_t ncols)
+static const char *report_name(const struct nst_fmt *f)
+{
+	return f->report ? f->report : "the report";
+}
+
+/* What went wrong in a callback: memory (the formatter's own), or the
+ * stream; once failed, the writer refuses every later call. */
+static enum nst_status failure(struct nst_fmt *f, bool nomem, struct nst_error *err)
+{
+	f->failed = true;
+	f->nomem = nomem;
+	if (nomem)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory formatting %s", report_name(f));
+	return nst_fail(err, NST_ERR_IO, "cannot write %s", report_name(f));
+}
+
+static enum nst_status fmt_begin(void *ctx, const char *const *cols, size_t ncols,
+				 struct nst_error *err)
 {
 	struct nst_fmt *f = ctx;
 	locale_t saved;
 	int rc = 0;
 
 	if (f->begun || f->failed)
-		return -1;
+		return nst_fail(err, NST_ERR_INTERNAL, "%s: columns given twice", report_name(f));
 	saved = uselocale(f->cloc);
 	f->begun = true;
 	if (build_columns(f, cols, ncols))
@@ -335,18 +354,19 @@ static int fmt_begin(void *ctx, const char *const *cols, size_t ncols)
 	else if (is_html(f->spec.style))
 		html_begin(f);
 	uselocale(saved);
-	f->failed = rc != 0;
-	return rc;
+	if (rc)
+		return failure(f, true, err);
+	return ferror(f->out) ? failure(f, false, err) : NST_OK;
 }
 
-static int fmt_row(void *ctx, const struct nst_cell *cells)
+static enum nst_status fmt_row(void *ctx, const struct nst_cell *cells, struct nst_error *err)
 {
 	struct nst_fmt *f = ctx;
 	locale_t saved;
 	int rc = 0;
 
 	if (!f->begun || f->failed)
-		return -1;
+		return nst_fail(err, NST_ERR_INTERNAL, "%s: a row before its columns", report_name(f));
 	saved = uselocale(f->cloc);
 	/* Once the process has had a second thread, every stdio call locks;
 	 * holding the lock for the row makes the calls inside it cheap. */
@@ -371,14 +391,39 @@ static int fmt_row(void *ctx, const struct nst_cell *cells)
 	funlockfile(f->out);
 	uselocale(saved);
 	f->rows++;
-	f->failed = rc != 0;
-	return rc || ferror(f->out) ? -1 : 0;
+	if (rc)
+		return failure(f, true, err);
+	return ferror(f->out) ? failure(f, false, err) : NST_OK;
+}
+
+static char **note_slot(struct nst_fmt *f, enum nst_note kind)
+{
+	switch (kind) {
+	case NST_NOTE_ADVICE: return &f->advice;
+	case NST_NOTE_NORESULT: return &f->noresult;
+	case NST_NOTE_FOOTER: return &f->footer;
+	}
+	return NULL;
+}
+
+/* Kept until the rows are laid out or the report ends: the column and
+ * table formats place each note (columnar.c); the others have no room
+ * for prose. */
+static enum nst_status fmt_note(void *ctx, enum nst_note kind, const char *text,
+				struct nst_error *err)
+{
+	struct nst_fmt *f = ctx;
+	char **slot = note_slot(f, kind);
+	if (!slot)
+		return nst_fail(err, NST_ERR_INTERNAL, "unknown note kind %d", (int)kind);
+	free(*slot);
+	*slot = text ? strdup(text) : NULL;
+	return text && !*slot ? failure(f, true, err) : NST_OK;
 }
 
 struct nst_sink nst_fmt_sink(struct nst_fmt *f)
 {
-	struct nst_sink s = { fmt_begin, fmt_row, f };
-	return s;
+	return (struct nst_sink){ fmt_begin, fmt_row, fmt_note, f };
 }
 
 static void finish(struct nst_fmt *f)
@@ -393,20 +438,6 @@ static void finish(struct nst_fmt *f)
 		putc('\n', f->out);
 }
 
-static void fmt_free(struct nst_fmt *f)
-{
-	nst_columnar_free(f);
-	for (size_t k = 0; k < f->ncols; k++)
-		free(f->cols[k].header);
-	free(f->cols);
-	free(f->title);
-	free(f->report);
-	free(f->advice);
-	free(f->noresult);
-	free(f->footer);
-	free(f);
-}
-
 enum nst_status nst_fmt_end(struct nst_fmt *f, struct nst_error *err)
 {
 	enum nst_status s = NST_OK;
@@ -418,12 +449,10 @@ enum nst_status nst_fmt_end(struct nst_fmt *f, struct nst_error *err)
 	if (f->begun && !f->failed)
 		finish(f);
 	uselocale(saved);
-	if (f->failed)
-		s = nst_fail(err, NST_ERR_NOMEM, "out of memory formatting %s",
-			     f->report ? f->report : "the report");
-	else if (fflush(f->out) != 0 || ferror(f->out))
-		s = nst_fail(err, NST_ERR_IO, "cannot write %s",
-			     f->report ? f->report : "the report");
+	if (f->failed && f->nomem)
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory formatting %s", report_name(f));
+	else if (f->failed || fflush(f->out) != 0 || ferror(f->out))
+		s = nst_fail(err, NST_ERR_IO, "cannot write %s", report_name(f));
 	fmt_free(f);
 	return s;
 }

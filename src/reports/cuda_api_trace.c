@@ -7,9 +7,9 @@
 #include "reports/threads.h"
 
 /* One output row: the call, and the thread name row `tn` (-1: none). */
-static int emit_call(struct nst_ctx *ctx, const struct nst_sink *out,
-		     const struct nst_calls *c, const struct nst_threads *t,
-		     uint32_t r, int64_t tn)
+static enum nst_status emit_call(struct nst_ctx *ctx, const struct nst_sink *out,
+				 const struct nst_calls *c, const struct nst_threads *t,
+				 uint32_t r, int64_t tn, struct nst_error *err)
 {
 	int64_t gtid = nst_col_or_null(c->gtid, r);
 	struct nst_cell cells[9] = {
@@ -23,7 +23,7 @@ static int emit_call(struct nst_ctx *ctx, const struct nst_sink *out,
 		nst_threads_priority(t, tn),
 		nst_threads_name(ctx, t, tn),
 	};
-	return out->row(out->ctx, cells);
+	return out->row(out->ctx, cells, err);
 }
 
 static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
@@ -34,19 +34,15 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 		"Start:ts_ns", "Duration:dur_ns", "Name", "Result", "CorrID",
 		"Pid", "Tid", "T-Pri", "Thread Name",
 	};
-	if (out->begin(out->ctx, cols, 9))
-		return nst_fail(err, NST_ERR_IO, "cannot write the report");
-	for (size_t k = 0; k < c->ncalls; k++) {
+	enum nst_status s = out->begin(out->ctx, cols, 9, err);
+	for (size_t k = 0; s == NST_OK && k < c->ncalls; k++) {
 		uint32_t r = order[k];
 		int64_t tn = nst_threads_first(t, nst_col_or_null(c->gtid, r));
-		int bad;
 		do
-			bad = emit_call(ctx, out, c, t, r, tn);
-		while (!bad && (tn = nst_threads_next(t, tn)) >= 0);
-		if (bad)
-			return nst_fail(err, NST_ERR_IO, "cannot write the report");
+			s = emit_call(ctx, out, c, t, r, tn, err);
+		while (s == NST_OK && (tn = nst_threads_next(t, tn)) >= 0);
 	}
-	return NST_OK;
+	return s;
 }
 
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,

@@ -73,8 +73,9 @@ static const char *const cols[] = {
 };
 #define NCOLS (sizeof cols / sizeof *cols)
 
-static int emit_row(const struct nst_sink *out, const struct nst_dist *d,
-		    const struct dist_extra *x, const char *name)
+static enum nst_status emit_row(const struct nst_sink *out, const struct nst_dist *d,
+				const struct dist_extra *x, const char *name,
+				struct nst_error *err)
 {
 	struct nst_cell c[NCOLS] = {
 		x->busy > 0 ? nst_round1((double)d->sum * 100.0 / (double)x->busy) : nst_null(),
@@ -89,7 +90,7 @@ static int emit_row(const struct nst_sink *out, const struct nst_dist *d,
 		nst_round1(d->stdev),
 		nst_text(name),
 	};
-	return out->row(out->ctx, c);
+	return out->row(out->ctx, c, err);
 }
 
 static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
@@ -104,14 +105,12 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 	int64_t *vals = malloc(n * sizeof *vals), *devs = malloc(n * sizeof *devs);
 	if (!vals || !devs)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	else if (out->begin(out->ctx, cols, NCOLS))
-		s = nst_fail(err, NST_ERR_IO, "cannot write the report");
+	else s = out->begin(out->ctx, cols, NCOLS, err);
 	for (size_t k = 0; !s && k < set->sum.n; k++) {
 		uint32_t grp = set->sum.order[k];
 		struct dist_extra x;
 		group_extra(set, grp, device, dg, ndev, vals, devs, &x);
-		if (emit_row(out, &set->sum.d[grp], &x, nst_op_group_name(set, grp)))
-			s = nst_fail(err, NST_ERR_IO, "cannot write the report");
+		s = emit_row(out, &set->sum.d[grp], &x, nst_op_group_name(set, grp), err);
 	}
 	free(vals);
 	free(devs);

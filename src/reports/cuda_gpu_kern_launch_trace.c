@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/kernel_names.h"
 #include "reports/common.h"
 
 static const char *const cols[] = {
@@ -238,17 +239,13 @@ static enum nst_status emit_row(struct trace *tr, const struct nst_sink *out, si
 	launch_cells(tr, row);
 	int64_t name = nst_col_or_null(k->name, row);
 	cell[C_NAME] = nst_text(name != NST_NULL_I64 ? nst_kernel_name_text(tr->ctx, name) : NULL);
-	if (out->row(out->ctx, cell))
-		return nst_fail(err, NST_ERR_IO, "cannot write the report");
-	return NST_OK;
+	return out->row(out->ctx, cell, err);
 }
 
 static enum nst_status emit(struct trace *tr, const struct nst_sink *out,
 			    struct nst_error *err)
 {
-	if (out->begin(out->ctx, cols, NCOLS))
-		return nst_fail(err, NST_ERR_IO, "cannot write the report");
-	enum nst_status s = NST_OK;
+	enum nst_status s = out->begin(out->ctx, cols, NCOLS, err);
 	for (size_t i = 0; s == NST_OK && i < tr->k.n; i++)
 		s = emit_row(tr, out, tr->order[i], err);
 	return s;

@@ -26,13 +26,14 @@ static void size_row(const struct nst_op_set *set, uint32_t grp, struct nst_cell
 static enum nst_status emit(const struct nst_sink *out, const struct nst_op_set *set,
 			    struct nst_error *err)
 {
-	if (out->begin(out->ctx, cols, NCOLS))
-		return nst_fail(err, NST_ERR_IO, "cannot write the report");
+	enum nst_status s;
+	if ((s = out->begin(out->ctx, cols, NCOLS, err)) != NST_OK)
+		return s;
 	for (size_t k = 0; k < set->sum.n; k++) {
 		struct nst_cell c[NCOLS];
 		size_row(set, set->sum.order[k], c);
-		if (out->row(out->ctx, c))
-			return nst_fail(err, NST_ERR_IO, "cannot write the report");
+		if ((s = out->row(out->ctx, c, err)) != NST_OK)
+			return s;
 	}
 	return NST_OK;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/kernel_names.h"
 #include "reports/gpu_ops.h"
 
 #define GPU_INFO "TARGET_INFO_GPU"
@@ -298,8 +299,7 @@ static enum nst_status emit_op(struct trace *tr, const struct nst_sink *out, siz
 			       &sp, err);
 	for (size_t k = 0; s == NST_OK && k < sp->n; k++) {
 		tr->cell[C_DEVICE] = nst_text(sp->text[k]);
-		if (out->row(out->ctx, tr->cell))
-			s = nst_fail(err, NST_ERR_IO, "cannot write the report");
+		s = out->row(out->ctx, tr->cell, err);
 	}
 	return s;
 }
@@ -336,8 +336,7 @@ static enum nst_status emit(struct trace *tr, const struct nst_sink *out,
 	enum nst_status s = start_order(tr, &order, &n, err);
 	if (s != NST_OK)
 		return s;
-	if (out->begin(out->ctx, cols, NCOLS))
-		s = nst_fail(err, NST_ERR_IO, "cannot write the report");
+	s = out->begin(out->ctx, cols, NCOLS, err);
 	for (size_t i = 0; s == NST_OK && i < n; i++)
 		s = emit_op(tr, out, order[i], err);
 	free(order);

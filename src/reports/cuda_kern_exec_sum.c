@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/kernel_names.h"
 #include "reports/kern_exec.h"
 
 /* What a launch is grouped by.  Names are compared as text, the way nsys
@@ -225,8 +226,8 @@ static void stat_cells(const struct launch_group *lg, enum metric m, size_t n,
 	c[4] = nst_round1(d->stdev);
 }
 
-static int emit_group(const struct nst_sink *out, const struct launch_keys *k,
-		      const struct launch_group *lg)
+static enum nst_status emit_group(const struct nst_sink *out, const struct launch_keys *k,
+				  const struct launch_group *lg, struct nst_error *err)
 {
 	uint32_t f = lg->first;
 	struct nst_cell c[27] = {
@@ -240,7 +241,7 @@ static int emit_group(const struct nst_sink *out, const struct launch_keys *k,
 	stat_cells(lg, M_KERNEL, lg->count, c + 20);
 	c[25] = nst_text(k->api_text[f]);
 	c[26] = nst_text(k->kname_text[f]);
-	return out->row(out->ctx, c);
+	return out->row(out->ctx, c, err);
 }
 
 static const char *const columns[] = {
@@ -262,12 +263,9 @@ static enum nst_status emit(const struct nst_sink *out, const struct launch_keys
 	for (size_t i = 0; i < n; i++)
 		order[i] = (uint32_t)i;
 	nst_stable_sort(order, n, cmp_avg, &(struct by_avg){ lg, rank });
-	enum nst_status s = NST_OK;
-	if (out->begin(out->ctx, columns, sizeof columns / sizeof *columns))
-		s = nst_fail(err, NST_ERR_IO, "cannot write the report");
+	enum nst_status s = out->begin(out->ctx, columns, sizeof columns / sizeof *columns, err);
 	for (size_t i = 0; s == NST_OK && i < n; i++)
-		if (emit_group(out, k, &lg[order[i]]))
-			s = nst_fail(err, NST_ERR_IO, "cannot write the report");
+		s = emit_group(out, k, &lg[order[i]], err);
 	free(order);
 	return s;
 }

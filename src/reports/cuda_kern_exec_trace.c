@@ -3,6 +3,7 @@
  * waited in the queue after it, and how long the kernel ran. */
 #include <stdlib.h>
 
+#include "reports/kernel_names.h"
 #include "reports/kern_exec.h"
 
 static enum nst_status emit_launch(struct nst_ctx *ctx, const struct nst_sink *out,
@@ -31,9 +32,7 @@ static enum nst_status emit_launch(struct nst_ctx *ctx, const struct nst_sink *o
 		nst_text(block),
 		nst_text(j->kname ? nst_kernel_name_text(ctx, nst_col_at(j->kname, k)) : NULL),
 	};
-	if (out->row(out->ctx, cells))
-		return nst_fail(err, NST_ERR_IO, "cannot write the report");
-	return NST_OK;
+	return out->row(out->ctx, cells, err);
 }
 
 static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
@@ -46,9 +45,7 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 		"Total Dur:dur_ns", "PID", "TID", "DevId", "API Function",
 		"GridXYZ", "BlockXYZ", "Kernel Name",
 	};
-	if (out->begin(out->ctx, cols, 14))
-		return nst_fail(err, NST_ERR_IO, "cannot write the report");
-	enum nst_status s = NST_OK;
+	enum nst_status s = out->begin(out->ctx, cols, 14, err);
 	for (size_t i = 0; s == NST_OK && i < j->n; i++)
 		s = emit_launch(ctx, out, j, order[i], err);
 	return s;

@@ -127,13 +127,14 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 			    const char *count_label, const char *source_col,
 			    struct nst_error *err)
 {
+	enum nst_status s;
 	const char *cols[10] = {
 		"Time:ratio_%", "Total Time:dur_ns", count_label, "Avg:dur_ns",
 		"Med:dur_ns", "Min:dur_ns", "Max:dur_ns", "StdDev:dur_ns",
 		source_col, "Name",
 	};
-	if (out->begin(out->ctx, cols, 10))
-		return nst_fail(err, NST_ERR_IO, "cannot write the report");
+	if ((s = out->begin(out->ctx, cols, 10, err)) != NST_OK)
+		return s;
 	double total = 0;
 	for (size_t k = 0; k < l->n; k++)
 		if (l->g[k].timed)
@@ -141,8 +142,8 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 	for (size_t k = 0; k < l->n; k++) {
 		struct nst_cell c[10];
 		fill_row(ctx, src, &l->g[k], total, c);
-		if (out->row(out->ctx, c))
-			return nst_fail(err, NST_ERR_IO, "cannot write the report");
+		if ((s = out->row(out->ctx, c, err)) != NST_OK)
+			return s;
 	}
 	return NST_OK;
 }

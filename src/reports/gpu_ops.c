@@ -1,3 +1,4 @@
+#include "reports/kernel_names.h"
 #include "reports/gpu_ops.h"
 
 #include <stdlib.h>

@@ -115,15 +115,16 @@ static enum nst_status emit(const struct nst_sink *out, enum nst_gt_by by,
 			    const struct nst_gt_ops *ops, const struct nst_gt_group *g, size_t n,
 			    struct nst_error *err)
 {
+	enum nst_status s;
 	const char *cols[NKEYS + NTIME];
-	if (out->begin(out->ctx, cols, header(by, cols)))
-		return nst_fail(err, NST_ERR_IO, "cannot write the report");
+	if ((s = out->begin(out->ctx, cols, header(by, cols), err)) != NST_OK)
+		return s;
 	int64_t capture = ops->span_end - ops->span_start;
 	for (size_t k = 0; k < n; k++) {
 		struct nst_cell c[NKEYS + NTIME];
 		time_cells(&g[k], capture, c + key_cells(by, &g[k], c));
-		if (out->row(out->ctx, c))
-			return nst_fail(err, NST_ERR_IO, "cannot write the report");
+		if ((s = out->row(out->ctx, c, err)) != NST_OK)
+			return s;
 	}
 	return NST_OK;
 }

@@ -28,32 +28,3 @@ enum nst_status nst_graph_time_of(struct nst_events *ev, struct nst_graph_time *
 			return nst_fail_sum(err);
 	return NST_OK;
 }
-
-/* 3456789 as "3,456,789", whatever the locale: stderr is read by people
- * and by scripts alike, and the comma never changes meaning there. */
-static void print_grouped(FILE *fp, int64_t v)
-{
-	char digits[24];
-	int n = snprintf(digits, sizeof digits, "%" PRId64, v);
-	int lead = digits[0] == '-';
-	for (int i = 0; i < n; i++) {
-		fputc(digits[i], fp);
-		int left = n - 1 - i;
-		if (i >= lead && left > 0 && left % 3 == 0)
-			fputc(',', fp);
-	}
-}
-
-void nst_graph_note_print(FILE *fp, const char *report, const char *export_path,
-			  const struct nst_graph_time *g)
-{
-	if (g->launches == 0)
-		return;
-	bool one = g->launches == 1;
-	fprintf(fp, "nstats: note: %s on %s: %zu CUDA graph launch%s (", report, export_path,
-		g->launches, one ? "" : "es");
-	print_grouped(fp, g->ns);
-	fprintf(fp, " ns of GPU time in %s) %s not in this report: %s kernels were traced "
-		"at graph level (--cuda-graph-trace=graph)\n", GRAPH_TRACE, one ? "is" : "are",
-		one ? "its" : "their");
-}

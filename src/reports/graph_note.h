@@ -1,12 +1,11 @@
 /* CUDA graphs traced at graph level (--cuda-graph-trace=graph): each graph
  * launch is one CUPTI_ACTIVITY_KIND_GRAPH_TRACE row and its kernels are
  * not in CUPTI_ACTIVITY_KIND_KERNEL, so every kernel report misses their
- * time.  The driver measures these rows after a report flagged
- * NST_REPORT_KERNELS runs and says so in one note on stderr. */
+ * time.  The run measures these rows after a report flagged
+ * NST_REPORT_KERNELS runs (struct nst_run_result); the command line says
+ * so in one note on stderr. */
 #ifndef NSTATS_REPORTS_GRAPH_NOTE_H
 #define NSTATS_REPORTS_GRAPH_NOTE_H
-
-#include <stdio.h>
 
 #include "reports/report.h"
 
@@ -26,10 +25,5 @@ struct nst_graph_time {
  * failed read is an error. */
 enum nst_status nst_graph_time_of(struct nst_events *ev, struct nst_graph_time *out,
 				  struct nst_error *err);
-
-/* "nstats: note: REPORT on EXPORT: N CUDA graph launches (...) are not in
- * this report: ..." with a newline, or nothing when there were none. */
-void nst_graph_note_print(FILE *fp, const char *report, const char *export_path,
-			  const struct nst_graph_time *g);
 
 #endif

@@ -1,3 +1,4 @@
+#include "reports/kernel_names.h"
 #include "reports/kern_exec.h"
 
 #include <inttypes.h>

@@ -165,6 +165,7 @@ static struct nst_cell opt(const int64_t *c, uint32_t row)
 static enum nst_status emit_event(struct nst_ctx *ctx, const struct nst_sink *out,
 				  const struct trace *tr, size_t i, struct nst_error *err)
 {
+	enum nst_status s;
 	const struct mpi_cols *c = &tr->t[tr->kind[i]];
 	uint32_t r = tr->row[i];
 	int64_t start = c->start[r], end = c->end ? c->end[r] : NST_NULL_I64;
@@ -184,8 +185,8 @@ static enum nst_status emit_event(struct nst_ctx *ctx, const struct nst_sink *ou
 	size_t count, first = ranks_of(&tr->ranks, gtid, &count);
 	for (size_t k = 0; k < (count ? count : 1); k++) {
 		cells[7] = count ? nst_int(tr->ranks.r[first + k].rank) : nst_null();
-		if (out->row(out->ctx, cells))
-			return nst_fail(err, NST_ERR_IO, "cannot write the report");
+		if ((s = out->row(out->ctx, cells, err)) != NST_OK)
+			return s;
 	}
 	return NST_OK;
 }
@@ -198,9 +199,7 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 		"Tag", "Rank", "PeerRank", "RootRank", "Size:mem_B",
 		"CollSendSize:mem_B", "CollRecvSize:mem_B",
 	};
-	if (out->begin(out->ctx, cols, sizeof cols / sizeof *cols))
-		return nst_fail(err, NST_ERR_IO, "cannot write the report");
-	enum nst_status s = NST_OK;
+	enum nst_status s = out->begin(out->ctx, cols, sizeof cols / sizeof *cols, err);
 	for (size_t i = 0; s == NST_OK && i < tr->n; i++)
 		s = emit_event(ctx, out, tr, tr->order[i], err);
 	return s;

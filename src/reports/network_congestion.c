@@ -1,12 +1,11 @@
 /* network_congestion: the sampling intervals in which a NIC or an
  * InfiniBand switch port waited to send more than ticks_threshold ticks
  * per millisecond (the "IB: Send waits" metric). */
-#include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/parse.h"
 #include "reports/common.h"
 
 #define NIC_METRIC "NET_NIC_METRIC"
@@ -59,36 +58,6 @@ static enum nst_status push(struct interval_list *l, const struct interval *iv,
 	return NST_OK;
 }
 
-/* An integer as Python's int() reads one: blanks around it, a sign, and
- * single underscores between digits ("1_000"). */
-static bool parse_int(const char *v, int64_t *out)
-{
-	char digits[32];
-	size_t n = 0;
-	while (isspace((unsigned char)*v))
-		v++;
-	if (*v == '+' || *v == '-')
-		digits[n++] = *v++;
-	if (!isdigit((unsigned char)*v))
-		return false;
-	for (; *v && !isspace((unsigned char)*v); v++) {
-		if (*v == '_' && isdigit((unsigned char)v[1]) && isdigit((unsigned char)v[-1]))
-			continue;
-		if (!isdigit((unsigned char)*v) || n + 1 >= sizeof digits)
-			return false;
-		digits[n++] = *v;
-	}
-	while (isspace((unsigned char)*v))
-		v++;
-	if (*v)
-		return false;
-	digits[n] = '\0';
-	errno = 0;
-	long long x = strtoll(digits, NULL, 10);
-	*out = x;
-	return errno == 0;
-}
-
 /* nsys's argument parser takes the last value given. */
 static enum nst_status threshold_of(const struct nst_ctx *ctx, int64_t *out,
 				    struct nst_error *err)
@@ -98,7 +67,7 @@ static enum nst_status threshold_of(const struct nst_ctx *ctx, int64_t *out,
 		const char *v = ctx->args[i].value;
 		if (strcmp(ctx->args[i].key, "ticks_threshold") != 0)
 			continue;
-		if (!v || !parse_int(v, out))
+		if (!v || !nst_parse_i64(v, out))
 			return nst_fail(err, NST_ERR_USAGE,
 					"report 'network_congestion': ticks_threshold needs an integer, not '%s'",
 					v ? v : "");
@@ -343,8 +312,7 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 		order[i] = (uint32_t)i;
 	nst_stable_sort(order, l->n, cmp_interval, l->v);
 	enum nst_status s = NST_OK;
-	if (out->begin(out->ctx, cols, sizeof cols / sizeof *cols))
-		s = nst_fail(err, NST_ERR_IO, "cannot write the report");
+	s = out->begin(out->ctx, cols, sizeof cols / sizeof *cols, err);
 	for (size_t k = 0; s == NST_OK && k < l->n; k++) {
 		const struct interval *iv = &l->v[order[k]];
 		struct nst_cell c[6] = {
@@ -353,8 +321,7 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 			nst_text(nst_arena_printf(ctx->arena, "%" PRIx64, (uint64_t)iv->guid)),
 			device_name(ctx, t, iv),
 		};
-		if (out->row(out->ctx, c))
-			s = nst_fail(err, NST_ERR_IO, "cannot write the report");
+		s = out->row(out->ctx, c, err);
 	}
 	free(order);
 	return s;

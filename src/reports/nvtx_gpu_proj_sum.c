@@ -118,9 +118,7 @@ static enum nst_status emit_row(const struct nst_sink *out, const struct nst_pro
 		x.nlvl ? nst_round1((double)x.lvl / (double)x.nlvl) : nst_null(), /* SQL avg skips NULL */
 		nst_round1((double)x.nchild / n),
 	};
-	if (out->row(out->ctx, c))
-		return nst_fail(err, NST_ERR_IO, "cannot write the report");
-	return NST_OK;
+	return out->row(out->ctx, c, err);
 }
 
 static enum nst_status emit(const struct nst_sink *out, const struct nst_proj *p,
@@ -139,8 +137,7 @@ static enum nst_status emit(const struct nst_sink *out, const struct nst_proj *p
 		order[g] = (uint32_t)g;
 	nst_stable_sort(order, m->g.n, cmp_groups, &(struct sorter){ p, m });
 	enum nst_status s = NST_OK;
-	if (out->begin(out->ctx, cols, 14))
-		s = nst_fail(err, NST_ERR_IO, "cannot write the report");
+	s = out->begin(out->ctx, cols, 14, err);
 	for (size_t k = 0; s == NST_OK && k < m->g.n; k++)
 		s = emit_row(out, p, m, order[k], err);
 	free(order);

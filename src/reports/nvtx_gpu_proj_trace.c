@@ -5,14 +5,15 @@
 static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 			    const struct nst_proj *p, struct nst_error *err)
 {
+	enum nst_status s;
 	static const char *const cols[] = {
 		"Name", "Projected Start:ts_ns", "Projected Duration:dur_ns",
 		"Orig Start:ts_ns", "Orig Duration:dur_ns", "Style", "PID", "TID",
 		"NumGPUOps", "Lvl", "NumChild", "RangeId", "ParentId", "RangeStack",
 	};
 	(void)ctx;
-	if (out->begin(out->ctx, cols, 14))
-		return nst_fail(err, NST_ERR_IO, "cannot write the report");
+	if ((s = out->begin(out->ctx, cols, 14, err)) != NST_OK)
+		return s;
 	for (size_t i = 0; i < p->n; i++) {
 		uint32_t e = p->entry[i];
 		int64_t name = p->named.name[e];
@@ -35,8 +36,8 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 				? nst_null() : nst_int(nst_proj_range_id(p, (size_t)p->parent[i])),
 			nst_text(p->stack[i]),
 		};
-		if (out->row(out->ctx, c))
-			return nst_fail(err, NST_ERR_IO, "cannot write the report");
+		if ((s = out->row(out->ctx, c, err)) != NST_OK)
+			return s;
 	}
 	return NST_OK;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/kernel_names.h"
 #include "reports/nvtx_gpu.h"
 
 #define NONE UINT32_MAX
@@ -320,8 +321,7 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 		order[g] = (uint32_t)g;
 	nst_stable_sort(order, m->g.n, cmp_groups, &(struct sorter){ ctx, j, m });
 	enum nst_status s = NST_OK;
-	if (out->begin(out->ctx, cols, 13))
-		s = nst_fail(err, NST_ERR_IO, "cannot write the report");
+	s = out->begin(out->ctx, cols, 13, err);
 	for (size_t k = 0; s == NST_OK && k < m->g.n; k++) {
 		uint32_t g = order[k], f = m->g.first[g];
 		const struct nst_dist *d = &m->d[g];
@@ -341,8 +341,7 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 			nst_round1(d->stdev),
 			nst_text(nst_kernel_name_text(ctx, key_at(m, K_KNAME, f))),
 		};
-		if (out->row(out->ctx, c))
-			s = nst_fail(err, NST_ERR_IO, "cannot write the report");
+		s = out->row(out->ctx, c, err);
 	}
 	free(order);
 	return s;

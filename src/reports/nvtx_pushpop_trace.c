@@ -120,17 +120,17 @@ static const char *name_tree(struct emitter *e, uint32_t x)
 	return text_put(&e->tree, name, strlen(name)) ? NULL : e->tree.s;
 }
 
-static int emit_range(struct emitter *e, uint32_t x)
+static enum nst_status emit_range(struct emitter *e, uint32_t x, struct nst_error *err)
 {
 	const struct ranges *r = e->r;
 	const struct nst_nvtx_tree *t = e->t;
 	int64_t dur = r->end[x] - r->start[x], gtid = r->thread[x];
 	uint32_t p = t->parent[x];
 	if (range_stack(e, x))
-		return -1;
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	const char *tree = name_tree(e, x);
 	if (r->name[x] && !tree)
-		return -1;
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	struct nst_cell cells[14] = {
 		nst_int(r->start[x]),
 		nst_int(r->end[x]),
@@ -147,7 +147,7 @@ static int emit_range(struct emitter *e, uint32_t x)
 		nst_text(e->ids.s),
 		nst_text(tree),
 	};
-	return e->out->row(e->out->ctx, cells);
+	return e->out->row(e->out->ctx, cells, err);
 }
 
 static enum nst_status emit(const struct nst_sink *out, const struct ranges *r,
@@ -164,11 +164,9 @@ static enum nst_status emit(const struct nst_sink *out, const struct ranges *r,
 	enum nst_status s = NST_OK;
 	if (!e.stack)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	else if (out->begin(out->ctx, cols, 14))
-		s = nst_fail(err, NST_ERR_IO, "cannot write the report");
+	else s = out->begin(out->ctx, cols, 14, err);
 	for (size_t k = 0; s == NST_OK && k < nrows; k++)
-		if (emit_range(&e, order[k]))
-			s = nst_fail(err, NST_ERR_IO, "cannot write the report");
+		s = emit_range(&e, order[k], err);
 	free(e.stack);
 	free(e.ids.s);
 	free(e.tree.s);

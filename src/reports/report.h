@@ -49,10 +49,6 @@ struct nst_ctx {
 	const struct nst_arg *args;
 	size_t nargs;
 	struct nst_arena *arena; /* text of this report's rows */
-	/* A rule's text for the column and table formats, set before its
-	 * rows: shown after the title, or alone when no row came. */
-	const char *advice, *noresult;
-	const char *footer; /* after the rows: nsys's "Only the top N ..." */
 };
 
 struct nst_shared *nst_shared_new(void);

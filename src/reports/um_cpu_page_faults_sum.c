@@ -34,17 +34,18 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 			    const struct by_instr *g, const uint32_t *order, size_t n,
 			    struct nst_error *err)
 {
+	enum nst_status s;
 	static const char *const cols[] = { "CPU Page Faults", "CPU Instruction Address" };
-	if (out->begin(out->ctx, cols, 2))
-		return nst_fail(err, NST_ERR_IO, "cannot write the report");
+	if ((s = out->begin(out->ctx, cols, 2, err)) != NST_OK)
+		return s;
 	for (size_t k = 0; k < n; k++) {
 		const struct by_instr *e = &g[order[k]];
 		struct nst_cell c[2] = {
 			nst_int(e->faults),
 			nst_text(e->id == NST_NULL_I64 ? NULL : nst_db_string(ctx->db, e->id)),
 		};
-		if (out->row(out->ctx, c))
-			return nst_fail(err, NST_ERR_IO, "cannot write the report");
+		if ((s = out->row(out->ctx, c, err)) != NST_OK)
+			return s;
 	}
 	return NST_OK;
 }

@@ -91,13 +91,14 @@ static struct nst_cell sum_cell(const struct nst_um_addr *a, bool count)
 static enum nst_status emit(const struct nst_sink *out, const struct um_row *rows,
 			    const uint32_t *order, size_t n, struct nst_error *err)
 {
+	enum nst_status s;
 	static const char *const cols[] = {
 		"Virtual Address:addr_uint", "HtoD Migration size:mem_B",
 		"DtoH Migration size:mem_B", "CPU Page Faults", " GPU Page Faults",
 		"Migration Throughput:thru_B",
 	};
-	if (out->begin(out->ctx, cols, 6))
-		return nst_fail(err, NST_ERR_IO, "cannot write the report");
+	if ((s = out->begin(out->ctx, cols, 6, err)) != NST_OK)
+		return s;
 	for (size_t k = 0; k < n; k++) {
 		const struct um_row *r = &rows[order[k]];
 		struct nst_cell c[6] = {
@@ -108,8 +109,8 @@ static enum nst_status emit(const struct nst_sink *out, const struct um_row *row
 			sum_cell(r->of[NST_UM_GPU], false),
 			r->thru,
 		};
-		if (out->row(out->ctx, c))
-			return nst_fail(err, NST_ERR_IO, "cannot write the report");
+		if ((s = out->row(out->ctx, c, err)) != NST_OK)
+			return s;
 	}
 	return NST_OK;
 }

@@ -60,8 +60,9 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 		address_bound(&um, false),
 		address_bound(&um, true),
 	};
-	if (out->begin(out->ctx, cols, 6) || out->row(out->ctx, c))
-		s = nst_fail(err, NST_ERR_IO, "cannot write the report");
+	s = out->begin(out->ctx, cols, 6, err);
+	if (s == NST_OK)
+		s = out->row(out->ctx, c, err);
 	nst_um_release(&um);
 	return s;
 }

@@ -39,9 +39,9 @@ static int64_t span(int64_t start, int64_t end)
 }
 
 /* One output row: the call, and the thread name row `tn` (-1: none). */
-static int emit_call(struct nst_ctx *ctx, const struct nst_sink *out,
-		     const struct api_rows *a, const struct nst_threads *t,
-		     uint32_t r, int64_t tn)
+static enum nst_status emit_call(struct nst_ctx *ctx, const struct nst_sink *out,
+				 const struct api_rows *a, const struct nst_threads *t,
+				 uint32_t r, int64_t tn, struct nst_error *err)
 {
 	int64_t gtid = at(a->gtid, r), name = at(a->name_id, r);
 	struct nst_cell cells[10] = {
@@ -56,7 +56,7 @@ static int emit_call(struct nst_ctx *ctx, const struct nst_sink *out,
 		nst_threads_priority(t, tn),
 		nst_threads_name(ctx, t, tn),
 	};
-	return out->row(out->ctx, cells);
+	return out->row(out->ctx, cells, err);
 }
 
 static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
@@ -67,19 +67,15 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 		"Start:ts_ns", "Duration:dur_ns", "Name", "Event Class", "Context",
 		"CorrID", "Pid", "Tid", "T-Pri", "Thread Name",
 	};
-	if (out->begin(out->ctx, cols, 10))
-		return nst_fail(err, NST_ERR_IO, "cannot write the report");
-	for (size_t k = 0; k < a->n; k++) {
+	enum nst_status s = out->begin(out->ctx, cols, 10, err);
+	for (size_t k = 0; s == NST_OK && k < a->n; k++) {
 		uint32_t r = order[k];
 		int64_t tn = nst_threads_first(t, at(a->gtid, r));
-		int bad;
 		do
-			bad = emit_call(ctx, out, a, t, r, tn);
-		while (!bad && (tn = nst_threads_next(t, tn)) >= 0);
-		if (bad)
-			return nst_fail(err, NST_ERR_IO, "cannot write the report");
+			s = emit_call(ctx, out, a, t, r, tn, err);
+		while (s == NST_OK && (tn = nst_threads_next(t, tn)) >= 0);
 	}
-	return NST_OK;
+	return s;
 }
 
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,

@@ -306,13 +306,14 @@ static enum nst_status emit(const struct nst_sink *out, const struct queue *q,
 			    const uint32_t *order, size_t n, const struct contexts *cx,
 			    struct nst_error *err)
 {
+	enum nst_status s;
 	static const char *const cols[] = {
 		"Utilization:ratio_%", "Instances", "Avg:dur_ns", "Med:dur_ns", "Min:dur_ns",
 		"Max:dur_ns", "StdDev:dur_ns", "Name", "Q Type", "Q Name", "PID", "GPU ID",
 		"Context:addr_uint", "Engine", "Node Ord",
 	};
-	if (out->begin(out->ctx, cols, 15))
-		return nst_fail(err, NST_ERR_IO, "cannot write the report");
+	if ((s = out->begin(out->ctx, cols, 15, err)) != NST_OK)
+		return s;
 	for (size_t k = 0; k < n; k++) {
 		const struct queue *e = &q[order[k]];
 		const struct packet *p = e->first;
@@ -324,8 +325,8 @@ static enum nst_status emit(const struct nst_sink *out, const struct queue *q,
 			nst_int_or_null(p->context), nst_int_or_null(p->engine),
 			nst_int(node_ordinal(cx->id, cx->node, cx->n, p->context)),
 		};
-		if (out->row(out->ctx, c))
-			return nst_fail(err, NST_ERR_IO, "cannot write the report");
+		if ((s = out->row(out->ctx, c, err)) != NST_OK)
+			return s;
 	}
 	return NST_OK;
 }

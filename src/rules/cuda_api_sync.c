@@ -62,17 +62,13 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 		dur[r] = c->end[r] - c->start[r];
 		idx[n++] = r;
 	}
-	n = nst_rule_top(ctx, idx, n, dur);
-	ctx->advice =
-		"The following are synchronization APIs that block the host until all issued\n"
-		"CUDA calls are complete.\n\n"
-		"Suggestions:\n"
-		"   1. Avoid excessive use of synchronization.\n"
-		"   2. Use asynchronous CUDA event calls, such as cudaStreamWaitEvent() and\n"
-		"cudaEventSynchronize(), to prevent host synchronization.\n";
-	ctx->noresult = "There were no problems detected related to synchronization APIs.\n";
-	int bad = out->begin(out->ctx, cols, NCOLS);
-	for (size_t k = 0; !bad && k < n; k++) {
+	struct nst_rule_notes notes = {
+		.advice = NST_RULE_SYNC_ADVICE,
+		.noresult = NST_RULE_SYNC_NORESULT,
+	};
+	n = nst_rule_top(ctx, idx, n, dur, &notes);
+	s = nst_rule_begin(out, &notes, cols, NCOLS, err);
+	for (size_t k = 0; s == NST_OK && k < n; k++) {
 		uint32_t r = idx[k];
 		int64_t g = gtid_of(c, r);
 		struct nst_cell row[NCOLS] = {
@@ -81,11 +77,11 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			g == NST_NULL_I64 ? nst_null() : nst_int(nst_tid(g)),
 			nst_text(nst_raw_name(ctx, nst_col_at(c->name_id, r))),
 		};
-		bad = out->row(out->ctx, row);
+		s = out->row(out->ctx, row, err);
 	}
 	free(dur);
 	free(idx);
-	return bad ? nst_fail(err, NST_ERR_IO, "writing the rows failed") : NST_OK;
+	return s;
 }
 
 static const char *const args[] = { "rows", "process", "thread", NULL };

@@ -24,14 +24,8 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 		.what = "memset",
 		.call = sync_call,
 		.op = host_visible,
-		.advice =
-			"The following are synchronization APIs that block the host until all issued\n"
-			"CUDA calls are complete.\n\n"
-			"Suggestions:\n"
-			"   1. Avoid excessive use of synchronization.\n"
-			"   2. Use asynchronous CUDA event calls, such as cudaStreamWaitEvent() and\n"
-			"cudaEventSynchronize(), to prevent host synchronization.\n",
-		.noresult = "There were no problems detected related to synchronization APIs.\n",
+		.advice = NST_RULE_SYNC_ADVICE,
+		.noresult = NST_RULE_SYNC_NORESULT,
 	};
 	return nst_mem_rule_run(ctx, out, &rule, err);
 }

@@ -170,11 +170,12 @@ static struct nst_cell maybe(int64_t v)
 }
 
 static enum nst_status emit(const struct dx12 *d, const struct warned *w, const uint32_t *idx,
-			    size_t n, const struct nst_sink *out, struct nst_error *err)
+			    size_t n, const struct nst_rule_notes *notes,
+			    const struct nst_sink *out, struct nst_error *err)
 {
 	/* Without a warning nsys's result has no columns either. */
-	int bad = out->begin(out->ctx, cols, n ? NCOLS : 0);
-	for (size_t k = 0; !bad && k < n; k++) {
+	enum nst_status s = nst_rule_begin(out, notes, cols, n ? NCOLS : 0, err);
+	for (size_t k = 0; s == NST_OK && k < n; k++) {
 		uint32_t i = idx[k], r = w->call[i];
 		int64_t g = at(d->gtid, r);
 		struct nst_cell row[NCOLS] = {
@@ -182,9 +183,9 @@ static enum nst_status emit(const struct dx12 *d, const struct warned *w, const 
 			maybe(g == NST_NULL_I64 ? g : nst_tid(g)),
 			maybe(at(d->gpu, w->op[i])), nst_text(w->warn[i]),
 		};
-		bad = out->row(out->ctx, row);
+		s = out->row(out->ctx, row, err);
 	}
-	return bad ? nst_fail(err, NST_ERR_IO, "writing the rows failed") : NST_OK;
+	return s;
 }
 
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
@@ -209,13 +210,14 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	if (!s) {
 		for (size_t k = 0; k < w.n; k++)
 			idx[k] = (uint32_t)k;
-		size_t n = nst_rule_top(ctx, idx, w.n, w.dur);
-		ctx->advice =
-			"The following are host-side memory operations that can be blocking and result\n"
-			"in stuttering.\n\n"
-			"For more information on each warning, use the option '--help-rules={SCRIPT}'.\n";
-		ctx->noresult = "There were no problems detected related to memory operations.\n";
-		s = emit(&d, &w, idx, n, out, err);
+		struct nst_rule_notes notes = {
+			.advice = "The following are host-side memory operations that can be blocking"
+				  " and result\nin stuttering.\n\nFor more information on each warning,"
+				  " use the option '--help-rules={SCRIPT}'.\n",
+			.noresult = "There were no problems detected related to memory operations.\n",
+		};
+		size_t n = nst_rule_top(ctx, idx, w.n, w.dur, &notes);
+		s = emit(&d, &w, idx, n, &notes, out, err);
 	}
 	free(idx);
 	warned_free(&w);

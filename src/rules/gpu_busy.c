@@ -174,6 +174,21 @@ struct span {
 	int64_t pid, device, first, last, context;
 };
 
+void nst_busy_notes(struct nst_ctx *ctx, const char *advice, const char *noresult,
+		    struct nst_rule_notes *notes)
+{
+	advice = advice ? nst_rule_wrap(ctx, advice) : NULL;
+	noresult = noresult ? nst_rule_wrap(ctx, noresult) : NULL;
+	notes->advice = advice ? nst_arena_printf(ctx->arena, "%s\n\n"
+		"Suggestions:\n"
+		"   1. Use CPU sampling data, OS Runtime blocked state backtraces, and/or OS\n"
+		"Runtime APIs related to thread synchronization to understand if a sluggish or\n"
+		"blocked CPU is causing the gaps.\n"
+		"   2. Add NVTX annotations to CPU code to understand the reason behind the gaps.\n",
+		advice) : NULL;
+	notes->noresult = noresult ? nst_arena_printf(ctx->arena, "%s\n", noresult) : NULL;
+}
+
 uint32_t nst_busy_last_ending(const struct nst_busy *b, size_t k)
 {
 	const uint32_t *row = b->g.order + b->g.start[k];

@@ -22,6 +22,12 @@ void nst_busy_release(struct nst_busy *b);
 /* The row of group k's operation that ends last (the first such one). */
 uint32_t nst_busy_last_ending(const struct nst_busy *b, size_t k);
 
+/* The notes of gpu_gaps and gpu_time_util: each paragraph re-flowed as
+ * nsys wraps it (NULL paragraphs, for want of memory, leave no note), the
+ * advice followed by their common suggestions. */
+void nst_busy_notes(struct nst_ctx *ctx, const char *advice, const char *noresult,
+		    struct nst_rule_notes *notes);
+
 #define NST_BUSY_OVERHEAD "PROFILER_OVERHEAD"
 #define NST_BUSY_VULKAN "VULKAN_WORKLOAD"
 #define NST_BUSY_DX12 "DX12_WORKLOAD"

@@ -10,13 +10,6 @@ static const char *const cols[] = {
 };
 #define NCOLS (sizeof cols / sizeof *cols)
 
-#define SUGGESTIONS                                                                     \
-	"Suggestions:\n"                                                                \
-	"   1. Use CPU sampling data, OS Runtime blocked state backtraces, and/or OS\n"   \
-	"Runtime APIs related to thread synchronization to understand if a sluggish or\n" \
-	"blocked CPU is causing the gaps.\n"                                            \
-	"   2. Add NVTX annotations to CPU code to understand the reason behind the gaps.\n"
-
 /* One idle stretch: from the end of the operation that ended last so far
  * (whose context it names) to the start of the next one. */
 struct gaps {
@@ -51,36 +44,31 @@ static int earlier(uint32_t a, uint32_t b, void *arg)
 	return (start[a] > start[b]) - (start[a] < start[b]);
 }
 
-static void set_texts(struct nst_ctx *ctx, int64_t gap_ms)
+static void set_texts(struct nst_ctx *ctx, int64_t gap_ms, struct nst_rule_notes *notes)
 {
-	const char *advice = nst_arena_printf(ctx->arena,
+	nst_busy_notes(ctx, nst_arena_printf(ctx->arena,
 		"The following are ranges where a GPU is idle for more than %lldms. Addressing "
-		"these gaps might improve application performance.", (long long)gap_ms);
-	const char *none = nst_arena_printf(ctx->arena,
+		"these gaps might improve application performance.", (long long)gap_ms),
+		nst_arena_printf(ctx->arena,
 		"There were no problems detected with GPU utilization. GPU was not found to be "
-		"idle for more than %lldms.", (long long)gap_ms);
-	advice = advice ? nst_rule_wrap(ctx, advice) : NULL;
-	none = none ? nst_rule_wrap(ctx, none) : NULL;
-	ctx->advice = advice ? nst_arena_printf(ctx->arena, "%s\n\n" SUGGESTIONS, advice) : NULL;
-	ctx->noresult = none ? nst_arena_printf(ctx->arena, "%s\n", none) : NULL;
+		"idle for more than %lldms.", (long long)gap_ms), notes);
 }
 
-static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
+static enum nst_status emit(const struct nst_sink *out, const struct nst_rule_notes *notes,
 			    const struct nst_busy *b, const struct gaps *gp,
 			    const uint32_t *idx, size_t n, struct nst_error *err)
 {
-	int bad = out->begin(out->ctx, cols, NCOLS);
-	for (size_t k = 0; !bad && k < n; k++) {
+	enum nst_status s = nst_rule_begin(out, notes, cols, NCOLS, err);
+	for (size_t k = 0; s == NST_OK && k < n; k++) {
 		uint32_t g = idx[k], op = gp->before[g];
 		struct nst_cell row[NCOLS] = {
 			nst_int((int64_t)k + 1), nst_int(gp->dur[g]), nst_int(gp->start[g]),
 			nst_int_or_null(b->pid[op]), nst_int_or_null(b->device[op]),
 			nst_int_or_null(b->context[op]),
 		};
-		bad = out->row(out->ctx, row);
+		s = out->row(out->ctx, row, err);
 	}
-	(void)ctx;
-	return bad ? nst_fail(err, NST_ERR_IO, "writing the rows failed") : NST_OK;
+	return s;
 }
 
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
@@ -106,9 +94,10 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			idx[k] = (uint32_t)k;
 		/* equal durations: the earlier gap first, whatever its device */
 		nst_stable_sort(idx, gp.n, earlier, gp.start);
-		size_t n = nst_rule_top(ctx, idx, gp.n, gp.dur);
-		set_texts(ctx, gap_ms);
-		s = emit(ctx, out, &b, &gp, idx, n, err);
+		struct nst_rule_notes notes = { 0 };
+		size_t n = nst_rule_top(ctx, idx, gp.n, gp.dur, &notes);
+		set_texts(ctx, gap_ms, &notes);
+		s = emit(out, &notes, &b, &gp, idx, n, err);
 	}
 	free(gp.dur);
 	free(gp.start);

@@ -12,13 +12,6 @@ static const char *const cols[] = {
 };
 #define NCOLS (sizeof cols / sizeof *cols)
 
-#define SUGGESTIONS                                                                     \
-	"Suggestions:\n"                                                                \
-	"   1. Use CPU sampling data, OS Runtime blocked state backtraces, and/or OS\n"   \
-	"Runtime APIs related to thread synchronization to understand if a sluggish or\n" \
-	"blocked CPU is causing the gaps.\n"                                            \
-	"   2. Add NVTX annotations to CPU code to understand the reason behind the gaps.\n"
-
 /* Low-use regions: runs of consecutive chunks under the threshold. */
 struct regions {
 	size_t n, cap;
@@ -139,24 +132,20 @@ static int less_used(uint32_t a, uint32_t b, void *arg)
 	return (rg->start[a] > rg->start[b]) - (rg->start[a] < rg->start[b]);
 }
 
-static void set_texts(struct nst_ctx *ctx, int64_t threshold)
+static void set_texts(struct nst_ctx *ctx, int64_t threshold, struct nst_rule_notes *notes)
 {
 	/* nsys prints the percent sign doubled. */
-	const char *advice = nst_arena_printf(ctx->arena,
+	nst_busy_notes(ctx, nst_arena_printf(ctx->arena,
 		"The following are time regions with an average GPU utilization below %lld%%%%. "
-		"Addressing the gaps might improve application performance.", (long long)threshold);
-	const char *none = nst_arena_printf(ctx->arena,
+		"Addressing the gaps might improve application performance.", (long long)threshold),
+		nst_arena_printf(ctx->arena,
 		"There were no problems detected with GPU utilization. No time regions have an "
-		"average GPU utilization below %lld%%%%.", (long long)threshold);
-	advice = advice ? nst_rule_wrap(ctx, advice) : NULL;
-	none = none ? nst_rule_wrap(ctx, none) : NULL;
-	ctx->advice = advice ? nst_arena_printf(ctx->arena, "%s\n\n" SUGGESTIONS, advice) : NULL;
-	ctx->noresult = none ? nst_arena_printf(ctx->arena, "%s\n", none) : NULL;
+		"average GPU utilization below %lld%%%%.", (long long)threshold), notes);
 }
 
 static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
-			    const struct nst_busy *b, const struct regions *rg,
-			    struct nst_error *err)
+			    struct nst_rule_notes *notes, const struct nst_busy *b,
+			    const struct regions *rg, struct nst_error *err)
 {
 	uint32_t *idx = malloc((rg->n ? rg->n : 1) * sizeof *idx);
 	if (!idx)
@@ -164,19 +153,19 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 	for (size_t k = 0; k < rg->n; k++)
 		idx[k] = (uint32_t)k;
 	nst_stable_sort(idx, rg->n, less_used, (void *)rg);
-	size_t n = nst_rule_cut(ctx, rg->n);
-	int bad = out->begin(out->ctx, cols, NCOLS);
-	for (size_t k = 0; !bad && k < n; k++) {
+	size_t n = nst_rule_cut(ctx, rg->n, notes);
+	enum nst_status s = nst_rule_begin(out, notes, cols, NCOLS, err);
+	for (size_t k = 0; s == NST_OK && k < n; k++) {
 		uint32_t r = idx[k], g = rg->group[r], op = b->g.first[g];
 		struct nst_cell row[NCOLS] = {
 			nst_int((int64_t)k + 1), nst_round1(rg->pct[r]), nst_int(rg->dur[r]),
 			nst_int(rg->start[r]), nst_int_or_null(b->pid[op]),
 			nst_int_or_null(b->device[op]), nst_int_or_null(b->context[nst_busy_last_ending(b, g)]),
 		};
-		bad = out->row(out->ctx, row);
+		s = out->row(out->ctx, row, err);
 	}
 	free(idx);
-	return bad ? nst_fail(err, NST_ERR_IO, "writing the rows failed") : NST_OK;
+	return s;
 }
 
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
@@ -193,8 +182,9 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 		if (group_regions(&b, k, chunks, (double)threshold, &rg, &scratch, &scap))
 			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (s == NST_OK) {
-		set_texts(ctx, threshold);
-		s = emit(ctx, out, &b, &rg, err);
+		struct nst_rule_notes notes = { 0 };
+		set_texts(ctx, threshold, &notes);
+		s = emit(ctx, out, &notes, &b, &rg, err);
 	}
 	free(scratch);
 	regions_release(&rg);

@@ -138,8 +138,9 @@ static struct nst_cell kind_cell(struct nst_ctx *ctx, const int64_t *col, size_t
 	return nst_text(k == NST_NULL_I64 ? NULL : nst_db_enum_label(ctx->db, MEM_KIND, k));
 }
 
-static int emit(struct nst_ctx *ctx, const struct nst_sink *out, const struct nst_mem_ops *m,
-		const struct nst_calls *c, uint32_t i, uint32_t r, bool cpy)
+static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
+			    const struct nst_mem_ops *m, const struct nst_calls *c, uint32_t i,
+			    uint32_t r, bool cpy, struct nst_error *err)
 {
 	struct nst_cell row[MAXCOLS];
 	size_t k = 0;
@@ -159,7 +160,7 @@ static int emit(struct nst_ctx *ctx, const struct nst_sink *out, const struct ns
 	row[k++] = nst_col_or_null(m->t.green, i) != 0 ? col_cell(m->t.green, i) : nst_null();
 	row[k++] = col_cell(m->t.stream, i);
 	row[k++] = nst_text(nst_raw_name(ctx, nst_col_at(c->name_id, r)));
-	return out->row(out->ctx, row);
+	return out->row(out->ctx, row, err);
 }
 
 enum nst_status nst_mem_rule_run(struct nst_ctx *ctx, const struct nst_sink *out,
@@ -192,14 +193,13 @@ enum nst_status nst_mem_rule_run(struct nst_ctx *ctx, const struct nst_sink *out
 	/* Equal durations come in the order of the calls, as nsys's join
 	 * walks the runtime table. */
 	nst_stable_sort(idx, p.n, earlier_call, p.call);
-	size_t n = nst_rule_top(ctx, idx, p.n, p.dur);
-	ctx->advice = rule->advice;
-	ctx->noresult = rule->noresult;
-	int bad = out->begin(out->ctx, cpy ? memcpy_cols : memset_cols,
-			     cpy ? MAXCOLS : MAXCOLS - 1);
-	for (size_t k = 0; !bad && k < n; k++)
-		bad = emit(ctx, out, &m, c, p.op[idx[k]], p.call[idx[k]], cpy);
+	struct nst_rule_notes notes = { .advice = rule->advice, .noresult = rule->noresult };
+	size_t n = nst_rule_top(ctx, idx, p.n, p.dur, &notes);
+	s = nst_rule_begin(out, &notes, cpy ? memcpy_cols : memset_cols,
+			   cpy ? MAXCOLS : MAXCOLS - 1, err);
+	for (size_t k = 0; s == NST_OK && k < n; k++)
+		s = emit(ctx, out, &m, c, p.op[idx[k]], p.call[idx[k]], cpy, err);
 	pairs_release(&p);
 	free(idx);
-	return bad ? nst_fail(err, NST_ERR_IO, "writing the rows failed") : NST_OK;
+	return s;
 }

@@ -1,5 +1,4 @@
 /* What the rules share: arguments, ordering, wrapped text, messages. */
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,22 +6,13 @@
 
 #include "rules/rule.h"
 
-static bool parse_int(const char *s, int64_t *out)
-{
-	char *end;
-	errno = 0;
-	long long v = strtoll(s, &end, 10);
-	if (!*s || *end || errno)
-		return false;
-	*out = v;
-	return true;
-}
+#include "core/parse.h"
 
 int64_t nst_rule_int(const struct nst_ctx *ctx, const char *key, int64_t dflt)
 {
 	const char *v = nst_ctx_value(ctx, key);
 	int64_t n;
-	return v && parse_int(v, &n) ? n : dflt;
+	return v && nst_parse_i64(v, &n) ? n : dflt;
 }
 
 size_t nst_rule_limit(const struct nst_ctx *ctx)
@@ -39,7 +29,7 @@ enum nst_status nst_rule_check(const struct nst_arg *args, size_t nargs,
 		if (!args[i].value)
 			return nst_fail(err, NST_ERR_USAGE, "argument '%s' needs a value (%s=N)",
 					args[i].key, args[i].key);
-		if (!parse_int(args[i].value, &v))
+		if (!nst_parse_i64(args[i].value, &v))
 			return nst_fail(err, NST_ERR_USAGE, "%s=%s: not an integer",
 					args[i].key, args[i].value);
 		if (strcmp(args[i].key, "chunks") == 0 && (v < 1 || v > 1000))
@@ -59,22 +49,37 @@ static int longer_first(uint32_t a, uint32_t b, void *arg)
 	return (k->dur[a] < k->dur[b]) - (k->dur[a] > k->dur[b]);
 }
 
-size_t nst_rule_top(struct nst_ctx *ctx, uint32_t *idx, size_t n,
-		    const int64_t *dur)
+enum nst_status nst_rule_begin(const struct nst_sink *out, const struct nst_rule_notes *notes,
+			       const char *const *cols, size_t ncols, struct nst_error *err)
+{
+	const struct { enum nst_note kind; const char *text; } all[] = {
+		{ NST_NOTE_ADVICE, notes->advice },
+		{ NST_NOTE_NORESULT, notes->noresult },
+		{ NST_NOTE_FOOTER, notes->footer },
+	};
+	enum nst_status s = NST_OK;
+	for (size_t i = 0; out->note && s == NST_OK && i < sizeof all / sizeof *all; i++)
+		if (all[i].text)
+			s = out->note(out->ctx, all[i].kind, all[i].text, err);
+	return s == NST_OK ? out->begin(out->ctx, cols, ncols, err) : s;
+}
+
+size_t nst_rule_top(struct nst_ctx *ctx, uint32_t *idx, size_t n, const int64_t *dur,
+		    struct nst_rule_notes *notes)
 {
 	struct by_dur k = { dur };
 	nst_stable_sort(idx, n, longer_first, &k);
-	return nst_rule_cut(ctx, n);
+	return nst_rule_cut(ctx, n, notes);
 }
 
-size_t nst_rule_cut(struct nst_ctx *ctx, size_t n)
+size_t nst_rule_cut(struct nst_ctx *ctx, size_t n, struct nst_rule_notes *notes)
 {
 	size_t limit = nst_rule_limit(ctx);
 	if (n < limit)
 		return n;
 	/* nsys cannot tell whether there were more: it says so at the limit. */
-	ctx->footer = nst_arena_printf(ctx->arena, "Only the top %zu results are displayed. "
-				       "More data may be available.\n", limit);
+	notes->footer = nst_arena_printf(ctx->arena, "Only the top %zu results are displayed. "
+					 "More data may be available.\n", limit);
 	return limit;
 }
 

@@ -2,9 +2,10 @@
  * one row in src/rules/rule_registry.c.
  *
  * A rule is a struct nst_report (report.h) run by `nstats analyze`: it
- * sets ctx->advice and ctx->noresult (printed by the column and table
- * formats around its rows), then emits its rows, at most rows= of them
- * (default 50, -1 for all), ordered as nsys orders them.
+ * starts its result with nst_rule_begin(), which sends its notes (the
+ * advice and no-result text that the column and table formats print
+ * around its rows) and its columns, then emits its rows, at most rows= of
+ * them (default 50, -1 for all), ordered as nsys orders them.
  *
  * To add a rule: write src/rules/<name>.c defining `const struct
  * nst_report nst_rule_<name>`, add it to the table in rule_registry.c, add it
@@ -31,15 +32,35 @@ int64_t nst_rule_int(const struct nst_ctx *ctx, const char *key, int64_t dflt);
 enum nst_status nst_rule_check(const struct nst_arg *args, size_t nargs,
 			       struct nst_error *err);
 
+/* The text a rule prints around its rows (enum nst_note in nstats.h);
+ * NULL where it has none.  Strings live in ctx->arena or are static. */
+struct nst_rule_notes {
+	const char *advice, *noresult, *footer;
+};
+
+/* What cuda_api_sync says, and cuda_memset_sync says too (as nsys does). */
+#define NST_RULE_SYNC_ADVICE                                                               \
+	"The following are synchronization APIs that block the host until all issued\n"     \
+	"CUDA calls are complete.\n\n"                                                      \
+	"Suggestions:\n"                                                                    \
+	"   1. Avoid excessive use of synchronization.\n"                                   \
+	"   2. Use asynchronous CUDA event calls, such as cudaStreamWaitEvent() and\n"      \
+	"cudaEventSynchronize(), to prevent host synchronization.\n"
+#define NST_RULE_SYNC_NORESULT "There were no problems detected related to synchronization APIs.\n"
+
+/* The start of every rule's result: its notes, then its columns. */
+enum nst_status nst_rule_begin(const struct nst_sink *out, const struct nst_rule_notes *notes,
+			       const char *const *cols, size_t ncols, struct nst_error *err);
+
 /* idx[0..n) ordered by dur[idx[i]] descending, equal durations in the
- * order given, then cut to rows=; returns the count kept. */
-size_t nst_rule_top(struct nst_ctx *ctx, uint32_t *idx, size_t n,
-		    const int64_t *dur);
+ * order given, then cut to rows= (nst_rule_cut); returns the count kept. */
+size_t nst_rule_top(struct nst_ctx *ctx, uint32_t *idx, size_t n, const int64_t *dur,
+		    struct nst_rule_notes *notes);
 
 /* n rows of at most rows=: when the limit is reached, nsys says so after
  * the table ("Only the top N results are displayed..."), which this sets
- * as ctx->footer.  Returns the rows to show. */
-size_t nst_rule_cut(struct nst_ctx *ctx, size_t n);
+ * as notes->footer.  Returns the rows to show. */
+size_t nst_rule_cut(struct nst_ctx *ctx, size_t n, struct nst_rule_notes *notes);
 
 /* `text` with its words re-flowed into lines of at most 79 characters, as
  * nsys wraps a paragraph that holds an argument's value.  In the arena. */

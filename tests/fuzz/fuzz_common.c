@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "format/format.h"
 
 static char dir[4096];
 
@@ -22,7 +21,6 @@ void fuzz_setup(void)
 		abort();
 	}
 	setenv("PATH", "/nonexistent", 1);
-	nst_fmt_use_locale();
 }
 
 const char *fuzz_dir(void)

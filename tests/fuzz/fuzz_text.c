@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/filter.h"
 #include "format/format.h"
 #include "fuzz.h"
 
 static void filter_time(const char *s)
 {
-	struct filter_spec f = { 0 };
-	filter_parse_time("stats", s, &f);
+	struct nst_filter f = { 0 };
+	struct nst_error err = { 0 };
+	nst_filter_parse_time(s, &f, &err);
 }
 
 static void filter_nvtx(const char *s)

@@ -142,7 +142,7 @@ static void window_is_nsys_overlap_condition(void **state)
 {
 	(void)state;
 	struct nst_db *db = open_export();
-	struct nst_events *all = nst_ev_new(db);
+	struct nst_events *all = nst_ev_new(db, NULL);
 	static const int64_t bounds[] = { INT64_MIN, -5, 0, 5, 10, 12, 20, 30, INT64_MAX };
 	size_t nb = sizeof bounds / sizeof *bounds;
 	for (size_t i = 0; i < nb; i++)
@@ -158,7 +158,7 @@ static void scope_is_thread_or_process(void **state)
 {
 	(void)state;
 	struct nst_db *db = open_export();
-	struct nst_events *all = nst_ev_new(db);
+	struct nst_events *all = nst_ev_new(db, NULL);
 	char scope[128];
 	int64_t g = TID(100, 7);
 	struct nst_ev_window w = { 0, 20, NST_EV_THREAD, g };
@@ -181,7 +181,7 @@ static void unfiltered_beside_filtered(void **state)
 {
 	(void)state;
 	struct nst_db *db = open_export();
-	struct nst_events *all = nst_ev_new(db);
+	struct nst_events *all = nst_ev_new(db, NULL);
 	struct nst_error err = { 0 };
 	struct nst_ev_window w = { 10, 20, NST_EV_ALL_THREADS, 0 };
 	struct nst_events *ev = nst_ev_filter(all, &w);

@@ -23,6 +23,17 @@
 #define TITLE "\n ** DEBUG: SQL Statement (_sql):\n\n"
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The locale marks the next render uses, as the command line takes them
+ * from localeconv(). */
+static struct { const char *sep, *grouping, *point; } marks = { "", "", "." };
+
+static void use_marks(const char *sep, const char *grouping, const char *point)
+{
+	marks.sep = sep;
+	marks.grouping = grouping;
+	marks.point = point;
+}
+
 /* Renders nrows rows of ncols cells with format `fmt` into a string. */
 static char *render_to(const char *fmt, bool console, const char *const *cols,
 		       size_t ncols, const struct nst_cell *cells, size_t nrows)
@@ -38,12 +49,13 @@ static char *render_to(const char *fmt, bool console, const char *const *cols,
 	assert_non_null(out);
 	assert_int_equal(nst_fmt_parse(fmt, &spec, &err), NST_OK);
 	spec.console = console;
+	nst_fmt_set_numeric(&spec, marks.sep, marks.grouping, marks.point);
 	f = nst_fmt_open(&spec, out, "DEBUG: SQL Statement", "_sql");
 	assert_non_null(f);
 	sink = nst_fmt_sink(f);
-	assert_int_equal(sink.begin(sink.ctx, cols, ncols), 0);
+	assert_int_equal(sink.begin(sink.ctx, cols, ncols, &err), NST_OK);
 	for (size_t r = 0; r < nrows; r++)
-		assert_int_equal(sink.row(sink.ctx, cells + r * ncols), 0);
+		assert_int_equal(sink.row(sink.ctx, cells + r * ncols, &err), NST_OK);
 	assert_int_equal(nst_fmt_end(f, &err), NST_OK);
 	fclose(out);
 	return buf;
@@ -66,7 +78,7 @@ static void expect(const char *fmt, const char *const *cols, size_t ncols,
 static int reset_locale(void **state)
 {
 	(void)state;
-	nst_fmt_set_numeric("", "", ".");
+	use_marks("", "", ".");
 	return 0;
 }
 
@@ -218,7 +230,7 @@ static void expect_separators(const char *fmt, const char *want)
 static void test_grouping_en_us(void **state)
 {
 	(void)state;
-	nst_fmt_set_numeric(",", "\3", ".");
+	use_marks(",", "\3", ".");
 	expect_separators("column", TITLE
 		"   a        b           c            d         e       f      "
 		"         k           \n"
@@ -232,7 +244,7 @@ static void test_grouping_en_us(void **state)
 static void test_grouping_en_in(void **state)
 {
 	(void)state;
-	nst_fmt_set_numeric(",", "\3\2", ".");
+	use_marks(",", "\3\2", ".");
 	expect_separators("table", TITLE
 		"+--------+---------+---------------+------------+-------+-----"
 		"----+--------------------------+\n"
@@ -250,7 +262,7 @@ static void test_grouping_en_in(void **state)
 static void test_nofmt(void **state)
 {
 	(void)state;
-	nst_fmt_set_numeric(",", "\3", ".");
+	use_marks(",", "\3", ".");
 	expect_separators("column:nofmt", TITLE
 		"   a      b          c          d        e       f             "
 		"k        \n"
@@ -266,7 +278,7 @@ static void test_grouping_not_in_csv(void **state)
 	static const char *const cols[] = { "a", "b" };
 	const struct nst_cell row[] = { I(17973), R(5991.0) };
 	(void)state;
-	nst_fmt_set_numeric(",", "\3", ".");
+	use_marks(",", "\3", ".");
 	expect("csv", cols, 2, row, 1, "a,b\n17973,5991.0\n");
 	expect("htable", cols, 2, row, 1,
 	       "<table>\n  <thead>\n    <tr>\n      <th>a</th>\n"
@@ -282,7 +294,7 @@ static void test_clip(void **state)
 	static const char *const cols[] = { "HEADERLONGNAME", "N" };
 	const struct nst_cell row[] = { T("abcdefghijkl"), I(1234567) };
 	(void)state;
-	nst_fmt_set_numeric(",", "\3", ".");
+	use_marks(",", "\3", ".");
 	expect("column:colmax=5", cols, 2, row, 1, TITLE
 	       " HEAD" ELL "    N  \n"
 	       " -----  -----\n"
@@ -363,7 +375,7 @@ static void test_autolines_stream(void **state)
 	const struct nst_cell rows[] = { I(1), T("ab"), R(0.125), T("abcd"),
 		I(123), T("abcdefgh"), I(12), T("xyzw") };
 	(void)state;
-	nst_fmt_set_numeric(",", "\3", ".");
+	use_marks(",", "\3", ".");
 	expect("column:autolines=2", cols, 2, rows, 4, TITLE
 	       "   H     T  \n"
 	       " -----  ----\n"
@@ -379,7 +391,7 @@ static void test_nohdr(void **state)
 	static const char *const cols[] = { "a", "b", "c", "d" };
 	const struct nst_cell row[] = { T("+12"), T("1e5"), R(1234.5), T("x") };
 	(void)state;
-	nst_fmt_set_numeric(",", "\3", ".");
+	use_marks(",", "\3", ".");
 	expect("table:nohdr", cols, 4, row, 1, TITLE
 	       "+----+-------+---------+---+\n"
 	       "| 12 | 1e+05 | 1,234.5 | x |\n"
@@ -628,7 +640,7 @@ static char *help_text(const char *name, enum nst_status want)
 	FILE *out = open_memstream(&buf, &len);
 	struct nst_error err = { 0 };
 
-	assert_int_equal(nst_fmt_help(out, name, &err), want);
+	assert_int_equal(nst_format_help(out, name, &err), want);
 	fclose(out);
 	return buf;
 }
@@ -719,7 +731,7 @@ static void test_decimal_comma(void **state)
 	static const char *const cols[] = { "V" };
 	const struct nst_cell rows[] = { R(1234567.125) };
 	(void)state;
-	nst_fmt_set_numeric(".", "\3", ",");
+	use_marks(".", "\3", ",");
 	char *csv = render("csv", cols, 1, rows, 1);
 	assert_string_equal(csv, "V\n1234567.125\n");
 	char *json = render("json", cols, 1, rows, 1);

@@ -8,8 +8,6 @@
  * globalPid, and each column asked for is copied down to them once.
  * A column keeps rowid order, and the "rowid" column the rows' rowids,
  * as nsys's views do. */
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,31 +31,30 @@ struct view_table {
 };
 
 struct ev_view {
-	struct nst_events *all;
+	struct nst_events base;  /* first: a view is a struct nst_events */
 	struct nst_ev_window w;
 	struct view_table *tables;
 };
 
+static const struct ev_ops view_ops;
+
 /* The columns a table's filter reads. */
 static const char *const filter_cols[] = { "start", "end", "globalTid", "globalPid" };
 
-struct ev_view *ev_view_new(struct nst_events *all, const struct nst_ev_window *w)
+struct nst_events *nst_ev_filter(struct nst_events *all, const struct nst_ev_window *w)
 {
 	struct ev_view *v = calloc(1, sizeof *v);
-	if (v) {
-		v->all = all;
-		v->w = *w;
-	}
-	return v;
+	if (!v)
+		return NULL;
+	all = all->all;
+	v->w = *w;
+	v->base = (struct nst_events){ &view_ops, all->db, all->hooks, all, &v->w };
+	return &v->base;
 }
 
-struct nst_events *ev_view_all(struct ev_view *v) { return v->all; }
-const struct nst_ev_window *ev_view_window(const struct ev_view *v) { return &v->w; }
-
-void ev_view_free(struct ev_view *v)
+static void view_free(struct nst_events *base)
 {
-	if (!v)
-		return;
+	struct ev_view *v = (struct ev_view *)base;
 	for (struct view_table *t = v->tables, *tn; t; t = tn) {
 		tn = t->next;
 		for (struct view_col *c = t->cols, *cn; c; c = cn) {
@@ -82,11 +79,17 @@ enum nst_status nst_ev_want_filter(struct nst_events *ev, const char *table)
 	return s;
 }
 
-enum nst_status ev_view_want(struct ev_view *v, const char *table,
-			     const char *column, bool text)
+static enum nst_status view_want(struct nst_events *base, const char *table,
+				 const char *column, bool text)
 {
-	enum nst_status s = nst_ev_want(v->all, table, column, text);
-	return s == NST_OK ? nst_ev_want_filter(v->all, table) : s;
+	enum nst_status s = nst_ev_want(base->all, table, column, text);
+	return s == NST_OK ? nst_ev_want_filter(base->all, table) : s;
+}
+
+/* The store reads every table a view will cut. */
+static enum nst_status view_preload(struct nst_events *base, struct nst_error *err)
+{
+	return nst_ev_preload(base->all, err);
 }
 
 /* ---- which rows stay ------------------------------------------------------ */
@@ -131,9 +134,9 @@ static enum nst_status select_rows(struct ev_view *v, struct view_table *t,
 {
 	const struct nst_col *c[4] = { NULL };
 	size_t n = 0;
-	enum nst_status s = nst_ev_rows(v->all, t->name, &n, err);
+	enum nst_status s = nst_ev_rows(v->base.all, t->name, &n, err);
 	for (size_t i = 0; s == NST_OK && i < 4; i++)
-		s = nst_ev_col(v->all, t->name, filter_cols[i], &c[i], err);
+		s = nst_ev_col(v->base.all, t->name, filter_cols[i], &c[i], err);
 	if (s != NST_OK)
 		return s;
 	if (!c[0] || !c[1]) {
@@ -179,9 +182,10 @@ static enum nst_status table_of(struct ev_view *v, const char *name,
 	return NST_OK;
 }
 
-enum nst_status ev_view_rows(struct ev_view *v, const char *table, size_t *n,
+static enum nst_status view_rows(struct nst_events *base, const char *table, size_t *n,
 			     struct nst_error *err)
 {
+	struct ev_view *v = (struct ev_view *)base;
 	struct view_table *t;
 	enum nst_status s = table_of(v, table, &t, err);
 	*n = s == NST_OK ? t->n : 0;
@@ -221,7 +225,7 @@ static struct view_col *copy_col(struct view_table *t, const char *name, bool te
 /* The copy of a filtered table's column, made on first use; *out stays
  * NULL when the table is not filtered (*t says so: read the unfiltered
  * column) or the column does not exist. */
-static enum nst_status view_col(struct ev_view *v, const char *table,
+static enum nst_status kept_col(struct ev_view *v, const char *table,
 				const char *column, bool text, struct view_table **t,
 				struct view_col **out, struct nst_error *err)
 {
@@ -236,8 +240,8 @@ static enum nst_status view_col(struct ev_view *v, const char *table,
 		}
 	const char *const *all = NULL;
 	const struct nst_col *ints = NULL;
-	s = text ? nst_ev_text(v->all, table, column, &all, err)
-		 : nst_ev_col(v->all, table, column, &ints, err);
+	s = text ? nst_ev_text(v->base.all, table, column, &all, err)
+		 : nst_ev_col(v->base.all, table, column, &ints, err);
 	if (s != NST_OK || (!all && !ints))
 		return s;
 	if (!(*out = copy_col(*t, column, text, all, ints)))
@@ -245,142 +249,52 @@ static enum nst_status view_col(struct ev_view *v, const char *table,
 	return NST_OK;
 }
 
-enum nst_status ev_view_i64(struct ev_view *v, const char *table,
+static enum nst_status view_i64(struct nst_events *base, const char *table,
 			    const char *column, const int64_t **out,
 			    struct nst_error *err)
 {
+	struct ev_view *v = (struct ev_view *)base;
 	struct view_table *t = NULL;
 	struct view_col *c;
 	*out = NULL;
-	enum nst_status s = view_col(v, table, column, false, &t, &c, err);
+	enum nst_status s = kept_col(v, table, column, false, &t, &c, err);
 	if (s == NST_OK && t->whole)
-		return nst_ev_i64(v->all, table, column, out, err);
+		return nst_ev_i64(v->base.all, table, column, out, err);
 	*out = c ? c->cells : NULL;
 	return s;
 }
 
-enum nst_status ev_view_col(struct ev_view *v, const char *table,
+static enum nst_status view_col(struct nst_events *base, const char *table,
 			    const char *column, const struct nst_col **out,
 			    struct nst_error *err)
 {
+	struct ev_view *v = (struct ev_view *)base;
 	struct view_table *t = NULL;
 	struct view_col *c;
 	*out = NULL;
-	enum nst_status s = view_col(v, table, column, false, &t, &c, err);
+	enum nst_status s = kept_col(v, table, column, false, &t, &c, err);
 	if (s == NST_OK && t->whole)
-		return nst_ev_col(v->all, table, column, out, err);
+		return nst_ev_col(v->base.all, table, column, out, err);
 	*out = c ? &c->col : NULL;
 	return s;
 }
 
-enum nst_status ev_view_text(struct ev_view *v, const char *table,
+static enum nst_status view_text(struct nst_events *base, const char *table,
 			     const char *column, const char *const **out,
 			     struct nst_error *err)
 {
+	struct ev_view *v = (struct ev_view *)base;
 	struct view_table *t = NULL;
 	struct view_col *c;
 	*out = NULL;
-	enum nst_status s = view_col(v, table, column, true, &t, &c, err);
+	enum nst_status s = kept_col(v, table, column, true, &t, &c, err);
 	if (s == NST_OK && t->whole)
-		return nst_ev_text(v->all, table, column, out, err);
+		return nst_ev_text(v->base.all, table, column, out, err);
 	*out = c ? c->cells : NULL;
 	return s;
 }
 
-/* ---- the window of an NVTX range ------------------------------------------ */
-
-/* "NAME/3" is NAME's range 3; a suffix that is not a number is part of
- * the name.  *index is -1 for an index too big to exist. */
-static size_t split_index(const char *spec, int64_t *index)
-{
-	const char *slash = strrchr(spec, '/');
-	size_t len = strlen(spec);
-	*index = 0;
-	if (!slash || !slash[1] || strspn(slash + 1, "0123456789") != strlen(slash + 1))
-		return len;
-	errno = 0;
-	long long i = strtoll(slash + 1, NULL, 10);
-	*index = errno == ERANGE ? -1 : i;
-	return (size_t)(slash - spec);
-}
-
-/* Ranges by "name@domain", the domain being the DomainCreate row (75) of
- * the range's domainId in its process. */
-static char *range_sql(struct nst_db *db)
-{
-	bool text_id = nst_db_has_column(db, "NVTX_EVENTS", "textId") &&
-		       nst_db_has_table(db, "StringIds");
-	bool domain = nst_db_has_column(db, "NVTX_EVENTS", "domainId");
-	char *sql = malloc(1024);
-	if (!sql)
-		return NULL;
-	snprintf(sql, 1024,
-		 "WITH d AS MATERIALIZED (SELECT domainId AS id, globalTid & 0x0000FFFFFF000000 AS p,"
-		 " text FROM NVTX_EVENTS WHERE eventType = 75 AND %s)"
-		 " SELECT e.start, e.end, e.globalTid FROM NVTX_EVENTS AS e"
-		 " LEFT JOIN d ON d.id = %s AND d.p = e.globalTid & 0x0000FFFFFF000000"
-		 " WHERE e.eventType IN (59, 60, 70, 71)"
-		 " AND coalesce(e.text, %s) || coalesce('@' || d.text, '') = ?1"
-		 " ORDER BY e.start, e.rowid LIMIT 1 OFFSET ?2",
-		 domain ? "1" : "0", domain ? "e.domainId" : "NULL",
-		 text_id ? "(SELECT value FROM StringIds WHERE id = e.textId)" : "NULL");
-	return sql;
-}
-
-static enum nst_status not_found(struct nst_db *db, const char *spec,
-				 struct nst_error *err)
-{
-	return nst_fail(err, NST_ERR_NODATA, "NVTX range '%s' could not be found in %s.",
-			spec, nst_db_path(db));
-}
-
-static void scope_of(int64_t gtid, struct nst_ev_window *w)
-{
-	/* A range on the main thread (tid == pid) stands for its process. */
-	int64_t pid = (gtid >> 24) & 0xFFFFFF, tid = gtid & 0xFFFFFF;
-	w->gtid = gtid;
-	w->scope = gtid == NUL ? NST_EV_ALL_THREADS
-		 : tid == pid ? NST_EV_PROCESS : NST_EV_THREAD;
-}
-
-enum nst_status nst_ev_nvtx_window(struct nst_db *db, const char *spec,
-				   struct nst_ev_window *w, bool *open,
-				   struct nst_error *err)
-{
-	int64_t index;
-	size_t len = split_index(spec, &index);
-	*open = false;
-	if (!nst_db_has_table(db, "NVTX_EVENTS"))
-		return nst_fail(err, NST_ERR_NODATA,
-				"%s does not contain NV Tools Extension (NVTX) data.", nst_db_path(db));
-	if (index < 0)
-		return not_found(db, spec, err);
-	char *sql = range_sql(db);
-	if (!sql)
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	sqlite3 *h = nst_db_handle(db);
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
-	free(sql);
-	if (rc != SQLITE_OK)
-		return nst_fail(err, NST_ERR_DB, "%s: cannot read NVTX_EVENTS: %s",
-				nst_db_path(db), sqlite3_errmsg(h));
-	sqlite3_bind_text(st, 1, spec, (int)len, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, index);
-	enum nst_status s;
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		w->start = sqlite3_column_int64(st, 0);
-		*open = sqlite3_column_type(st, 1) == SQLITE_NULL;
-		w->end = *open ? INT64_MAX : sqlite3_column_int64(st, 1);
-		scope_of(sqlite3_column_type(st, 2) == SQLITE_NULL ? NUL
-				 : sqlite3_column_int64(st, 2), w);
-		s = NST_OK;
-	} else if (rc == SQLITE_DONE) {
-		s = not_found(db, spec, err);
-	} else {
-		s = nst_fail(err, NST_ERR_DB, "%s: cannot read NVTX_EVENTS: %s",
-			     nst_db_path(db), sqlite3_errmsg(h));
-	}
-	sqlite3_finalize(st);
-	return s;
-}
+static const struct ev_ops view_ops = {
+	.want = view_want, .preload = view_preload, .rows = view_rows, .i64 = view_i64,
+	.col = view_col, .text = view_text, .free = view_free,
+};

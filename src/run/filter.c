@@ -1,13 +1,13 @@
-/* --filter-time, --filter-nvtx and the start=/end=/nvtx= report arguments,
- * read the way nsys 2024.2.3 reads them. */
-#include "cli/filter.h"
-
+/* Filters: --filter-time and the start=/end=/nvtx= report arguments,
+ * read the way nsys 2024.2.3 reads them, and the events each filter of a
+ * run sees. */
 #include <ctype.h>
-#include <errno.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "core/parse.h"
+#include "run/run.h"
 
 /* ---- --filter-time --------------------------------------------------------- */
 
@@ -77,124 +77,105 @@ static bool parse_time(const char *s, int64_t *out, const char **why, const char
 	return true;
 }
 
-static int bad_time(const char *cmd, const char *arg, const char *why, const char *at)
+static enum nst_status bad_time(struct nst_error *err, const char *why, const char *at)
 {
 	if (at)
-		cli_error("%s: illegal --filter-time argument '%s': %s '%s'", cmd, arg, why, at);
-	else
-		cli_error("%s: illegal --filter-time argument '%s': %s", cmd, arg, why);
-	return EXIT_USAGE;
+		return nst_fail(err, NST_ERR_USAGE, "%s '%s'", why, at);
+	return nst_fail(err, NST_ERR_USAGE, "%s", why);
 }
 
-int filter_parse_time(const char *cmd, const char *arg, struct filter_spec *f)
+enum nst_status nst_filter_parse_time(const char *arg, struct nst_filter *f,
+				      struct nst_error *err)
 {
 	const char *slash = strchr(arg, '/');
 	if (!slash)
-		return bad_time(cmd, arg, "the argument must contain a slash", NULL);
+		return bad_time(err, "the argument must contain a slash", NULL);
 	if (slash == arg && !slash[1])
-		return bad_time(cmd, arg, "the argument must contain at least one time value", NULL);
+		return bad_time(err, "the argument must contain at least one time value", NULL);
 	char *start = strndup(arg, (size_t)(slash - arg));
-	if (!start) {
-		cli_error("out of memory");
-		return EXIT_FAILED;
+	if (!start)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	/* strtod() reads the decimal point of LC_NUMERIC; nsys's is '.'. */
+	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	if (!c) {
+		free(start);
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	}
+	locale_t saved = uselocale(c);
 	const char *why = NULL, *at = NULL;
 	int64_t s = INT64_MIN, e = INT64_MAX;
 	bool ok = (!*start || parse_time(start, &s, &why, &at)) &&
 		  (!slash[1] || parse_time(slash + 1, &e, &why, &at));
-	int rc = 0;
+	uselocale(saved);
+	freelocale(c);
+	enum nst_status rc = NST_OK;
 	if (!ok)
-		rc = bad_time(cmd, arg, why, at);
+		rc = bad_time(err, why, at);
 	else if (s > e)
-		rc = bad_time(cmd, arg, "the start time must be less than or equal to the end time", NULL);
+		rc = bad_time(err, "the start time must be less than or equal to the end time", NULL);
 	free(start);
-	if (rc == 0)
-		*f = (struct filter_spec){ true, true, s, e, f->nvtx };
+	if (rc == NST_OK) {
+		f->has_start = f->has_end = true;
+		f->start = s;
+		f->end = e;
+	}
 	return rc;
 }
 
-void filter_set_nvtx(struct filter_spec *f, const char *arg) { f->nvtx = arg; }
-
 /* ---- start=, end=, nvtx= ------------------------------------------------------ */
 
-const char *const filter_arg_names[] = { "start", "end", "nvtx", NULL };
+static const char *const filter_args[] = { "start", "end", "nvtx", NULL };
 
-bool filter_is_arg(const char *key)
+bool run_filter_is_arg(const char *key)
 {
-	for (const char *const *n = filter_arg_names; *n; n++)
+	for (const char *const *n = filter_args; *n; n++)
 		if (strcmp(*n, key) == 0)
 			return true;
 	return false;
 }
 
-/* An integer as Python's int() reads one: blanks around it, a sign, and
- * digits that single underscores may group. */
-static bool parse_int(const char *s, int64_t *out)
-{
-	char digits[32];
-	size_t n = 0;
-	while (isspace((unsigned char)*s))
-		s++;
-	if (*s == '+' || *s == '-')
-		digits[n++] = *s++;
-	if (!isdigit((unsigned char)*s))
-		return false;
-	for (; *s && !isspace((unsigned char)*s); s++) {
-		if (*s == '_' && isdigit((unsigned char)s[1]) && isdigit((unsigned char)s[-1]))
-			continue;
-		if (!isdigit((unsigned char)*s) || n + 1 >= sizeof digits)
-			return false;
-		digits[n++] = *s;
-	}
-	while (isspace((unsigned char)*s))
-		s++;
-	if (*s)
-		return false;
-	digits[n] = '\0';
-	errno = 0;
-	long long v = strtoll(digits, NULL, 10);
-	*out = v;
-	return errno != ERANGE;
-}
-
-int filter_check_arg(const char *report, const struct nst_arg *a)
+enum nst_status run_filter_check_arg(const char *job, const struct nst_arg *a,
+				     struct nst_error *err)
 {
 	int64_t v;
-	if (!a->value) {
-		cli_error("report '%s': argument %s: expected one argument", report, a->key);
-		return EXIT_USAGE;
-	}
-	if (strcmp(a->key, "nvtx") != 0 && !parse_int(a->value, &v)) {
-		cli_error("report '%s': argument %s: invalid int value '%s'", report, a->key,
-			  a->value);
-		return EXIT_USAGE;
-	}
-	return 0;
+	if (!a->value)
+		return nst_fail(err, NST_ERR_USAGE, "report '%s': argument %s: expected one argument",
+				job, a->key);
+	if (strcmp(a->key, "nvtx") != 0 && !nst_parse_i64(a->value, &v))
+		return nst_fail(err, NST_ERR_USAGE, "report '%s': argument %s: invalid int value '%s'",
+				job, a->key, a->value);
+	return NST_OK;
 }
 
-void filter_of_report(const struct filter_spec *cmd, const struct nst_arg *args,
-		      size_t nargs, struct filter_spec *out)
+bool run_filter_is_none(const struct nst_filter *f)
 {
-	*out = *cmd;
+	return !f->has_start && !f->has_end && !f->nvtx;
+}
+
+void run_filter_of(const struct nst_filter *run, const struct nst_job *job,
+		   struct nst_filter *out)
+{
+	static const struct nst_filter none = { 0 };
+	*out = run ? *run : none;
 	if (out->nvtx)
 		out->has_start = out->has_end = false;
-	for (size_t i = 0; i < nargs; i++) {
-		const struct nst_arg *a = &args[i];
+	for (size_t i = 0; job && i < job->nargs; i++) {
+		const struct nst_arg *a = &job->args[i];
 		if (!a->value)
 			continue;
 		if (strcmp(a->key, "nvtx") == 0)
 			out->nvtx = a->value;
 		else if (strcmp(a->key, "start") == 0)
-			out->has_start = parse_int(a->value, &out->start);
+			out->has_start = nst_parse_i64(a->value, &out->start);
 		else if (strcmp(a->key, "end") == 0)
-			out->has_end = parse_int(a->value, &out->end);
+			out->has_end = nst_parse_i64(a->value, &out->end);
 	}
 }
 
 /* ---- the events each filter sees ------------------------------------------- */
 
 struct view {
-	struct filter_spec spec;
+	struct nst_filter spec; /* its nvtx is the view's own copy */
 	struct nst_events *ev;
 	struct nst_shared *shared;
 	struct nst_error err; /* why there is no view (a range not found) */
@@ -202,23 +183,23 @@ struct view {
 	struct view *next;
 };
 
-struct filter_views {
+struct run_views {
 	struct nst_db *db;
 	struct nst_events *all;
 	struct nst_shared *all_shared;
 	struct view *views;
 };
 
-struct filter_views *filter_views_new(struct nst_db *db, struct nst_events *all,
-				      struct nst_shared *all_shared)
+struct run_views *run_views_new(struct nst_db *db, struct nst_events *all,
+				struct nst_shared *all_shared)
 {
-	struct filter_views *fv = calloc(1, sizeof *fv);
+	struct run_views *fv = calloc(1, sizeof *fv);
 	if (fv)
-		*fv = (struct filter_views){ db, all, all_shared, NULL };
+		*fv = (struct run_views){ db, all, all_shared, NULL };
 	return fv;
 }
 
-static bool same_spec(const struct filter_spec *a, const struct filter_spec *b)
+static bool same_spec(const struct nst_filter *a, const struct nst_filter *b)
 {
 	return a->has_start == b->has_start && a->has_end == b->has_end &&
 	       (!a->has_start || a->start == b->start) && (!a->has_end || a->end == b->end) &&
@@ -228,7 +209,7 @@ static bool same_spec(const struct filter_spec *a, const struct filter_spec *b)
 /* The window of a spec: the NVTX range's, with start=/end= replacing its
  * ends; without a range, 0 and the largest time stand for what is not
  * given (as nsys's reports default them). */
-static enum nst_status window_of(struct nst_db *db, const struct filter_spec *f,
+static enum nst_status window_of(struct nst_db *db, const struct nst_filter *f,
 				 struct nst_ev_window *w, struct nst_error *err)
 {
 	*w = (struct nst_ev_window){ 0, INT64_MAX, NST_EV_ALL_THREADS, 0 };
@@ -247,7 +228,7 @@ static enum nst_status window_of(struct nst_db *db, const struct filter_spec *f,
 
 /* A range that is not there leaves a view without a row, which reports
  * check their tables against before they say so (as nsys does). */
-static void make_view(struct filter_views *fv, struct view *v)
+static void make_view(struct run_views *fv, struct view *v)
 {
 	struct nst_ev_window w;
 	v->status = window_of(fv->db, &v->spec, &w, &v->err);
@@ -261,25 +242,37 @@ static void make_view(struct filter_views *fv, struct view *v)
 		v->status = nst_fail(&v->err, NST_ERR_NOMEM, "out of memory");
 }
 
-enum nst_status filter_views_get(struct filter_views *fv, const struct filter_spec *f,
-				 struct nst_events **ev, struct nst_shared **shared,
-				 struct nst_error *err)
+/* A view outlives the jobs whose filter made it: it keeps its range name. */
+static struct view *new_view(struct run_views *fv, const struct nst_filter *f)
+{
+	struct view *v = calloc(1, sizeof *v);
+	char *nvtx = f->nvtx ? strdup(f->nvtx) : NULL;
+	if (!v || (f->nvtx && !nvtx)) {
+		free(v);
+		free(nvtx);
+		return NULL;
+	}
+	v->spec = *f;
+	v->spec.nvtx = nvtx;
+	v->next = fv->views;
+	fv->views = v;
+	make_view(fv, v);
+	return v;
+}
+
+enum nst_status run_views_get(struct run_views *fv, const struct nst_filter *f,
+			      struct nst_events **ev, struct nst_shared **shared,
+			      struct nst_error *err)
 {
 	*ev = fv->all;
 	*shared = fv->all_shared;
-	if (!f->has_start && !f->has_end && !f->nvtx)
+	if (run_filter_is_none(f))
 		return NST_OK;
 	struct view *v = fv->views;
 	while (v && !same_spec(&v->spec, f))
 		v = v->next;
-	if (!v) {
-		if (!(v = calloc(1, sizeof *v)))
-			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		v->spec = *f;
-		v->next = fv->views;
-		fv->views = v;
-		make_view(fv, v);
-	}
+	if (!v && !(v = new_view(fv, f)))
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (v->status != NST_OK)
 		*err = v->err;
 	if (v->status == NST_OK || v->status == NST_ERR_NODATA) {
@@ -289,7 +282,7 @@ enum nst_status filter_views_get(struct filter_views *fv, const struct filter_sp
 	return v->status;
 }
 
-void filter_views_free(struct filter_views *fv)
+void run_views_free(struct run_views *fv)
 {
 	if (!fv)
 		return;
@@ -297,6 +290,7 @@ void filter_views_free(struct filter_views *fv)
 		next = v->next;
 		nst_shared_free(v->shared);
 		nst_ev_free(v->ev);
+		free((char *)v->spec.nvtx);
 		free(v);
 	}
 	free(fv);

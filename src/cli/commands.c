@@ -1,0 +1,15 @@
+/* The commands of nstats: one row each.  Adding one: write src/cli/NAME.c
+ * with cmd_NAME() and doc_NAME() (its options in a table, see cli.h),
+ * declare both in cli.h and add the row here; --help and the manual page
+ * list it from this table. */
+#include "cli/cli.h"
+
+const struct command cli_commands[] = {
+	{ "stats", "statistics and trace reports, as `nsys stats` prints them",
+	  cmd_stats, doc_stats },
+	{ "analyze", "expert-system rules, as `nsys analyze` prints them",
+	  cmd_analyze, doc_analyze },
+	{ "check", "an audit of the export itself: rows that hide or double work (nstats addition)",
+	  cmd_check, doc_check },
+};
+const size_t cli_ncommands = sizeof cli_commands / sizeof *cli_commands;

@@ -1,0 +1,68 @@
+/* What the environment, the locale and the terminal decide: the only
+ * place nstats reads them; the library is told through its options. */
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+/* "\rnstats: reading T: 42%" on a terminal, erased when the table is read. */
+static void show_progress(void *arg, const char *table, uint64_t rows, uint64_t expected,
+			  bool done)
+{
+	(void)arg;
+	if (done)
+		fputs("\r\033[K", stderr);
+	else
+		fprintf(stderr, "\rnstats: reading %s: %3u%%", table,
+			(unsigned)(rows < expected ? rows * 100 / expected : 100));
+	fflush(stderr);
+}
+
+static void show_timing(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "nstats: timing: %s\n", line);
+}
+
+enum { ENV_TIMING, ENV_READ_THREADS, ENV_NUMERIC };
+
+const struct cli_env cli_environment[] = {
+	[ENV_TIMING] = { "NSTATS_TIMING",
+		"When set, how long each table took to read (with its bytes a row), each\n"
+		"column widened to 64 bits and each finding of check, on standard error." },
+	[ENV_READ_THREADS] = { "NSTATS_READ_THREADS",
+		"1 reads every table on one thread; by default two tables are read at a\n"
+		"time, each on its own thread and connection." },
+	[ENV_NUMERIC] = { "LC_ALL, LC_NUMERIC",
+		"The thousands separator, grouping and decimal point of the column and\n"
+		"table formats (csv, tsv and json keep plain numbers)." },
+};
+const size_t cli_nenvironment = sizeof cli_environment / sizeof *cli_environment;
+
+void cli_export_options(struct nst_options *o, bool quiet)
+{
+	const char *threads = getenv(cli_environment[ENV_READ_THREADS].name);
+	*o = (struct nst_options){
+		.version = NST_API_VERSION,
+		.read_threads = threads && strcmp(threads, "1") == 0 ? 1 : 0,
+		.timing = getenv(cli_environment[ENV_TIMING].name) ? show_timing : NULL,
+	};
+	if (!quiet && isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO))
+		o->progress = show_progress;
+}
+
+void cli_format_options(struct nst_format_options *o, enum nst_target target,
+			const char *timeunit)
+{
+	const struct lconv *lc = localeconv();
+	*o = (struct nst_format_options){
+		.version = NST_API_VERSION,
+		.target = target,
+		.timeunit = timeunit,
+		.thousands_sep = lc->thousands_sep,
+		.grouping = lc->grouping,
+		.decimal_point = lc->decimal_point,
+	};
+}

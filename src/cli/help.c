@@ -1,0 +1,49 @@
+/* --help: a command's doc (struct command_doc) as text. */
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* Each line of text behind `indent` spaces. */
+static void indented(FILE *out, const char *text, int indent)
+{
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, "\n");
+		fprintf(out, "%*s%.*s\n", indent, "", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+}
+
+void cli_about(FILE *out, const struct nst_about *a, bool whole)
+{
+	const char *mark = a->addition ? " (nstats addition)"
+			 : a->informational ? " (informational)" : "";
+	if (!whole) {
+		fprintf(out, "  %s -- %s%s\n", a->name, a->title, mark);
+		return;
+	}
+	fprintf(out, "  %s -- %s%s\n\n", a->name, a->title, mark);
+	indented(out, a->help, 6);
+	if (a->args && a->args[0]) {
+		fputs("\n      Arguments:", out);
+		for (const char *const *arg = a->args; *arg; arg++)
+			fprintf(out, " %s", *arg);
+		fputc('\n', out);
+	}
+}
+
+void cli_usage(FILE *out, const struct command_doc *d)
+{
+	fprintf(out, "usage: nstats %s %s\n\n%s\n\n", d->name, d->synopsis, d->intro);
+	opt_help(out, d->opts, d->nopts);
+	if (d->notes)
+		fprintf(out, "\n%s", d->notes);
+	if (d->lists >= 0) {
+		struct nst_about a;
+		fprintf(out, "\n%s\n", d->lists_intro);
+		for (size_t i = 0; nst_catalog_entry((enum nst_catalog)d->lists, i, &a); i++) {
+			fputc('\n', out);
+			cli_about(out, &a, true);
+		}
+	}
+	fprintf(out, "\n%s", d->exit_status);
+}

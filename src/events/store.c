@@ -1,0 +1,756 @@
+/* The store: columns read from the export, each table in one scan, two
+ * tables at a time on two threads.  mmap(MAP_POPULATE) is Linux's;
+ * elsewhere columns come from malloc. */
+#define _DEFAULT_SOURCE
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "core/arena.h"
+#include "events/events_int.h"
+
+/* An integer column is read into 32-bit offsets from its first value
+ * (i32) until a value does not fit; it is then widened to int64 (i) for
+ * good.  Readers see it through pub, which nst_ev_col() hands out and
+ * which follows a widening; nst_ev_i64() widens it first. */
+struct ev_col {
+	char *name;
+	bool text, wanted, loaded, present;
+	bool has_base; /* base is set: a value that is not NULL was read */
+	bool is_time;  /* start or end: checked as a timestamp when read */
+	bool null_ok;  /* an end that the schema lets be NULL (open ranges) */
+	int64_t *i;
+	int32_t *i32;
+	const char **s;
+	size_t mapped; /* bytes of i or i32 when it came from mmap, else 0 */
+	struct nst_col pub;
+};
+
+struct ev_table {
+	char *name;
+	bool loaded, present;
+	size_t nrows;
+	struct ev_col **cols; /* each column at a fixed address: pub is lent */
+	size_t ncols;
+	struct ev_table *next;
+};
+
+/* What one thread reads a table with: its own connection and arena;
+ * only the calling thread's reader reports progress. */
+struct reader {
+	sqlite3 *h;
+	struct nst_arena *arena;
+	bool progress;
+};
+
+struct ev_store {
+	struct nst_events base;      /* first: a store is a struct nst_events */
+	pthread_mutex_t timing_lock; /* one timing line at a time */
+	struct ev_table *tables;
+	struct nst_arena arena; /* names and text values */
+};
+
+static const struct ev_ops store_ops;
+
+const struct nst_options ev_no_hooks = { .version = NST_API_VERSION };
+
+struct nst_events *nst_ev_new(struct nst_db *db, const struct nst_options *o)
+{
+	struct ev_store *ev = calloc(1, sizeof *ev);
+	if (!ev)
+		return NULL;
+	if (pthread_mutex_init(&ev->timing_lock, NULL) != 0) {
+		free(ev);
+		return NULL;
+	}
+	ev->base = (struct nst_events){ &store_ops, db, o ? o : &ev_no_hooks, &ev->base, NULL };
+	return &ev->base;
+}
+
+/* Tables of at least 4M rows whose size is known tell how far their read
+ * is, every 2^20 rows and once at the end. */
+static bool shows_progress(const struct ev_store *ev, const struct reader *rd,
+			   size_t expected)
+{
+	return rd->progress && ev->base.hooks->progress && expected >= (4u << 20);
+}
+
+static void show_progress(const struct ev_store *ev, const struct reader *rd,
+			  const struct ev_table *t, size_t row, size_t expected)
+{
+	if (shows_progress(ev, rd, expected) && (row & ((1u << 20) - 1)) == 0)
+		ev->base.hooks->progress(ev->base.hooks->arg, t->name, row, expected, false);
+}
+
+static void end_progress(const struct ev_store *ev, const struct reader *rd,
+			 const struct ev_table *t, size_t rows, size_t expected)
+{
+	if (shows_progress(ev, rd, expected))
+		ev->base.hooks->progress(ev->base.hooks->arg, t->name, rows, expected, true);
+}
+
+/* A timing line to the hook, from whichever reader thread. */
+static void say_timing(struct ev_store *ev, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void say_timing(struct ev_store *ev, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&ev->timing_lock);
+	ev->base.hooks->timing(ev->base.hooks->arg, line);
+	pthread_mutex_unlock(&ev->timing_lock);
+}
+
+/* Frees the integer array of c, whichever width it has. */
+static void release_ints(struct ev_col *c)
+{
+	void *p = c->i ? (void *)c->i : (void *)c->i32;
+	if (c->mapped)
+		munmap(p, c->mapped);
+	else
+		free(p);
+	c->i = NULL;
+	c->i32 = NULL;
+	c->mapped = 0;
+}
+
+static void store_free(struct nst_events *base)
+{
+	struct ev_store *ev = (struct ev_store *)base;
+	if (!ev)
+		return;
+	for (struct ev_table *t = ev->tables, *next; t; t = next) {
+		next = t->next;
+		for (size_t c = 0; c < t->ncols; c++) {
+			release_ints(t->cols[c]);
+			free(t->cols[c]->s);
+			free(t->cols[c]);
+		}
+		free(t->cols);
+		free(t);
+	}
+	nst_arena_release(&ev->arena);
+	pthread_mutex_destroy(&ev->timing_lock);
+	free(ev);
+}
+
+static struct ev_table *table_of(struct ev_store *ev, const char *name)
+{
+	for (struct ev_table *t = ev->tables; t; t = t->next)
+		if (strcmp(t->name, name) == 0)
+			return t;
+	struct ev_table *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->name = nst_arena_strndup(&ev->arena, name, strlen(name));
+	if (!t->name) {
+		free(t);
+		return NULL;
+	}
+	t->present = nst_db_has_table(ev->base.db, name);
+	t->next = ev->tables;
+	ev->tables = t;
+	return t;
+}
+
+/* The tables whose end the schema lets be NULL (a range never closed);
+ * start is NOT NULL in every table, end in every other one. */
+static bool end_may_be_null(const char *table)
+{
+	return strcmp(table, "NVTX_EVENTS") == 0 || strcmp(table, "KHR_DEBUG_EVENTS") == 0 ||
+	       strncmp(table, "MPI_", 4) == 0 || strncmp(table, "UCP_", 4) == 0;
+}
+
+static struct ev_col *col_of(struct ev_store *ev, struct ev_table *t,
+			     const char *name, bool text)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		if (strcmp(t->cols[c]->name, name) == 0)
+			return t->cols[c];
+	struct ev_col **cols = realloc(t->cols, (t->ncols + 1) * sizeof *cols);
+	if (!cols)
+		return NULL;
+	t->cols = cols;
+	struct ev_col *c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	c->text = text;
+	c->name = nst_arena_strndup(&ev->arena, name, strlen(name));
+	if (!c->name) {
+		free(c);
+		return NULL;
+	}
+	cols[t->ncols] = c;
+	c->is_time = !text && (strcmp(name, "start") == 0 || strcmp(name, "end") == 0);
+	c->null_ok = c->is_time && strcmp(name, "end") == 0 && end_may_be_null(t->name);
+	/* "rowid" reads SQLite's rowid where no column has that name. */
+	c->present = t->present && (strcmp(name, "rowid") == 0 ||
+				    nst_db_has_column(ev->base.db, t->name, name));
+	t->ncols++;
+	return c;
+}
+
+static enum nst_status store_want(struct nst_events *base, const char *table,
+			    const char *column, bool text)
+{
+	struct ev_store *ev = (struct ev_store *)base;
+	struct ev_table *t = table_of(ev, table);
+	struct ev_col *c = t ? col_of(ev, t, column, text) : NULL;
+	if (!c)
+		return NST_ERR_NOMEM;
+	c->wanted = true;
+	return NST_OK;
+}
+
+/* The value of an integer cell; a cell that is not an integer is an error
+ * rather than a silently converted number.  (Through sqlite3_value: one
+ * lookup per cell instead of two.) */
+static int int_cell(sqlite3_stmt *st, int i, int64_t *out)
+{
+	sqlite3_value *v = sqlite3_column_value(st, i);
+	switch (sqlite3_value_type(v)) {
+	case SQLITE_INTEGER:
+		*out = sqlite3_value_int64(v);
+		return 0;
+	case SQLITE_NULL:
+		*out = NST_NULL_I64;
+		return 0;
+	case SQLITE_FLOAT: {
+		double d = sqlite3_value_double(v);
+		if (d >= -9.2e18 && d <= 9.2e18 && d == (double)(int64_t)d) {
+			*out = (int64_t)d;
+			return 0;
+		}
+		return -1;
+	}
+	default:
+		return -1;
+	}
+}
+
+/* Bytes of one cell of c as it is stored now. */
+static size_t cell_size(const struct ev_col *c)
+{
+	if (c->text)
+		return sizeof *c->s;
+	return c->i ? sizeof *c->i : sizeof *c->i32;
+}
+
+/* cap cells of `size` bytes; a big array is mapped with its pages
+ * populated in one call (faulting them in one by one while storing
+ * costs more than reading the table).  *mapped is its size then, else
+ * 0 and the array comes from malloc. */
+static void *alloc_cells(size_t cap, size_t size, size_t *mapped)
+{
+	size_t bytes = (cap ? cap : 1) * size;
+	*mapped = 0;
+#if defined(MAP_POPULATE) && defined(MAP_ANONYMOUS)
+	if (bytes >= (1u << 20)) {
+		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (p != MAP_FAILED) {
+			*mapped = bytes;
+			return p;
+		}
+	}
+#endif
+	return malloc(bytes);
+}
+
+/* What readers see of c: its array at its width now. */
+static void publish(struct ev_col *c)
+{
+	int64_t base = c->pub.base;
+	c->pub = (struct nst_col){ .i64 = c->i, .i32 = c->i ? NULL : c->i32, .base = base };
+}
+
+/* Moves c's integers to an int64 array of cap cells, keeping `used`. */
+static int widen(struct ev_col *c, size_t used, size_t cap)
+{
+	if (c->i)
+		return 0;
+	size_t mapped;
+	int64_t *i = alloc_cells(cap > used ? cap : used, sizeof *i, &mapped);
+	if (!i)
+		return -1;
+	for (size_t r = 0; r < used; r++)
+		i[r] = nst_col_at(&c->pub, r);
+	release_ints(c);
+	c->i = i;
+	c->mapped = mapped;
+	publish(c);
+	return 0;
+}
+
+/* Makes room for cap integers in c; `used` are kept. */
+static int grow_ints(struct ev_col *c, size_t cap, size_t used)
+{
+	size_t size = cell_size(c), mapped;
+	void *old = c->i ? (void *)c->i : (void *)c->i32;
+	if (old && c->mapped >= cap * size)
+		return 0;
+	void *p = alloc_cells(cap, size, &mapped);
+	if (!p)
+		return -1;
+	if (used)
+		memcpy(p, old, used * size);
+	bool wide = c->i != NULL;
+	release_ints(c);
+	if (wide)
+		c->i = p;
+	else
+		c->i32 = p;
+	c->mapped = mapped;
+	publish(c);
+	return 0;
+}
+
+/* Makes room for cap rows in each column; `used` rows are kept. */
+static int grow(struct ev_col **load, size_t nload, size_t cap, size_t used)
+{
+	for (size_t k = 0; k < nload; k++) {
+		struct ev_col *c = load[k];
+		if (!c->text) {
+			if (grow_ints(c, cap, used))
+				return -1;
+			continue;
+		}
+		const char **s = realloc(c->s, cap * sizeof *s);
+		if (!s)
+			return -1;
+		c->s = s;
+	}
+	return 0;
+}
+
+/* Stores v (NST_NULL_I64 for NULL) at row, widening c when v is too far
+ * from the column's first value for 32 bits. */
+static int store_int(struct ev_col *c, size_t row, size_t cap, int64_t v)
+{
+	if (!c->i && v != NST_NULL_I64 && !c->has_base) {
+		c->pub.base = v;
+		c->has_base = true;
+	}
+	if (!c->i && v != NST_NULL_I64) {
+		uint64_t up = (uint64_t)v - (uint64_t)c->pub.base;
+		uint64_t down = (uint64_t)c->pub.base - (uint64_t)v;
+		bool fits = v >= c->pub.base ? up <= INT32_MAX : down < (uint64_t)1 << 31;
+		if (fits) {
+			c->i32[row] = (int32_t)(v - c->pub.base);
+			return 0;
+		}
+		if (widen(c, row, cap))
+			return -1;
+	}
+	if (c->i)
+		c->i[row] = v;
+	else
+		c->i32[row] = NST_NULL_I32;
+	return 0;
+}
+
+/* Timestamps beyond +-2^61 ns (73 years; epoch nanoseconds stay below it
+ * until 2043) are refused as they are read, so that every difference of
+ * two times, a duration or a gap, fits int64 in every report with room
+ * for one more (a span plus a chunk length): a number that does not fit
+ * would be printed wrapped.  A NULL where the schema says NOT NULL is
+ * refused too, so that no report computes with the NULL sentinel. */
+static enum nst_status check_time(const struct ev_store *ev, const struct ev_table *t,
+				  const struct ev_col *c, size_t row, int64_t v, bool null,
+				  struct nst_error *err)
+{
+	const int64_t limit = (int64_t)1 << 61;
+	if (null && !c->null_ok)
+		return nst_fail(err, NST_ERR_DB, "%s: %s.%s, row %zu: expected an integer, found NULL",
+				nst_db_path(ev->base.db), t->name, c->name, row + 1);
+	if (!null && (v < -limit || v >= limit))
+		return nst_fail(err, NST_ERR_DB,
+				"%s: %s.%s, row %zu: %" PRId64 " ns is beyond +-2^61 ns, where"
+				" durations no longer fit 64 bits",
+				nst_db_path(ev->base.db), t->name, c->name, row + 1, v);
+	return NST_OK;
+}
+
+static enum nst_status store_row(struct ev_store *ev, const struct reader *rd,
+				 struct ev_table *t, sqlite3_stmt *st, struct ev_col **load,
+				 size_t nload, size_t row, size_t cap, struct nst_error *err)
+{
+	for (size_t k = 0; k < nload; k++) {
+		struct ev_col *c = load[k];
+		if (!c->text) {
+			int64_t v;
+			if (int_cell(st, (int)k, &v))
+				return nst_fail(err, NST_ERR_DB,
+						"%s: %s.%s, row %zu: expected an integer",
+						nst_db_path(ev->base.db), t->name, c->name, row + 1);
+			/* INT64_MIN is the NULL sentinel and a value: the cell says which */
+			bool null = v == NST_NULL_I64 &&
+				    sqlite3_column_type(st, (int)k) == SQLITE_NULL;
+			enum nst_status s = c->is_time ? check_time(ev, t, c, row, v, null, err)
+						       : NST_OK;
+			if (s != NST_OK)
+				return s;
+			if (store_int(c, row, cap, v))
+				return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+			continue;
+		}
+		const char *v = (const char *)sqlite3_column_text(st, (int)k);
+		c->s[row] = v ? nst_arena_strndup(rd->arena, v,
+						  (size_t)sqlite3_column_bytes(st, (int)k))
+			      : NULL;
+		if (v && !c->s[row])
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	return NST_OK;
+}
+
+static char *select_sql(const struct ev_table *t, struct ev_col **load, size_t nload)
+{
+	size_t len = strlen(t->name) + 32;
+	for (size_t k = 0; k < nload; k++)
+		len += strlen(load[k]->name) + 4;
+	char *sql = malloc(len), *p = sql;
+	if (!sql)
+		return NULL;
+	p += sprintf(p, "SELECT ");
+	for (size_t k = 0; k < nload; k++)
+		p += sprintf(p, "%s\"%s\"", k ? "," : "", load[k]->name);
+	if (nload == 0)
+		p += sprintf(p, "1");
+	sprintf(p, " FROM \"%s\"", t->name);
+	return sql;
+}
+
+/* Rows to allocate for t before its scan: the rowid span, which is the
+ * row count in every export nsys writes (rows are never deleted).  Sizing
+ * up front avoids growing (and copying) every column while reading.
+ * A span that is absurd for the file falls back to growing. */
+static size_t expected_rows(const struct reader *rd, const struct ev_table *t)
+{
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT min(rowid), max(rowid) FROM \"%s\"", t->name);
+	sqlite3_stmt *st;
+	size_t n = 0;
+	if (sqlite3_prepare_v2(rd->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER) {
+		int64_t lo = sqlite3_column_int64(st, 0), hi = sqlite3_column_int64(st, 1);
+		if (lo >= 0 && hi >= lo && hi - lo < ((int64_t)1 << 28))
+			n = (size_t)(hi - lo + 1);
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
+static double seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The time, and what a row of the columns just read costs: the memory
+ * budget of README's Memory section is measured with it. */
+static void note_timing(struct ev_store *ev, const struct ev_table *t, struct ev_col **load,
+			size_t ncols, double t0)
+{
+	if (!ev->base.hooks->timing)
+		return;
+	size_t narrow = 0, bytes = 0;
+	for (size_t k = 0; k < ncols; k++) {
+		narrow += !load[k]->text && !load[k]->i;
+		bytes += cell_size(load[k]);
+	}
+	say_timing(ev, "read %s (%zu rows, %zu columns, %zu of them 32-bit: %zu bytes a row)"
+		   " in %.3f s", t->name, t->nrows, ncols, narrow, bytes, seconds() - t0);
+}
+
+/* Which reader still asks for a 32-bit column as int64, and what it costs. */
+static void note_widening(struct ev_store *ev, const char *table, const struct ev_col *c,
+			  size_t rows)
+{
+	if (ev->base.hooks->timing)
+		say_timing(ev, "widened %s.%s to 64 bits (%zu rows)", table, c->name, rows);
+}
+
+/* One scan of t reading the columns in load[]. */
+static enum nst_status scan(struct ev_store *ev, const struct reader *rd,
+			    struct ev_table *t, struct ev_col **load, size_t nload,
+			    struct nst_error *err)
+{
+	double t0 = seconds();
+	char *sql = select_sql(t, load, nload);
+	if (!sql)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	sqlite3 *h = rd->h;
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return nst_fail(err, NST_ERR_DB, "%s: cannot read %s: %s",
+				nst_db_path(ev->base.db), t->name, sqlite3_errmsg(h));
+	size_t expected = strchr(t->name, '"') ? 0 : expected_rows(rd, t);
+	size_t n = 0, cap = expected;
+	enum nst_status s = NST_OK;
+	if (cap && grow(load, nload, cap, 0))
+		cap = 0;
+	while (s == NST_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			if (grow(load, nload, cap, n)) {
+				s = nst_fail(err, NST_ERR_NOMEM, "%s: out of memory reading %s",
+					     nst_db_path(ev->base.db), t->name);
+				break;
+			}
+		}
+		s = store_row(ev, rd, t, st, load, nload, n, cap, err);
+		n++;
+		show_progress(ev, rd, t, n, expected);
+	}
+	if (s == NST_OK && rc != SQLITE_DONE)
+		s = nst_fail(err, NST_ERR_DB, "%s: cannot read %s: %s",
+			     nst_db_path(ev->base.db), t->name, sqlite3_errmsg(h));
+	sqlite3_finalize(st);
+	end_progress(ev, rd, t, n, expected);
+	/* An empty column is still a column: never leave it NULL. */
+	if (s == NST_OK && cap == 0 && grow(load, nload, 1, 0))
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (s != NST_OK)
+		return s;
+	if (t->loaded && n != t->nrows)
+		return nst_fail(err, NST_ERR_DB, "%s: %s changed while it was read",
+				nst_db_path(ev->base.db), t->name);
+	t->nrows = n;
+	for (size_t k = 0; k < nload; k++)
+		load[k]->loaded = true;
+	note_timing(ev, t, load, nload, t0);
+	return NST_OK;
+}
+
+/* Loads every wanted column of t not loaded yet, plus `extra`. */
+static enum nst_status load_with(struct ev_store *ev, const struct reader *rd,
+				 struct ev_table *t, struct ev_col *extra,
+				 struct nst_error *err)
+{
+	struct ev_col **todo = malloc((t->ncols + 1) * sizeof *todo);
+	if (!todo)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	size_t n = 0;
+	for (size_t c = 0; c < t->ncols; c++) {
+		struct ev_col *col = t->cols[c];
+		if (!col->loaded && col->present && (col->wanted || col == extra))
+			todo[n++] = col;
+	}
+	enum nst_status s = NST_OK;
+	if (n > 0 || !t->loaded)
+		s = scan(ev, rd, t, todo, n, err);
+	t->loaded = s == NST_OK;
+	free(todo);
+	return s;
+}
+
+static enum nst_status load(struct ev_store *ev, struct ev_table *t,
+			    struct ev_col *extra, struct nst_error *err)
+{
+	struct reader rd = { nst_db_handle(ev->base.db), &ev->arena, true };
+	return load_with(ev, &rd, t, extra, err);
+}
+
+/* ---- reading every wanted table up front, two at a time ------------------ */
+
+struct batch {
+	struct ev_store *ev;
+	struct reader rd;
+	struct ev_table **tables;
+	size_t n;
+	struct nst_error err;
+	enum nst_status status;
+};
+
+static bool needs_read(const struct ev_table *t)
+{
+	if (!t->present)
+		return false;
+	for (size_t c = 0; c < t->ncols; c++)
+		if (t->cols[c]->wanted && t->cols[c]->present && !t->cols[c]->loaded)
+			return true;
+	return !t->loaded && t->ncols > 0;
+}
+
+static void *read_batch(void *arg)
+{
+	struct batch *b = arg;
+	b->status = NST_OK;
+	for (size_t i = 0; i < b->n && b->status == NST_OK; i++)
+		b->status = load_with(b->ev, &b->rd, b->tables[i], NULL, &b->err);
+	return NULL;
+}
+
+/* The bigger tables first, each to the thread with less to read. */
+static void split(struct ev_store *ev, struct ev_table **all, size_t n,
+		  struct batch *a, struct batch *b)
+{
+	uint64_t weight[2] = { 0, 0 };
+	struct reader rd = { nst_db_handle(ev->base.db), NULL, false };
+	uint64_t *w = malloc((n ? n : 1) * sizeof *w);
+	for (size_t i = 0; w && i < n; i++)
+		w[i] = (uint64_t)expected_rows(&rd, all[i]) * all[i]->ncols + 1;
+	for (size_t done = 0; done < n; done++) {
+		size_t best = done;
+		for (size_t i = done; w && i < n; i++)
+			best = w[i] > w[best] ? i : best;
+		struct ev_table *t = all[best];
+		uint64_t tw = w ? w[best] : 1;
+		all[best] = all[done];
+		all[done] = t;
+		if (w) {
+			w[best] = w[done];
+			w[done] = tw;
+		}
+		int to = weight[1] < weight[0];
+		weight[to] += tw;
+		struct batch *bt = to ? b : a;
+		bt->tables[bt->n++] = t;
+	}
+	free(w);
+}
+
+static enum nst_status store_preload(struct nst_events *base, struct nst_error *err)
+{
+	struct ev_store *ev = (struct ev_store *)base;
+	size_t n = 0;
+	for (struct ev_table *t = ev->tables; t; t = t->next)
+		n += needs_read(t);
+	struct ev_table **all = malloc((n ? n : 1) * sizeof *all);
+	struct ev_table **lists = malloc((n ? n : 1) * 2 * sizeof *lists);
+	sqlite3 *second = n > 1 && ev->base.hooks->read_threads != 1 ? nst_db_connect(ev->base.db) : NULL;
+	struct nst_arena worker_arena = { 0 };
+	struct batch a = { .ev = ev, .rd = { nst_db_handle(ev->base.db), &ev->arena, true } };
+	struct batch b = { .ev = ev, .rd = { second, &worker_arena, false } };
+	enum nst_status s = NST_OK;
+	if (!all || !lists) {
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	n = 0;
+	for (struct ev_table *t = ev->tables; t; t = t->next)
+		if (needs_read(t))
+			all[n++] = t;
+	a.tables = lists;
+	b.tables = lists + n;
+	pthread_t worker;
+	if (!second || (split(ev, all, n, &a, &b), pthread_create(&worker, NULL, read_batch, &b) != 0)) {
+		/* One thread: the lazy path reads each table when it is asked for. */
+		goto out;
+	}
+	read_batch(&a);
+	pthread_join(worker, NULL);
+	nst_arena_adopt(&ev->arena, &worker_arena);
+	if (a.status != NST_OK)
+		s = (*err = a.err, a.status);
+	else if (b.status != NST_OK)
+		s = (*err = b.err, b.status);
+out:
+	nst_arena_release(&worker_arena);
+	if (second)
+		sqlite3_close(second);
+	free(all);
+	free(lists);
+	return s;
+}
+
+static enum nst_status store_rows(struct nst_events *base, const char *table,
+			    size_t *n, struct nst_error *err)
+{
+	struct ev_store *ev = (struct ev_store *)base;
+	*n = 0;
+	struct ev_table *t = table_of(ev, table);
+	if (!t)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (!t->present)
+		return NST_OK;
+	if (!t->loaded) {
+		enum nst_status s = load(ev, t, NULL, err);
+		if (s != NST_OK)
+			return s;
+	}
+	*n = t->nrows;
+	return NST_OK;
+}
+
+static enum nst_status get_col(struct ev_store *ev, const char *table,
+			       const char *column, bool text,
+			       struct ev_col **out, struct nst_error *err)
+{
+	*out = NULL;
+	struct ev_table *t = table_of(ev, table);
+	struct ev_col *c = t ? col_of(ev, t, column, text) : NULL;
+	if (!c)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (!c->present)
+		return NST_OK;
+	if (c->text != text)
+		return nst_fail(err, NST_ERR_INTERNAL, "%s.%s read both as text and integer",
+				table, column);
+	if (!c->loaded) {
+		enum nst_status s = load(ev, t, c, err);
+		if (s != NST_OK)
+			return s;
+	}
+	*out = c;
+	return NST_OK;
+}
+
+static enum nst_status store_i64(struct nst_events *base, const char *table,
+			   const char *column, const int64_t **out,
+			   struct nst_error *err)
+{
+	struct ev_store *ev = (struct ev_store *)base;
+	struct ev_col *c;
+	enum nst_status s = get_col(ev, table, column, false, &c, err);
+	if (s == NST_OK && c && !c->i) {
+		size_t rows = table_of(ev, table)->nrows;
+		note_widening(ev, table, c, rows);
+		if (widen(c, rows, 0))
+			s = nst_fail(err, NST_ERR_NOMEM, "out of memory widening %s.%s",
+				     table, column);
+	}
+	*out = c ? c->i : NULL;
+	return s;
+}
+
+static enum nst_status store_col(struct nst_events *base, const char *table,
+			   const char *column, const struct nst_col **out,
+			   struct nst_error *err)
+{
+	struct ev_store *ev = (struct ev_store *)base;
+	struct ev_col *c;
+	enum nst_status s = get_col(ev, table, column, false, &c, err);
+	*out = c ? &c->pub : NULL;
+	return s;
+}
+
+static enum nst_status store_text(struct nst_events *base, const char *table,
+			    const char *column, const char *const **out,
+			    struct nst_error *err)
+{
+	struct ev_store *ev = (struct ev_store *)base;
+	struct ev_col *c;
+	enum nst_status s = get_col(ev, table, column, true, &c, err);
+	*out = c ? c->s : NULL;
+	return s;
+}
+
+static const struct ev_ops store_ops = {
+	.want = store_want, .preload = store_preload, .rows = store_rows, .i64 = store_i64,
+	.col = store_col, .text = store_text, .free = store_free,
+};

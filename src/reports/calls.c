@@ -1,0 +1,129 @@
+/* The runtime calls, their (process, correlationId) index, and the chain
+ * of calls that share a launch key. */
+#include "reports/calls.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/shared.h"
+
+/* ---- runtime rows ---------------------------------------------------------- */
+
+static enum nst_status load_calls(struct nst_ctx *ctx, struct nst_error *err)
+{
+	struct nst_calls *c = &ctx->shared->calls;
+	const struct nst_col *cls, *chain;
+	enum nst_status s = nst_ev_rows(ctx->ev, RUNTIME, &c->n, err);
+	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "start", &c->start, err);
+	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "end", &c->end, err);
+	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "nameId", &c->name_id, err);
+	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "eventClass", &cls, err);
+	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "callchainId", &chain, err);
+	if (s != NST_OK)
+		return s;
+	if (!c->start || !c->end || !c->name_id)
+		return nst_fail(err, NST_ERR_DB, "%s: %s lacks start, end or nameId",
+				nst_db_path(ctx->db), RUNTIME);
+	c->rows = malloc((c->n ? c->n : 1) * sizeof *c->rows);
+	if (!c->rows)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory reading %s", RUNTIME);
+	for (size_t i = 0; i < c->n; i++)
+		if (!nst_is_backtrace(cls, chain, i))
+			c->rows[c->ncalls++] = (uint32_t)i;
+	return NST_OK;
+}
+
+enum nst_status nst_calls_ids(struct nst_ctx *ctx, const struct nst_calls **out,
+			      struct nst_error *err)
+{
+	struct nst_calls *c = &ctx->shared->calls;
+	enum nst_status s = nst_calls_get(ctx, out, err);
+	if (s != NST_OK || ctx->shared->ids_loaded)
+		return s;
+	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "globalTid", &c->gtid, err);
+	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "correlationId", &c->corr, err);
+	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "returnValue", &c->ret, err);
+	ctx->shared->ids_loaded = s == NST_OK;
+	return s;
+}
+
+enum nst_status nst_calls_index(struct nst_ctx *ctx, struct nst_error *err)
+{
+	struct nst_shared *sh = ctx->shared;
+	const struct nst_calls *c;
+	enum nst_status s = nst_calls_ids(ctx, &c, err);
+	if (s != NST_OK || sh->index_built || !c->gtid || !c->corr)
+		return s;
+	if (nst_corrindex_build(&sh->call_index, c->gtid, 0xFFFFFFFFFF000000ull,
+				c->corr, c->rows, c->ncalls) != 0)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
+	sh->index_built = true;
+	return NST_OK;
+}
+
+enum nst_status nst_calls_get(struct nst_ctx *ctx, const struct nst_calls **out,
+			      struct nst_error *err)
+{
+	struct nst_shared *sh = ctx->shared;
+	if (!sh->calls_loaded) {
+		enum nst_status s = load_calls(ctx, err);
+		if (s != NST_OK)
+			return s;
+		sh->calls_loaded = true;
+	}
+	*out = &sh->calls;
+	return NST_OK;
+}
+
+int64_t nst_calls_find(struct nst_ctx *ctx, int64_t gpid, int64_t corr)
+{
+	if (gpid == NST_NULL_I64 || corr == NST_NULL_I64)
+		return -1;
+	return nst_corrindex_find(&ctx->shared->call_index, gpid, corr);
+}
+
+/* ---- runtime rows sharing a launch key -------------------------------------- */
+
+static enum nst_status build_call_chain(struct nst_ctx *ctx, const struct nst_calls *c,
+					struct nst_error *err)
+{
+	uint32_t *next = malloc((c->n ? c->n : 1) * sizeof *next);
+	uint32_t *last = malloc((c->n ? c->n : 1) * sizeof *last);
+	if (!next || !last) {
+		free(next);
+		free(last);
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
+	}
+	memset(next, 0xff, (c->n ? c->n : 1) * sizeof *next);
+	for (size_t k = 0; k < c->ncalls; k++) {
+		uint32_t r = c->rows[k];
+		int64_t gtid = nst_col_or_null(c->gtid, r);
+		if (!c->corr || gtid == NST_NULL_I64)
+			continue;
+		int64_t first = nst_calls_find(ctx, nst_gpid(gtid), nst_col_at(c->corr, r));
+		if (first < 0)
+			continue;
+		if ((uint32_t)first == r) {
+			last[r] = r;
+			continue;
+		}
+		next[last[first]] = r;
+		last[first] = r;
+	}
+	free(last);
+	ctx->shared->call_next = next;
+	return NST_OK;
+}
+
+enum nst_status nst_calls_chain(struct nst_ctx *ctx, const uint32_t **next,
+				struct nst_error *err)
+{
+	const struct nst_calls *c;
+	enum nst_status s = nst_calls_get(ctx, &c, err);
+	if (s == NST_OK)
+		s = nst_calls_index(ctx, err);
+	if (s == NST_OK && !ctx->shared->call_next)
+		s = build_call_chain(ctx, c, err);
+	*next = ctx->shared->call_next;
+	return s;
+}

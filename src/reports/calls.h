@@ -1,0 +1,74 @@
+/* Runtime API calls: the rows of CUPTI_ACTIVITY_KIND_RUNTIME that are
+ * calls (never CUDA backtrace records), and the launch that GPU work came
+ * from, found by (process, correlationId). */
+#ifndef NSTATS_REPORTS_CALLS_H
+#define NSTATS_REPORTS_CALLS_H
+
+#include <stdint.h>
+
+#include "reports/report.h"
+#include "reports/tables.h"
+
+/* ---- runtime rows ---------------------------------------------------------- */
+
+/* A runtime row that is a CUDA backtrace record (callchainId set, or
+ * eventClass 67) is not an API call: nsys counts it as one, nstats never
+ * does (docs/deviations.md). */
+static inline bool nst_is_backtrace(const struct nst_col *event_class,
+				    const struct nst_col *callchain, size_t row)
+{
+	return (callchain && nst_col_at(callchain, row) != NST_NULL_I64) ||
+	       (event_class && nst_col_at(event_class, row) == 67);
+}
+
+/* The runtime rows that are calls, and the index from (globalPid,
+ * correlationId) to them.  Loaded once per run and shared. */
+struct nst_calls {
+	size_t n;       /* rows in the runtime table */
+	uint32_t *rows; /* the call rows, in row order */
+	size_t ncalls;
+	const int64_t *start, *end;
+	/* Ids as stored (32 bits where they fit): read with nst_col_at(). */
+	const struct nst_col *name_id;
+	const struct nst_col *gtid, *corr, *ret; /* NULL until nst_calls_ids() */
+};
+/* The columns nst_calls_get() reads, and those nst_calls_ids() adds,
+ * for the `needs` of the reports that use them. */
+#define NST_CALL_NEEDS                                                   \
+	{ RUNTIME, "start", false }, { RUNTIME, "end", false },          \
+	{ RUNTIME, "nameId", false }, { RUNTIME, "eventClass", false },  \
+	{ RUNTIME, "callchainId", false }
+#define NST_CALL_ID_NEEDS                                                \
+	{ RUNTIME, "globalTid", false }, { RUNTIME, "correlationId", false }, \
+	{ RUNTIME, "returnValue", false }
+
+/* The calls with their times and names; the summaries need no more. */
+enum nst_status nst_calls_get(struct nst_ctx *ctx, const struct nst_calls **out,
+			      struct nst_error *err);
+/* The same with globalTid, correlationId and returnValue loaded too. */
+enum nst_status nst_calls_ids(struct nst_ctx *ctx, const struct nst_calls **out,
+			      struct nst_error *err);
+/* Builds the (globalPid, correlationId) index of the calls, once. */
+enum nst_status nst_calls_index(struct nst_ctx *ctx, struct nst_error *err);
+/* The call that launched GPU work (globalPid, correlationId), or -1;
+ * nst_calls_index() must have run. */
+int64_t nst_calls_find(struct nst_ctx *ctx, int64_t gpid, int64_t corr);
+
+static inline int64_t nst_pid(int64_t gtid) { return (gtid >> 24) & 0xFFFFFF; }
+static inline int64_t nst_tid(int64_t gtid) { return gtid & 0xFFFFFF; }
+static inline int64_t nst_gpid(int64_t gtid)
+{
+	return (int64_t)((uint64_t)gtid & 0xFFFFFFFFFF000000ull);
+}
+
+/* ---- runtime rows sharing a launch key -------------------------------------- */
+
+/* next[row] is the next call row (in row order) with the same (globalPid,
+ * correlationId) as runtime row `row`, or UINT32_MAX: nst_calls_find()
+ * gives the first, so a GPU row that several calls match (a driver call
+ * nested in a runtime call shares its correlationId) joins each of them,
+ * as an SQL join does.  Built on first use; borrowed. */
+enum nst_status nst_calls_chain(struct nst_ctx *ctx, const uint32_t **next,
+				struct nst_error *err);
+
+#endif

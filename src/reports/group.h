@@ -1,0 +1,55 @@
+/* Rows grouped by key tuples, distributions over groups, and orders:
+ * what every summary and trace sorts and groups with. */
+#ifndef NSTATS_REPORTS_GROUP_H
+#define NSTATS_REPORTS_GROUP_H
+
+#include <stdint.h>
+
+#include "core/col.h"
+#include "core/sqlstat.h"
+#include "nstats/nstats.h"
+
+/* ---- grouping ---------------------------------------------------------- */
+
+/* Rows grouped by equal key tuples: group g holds rows
+ * order[start[g] .. start[g+1]), in row order.  Groups are numbered in
+ * order of first appearance; first[g] is the group's first row. */
+struct nst_groups {
+	size_t n;
+	size_t *start;
+	uint32_t *order;
+	uint32_t *first;
+};
+
+/* Groups rows[0..nrows) by the values of keys[0..nkeys) at each row
+ * (at most NST_GROUP_MAX_KEYS keys). */
+#define NST_GROUP_MAX_KEYS 16
+enum nst_status nst_group(const int64_t *const *keys, size_t nkeys,
+			  const uint32_t *rows, size_t nrows,
+			  struct nst_groups *g, struct nst_error *err);
+/* The same over columns as the events layer stores them. */
+enum nst_status nst_group_cols(const struct nst_col *const *keys, size_t nkeys,
+			       const uint32_t *rows, size_t nrows,
+			       struct nst_groups *g, struct nst_error *err);
+void nst_groups_release(struct nst_groups *g);
+
+/* The error of a sum that does not fit int64 (nst_dist_of, nst_add_i64),
+ * raised where the export is not known: the run names it. */
+enum nst_status nst_fail_sum(struct nst_error *err);
+
+/* The distribution of val over each group; out has g->n entries. */
+enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
+				struct nst_dist **out, struct nst_error *err);
+
+/* Sorts idx[0..n) stably with cmp(a, b, arg). */
+void nst_stable_sort(uint32_t *idx, size_t n,
+		     int (*cmp)(uint32_t a, uint32_t b, void *arg), void *arg);
+
+/* ---- ordering rows by a key ------------------------------------------------ */
+
+/* Sorts idx[0..n) by key[idx[i]] ascending; equal keys keep their order
+ * in idx (an LSD radix sort: traces of millions of rows sort in O(n)). */
+enum nst_status nst_sort_by_key(uint32_t *idx, size_t n, const int64_t *key,
+				struct nst_error *err);
+
+#endif

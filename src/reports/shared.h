@@ -1,0 +1,29 @@
+/* Private to src/reports: what reports derive once per export and
+ * share (struct nst_shared), each part filled on first use by the file
+ * that owns it: calls.c, kernel_names.c, common.c (API names). */
+#ifndef NSTATS_REPORTS_SHARED_H
+#define NSTATS_REPORTS_SHARED_H
+
+#include "core/arena.h"
+#include "core/corrindex.h"
+#include "reports/calls.h"
+
+struct nst_shared {
+	bool calls_loaded;
+	struct nst_calls calls;
+	bool ids_loaded, index_built;
+	struct nst_corrindex call_index;
+	const char **api_names; /* by nameId, dense ids only */
+	size_t napi_names;
+	int64_t *kname_ids[3];
+	struct nst_col kname_col[3]; /* kname_ids as columns */
+	struct nst_arena arena; /* stripped API names, nvtx-name texts */
+	uint32_t *call_next; /* nst_calls_chain() */
+	/* nvtx-name: "range/kernel" ids by name mode, and their texts */
+	int64_t *kname_nvtx_ids[3];
+	struct nst_col kname_nvtx_col[3];
+	const char **kname_nvtx_text[3];
+	size_t nkname_nvtx_text[3];
+};
+
+#endif

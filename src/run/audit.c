@@ -1,0 +1,82 @@
+/* The audit of an export (src/check) as the API hands it out. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "run/run.h"
+
+struct nst_audit {
+	struct chk_report rep;
+};
+
+/* A name of -r is a report or a rule; its arguments do not matter here. */
+static enum nst_status check_names(const char *const *reports, size_t n, struct nst_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		char name[128];
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(reports[i], ":"), reports[i]);
+		if (!run_report_find(NST_REPORTS, name) && !run_report_find(NST_RULES, name))
+			return nst_fail(err, NST_ERR_UNKNOWN, "report or rule '%s' could not be found",
+					name);
+	}
+	return NST_OK;
+}
+
+enum nst_status nst_audit_run(struct nst_export *x, const char *const *reports, size_t n,
+			      struct nst_audit **out, struct nst_error *err)
+{
+	*out = NULL;
+	if (!reports)
+		reports = nst_catalog_defaults(NST_REPORTS, &n);
+	enum nst_status s = check_names(reports, n, err);
+	if (s != NST_OK)
+		return s;
+	struct nst_audit *a = calloc(1, sizeof *a);
+	if (!a)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	s = chk_run(x->db, &x->opts, reports, n, &a->rep, err);
+	if (s != NST_OK) {
+		nst_audit_free(a);
+		return s;
+	}
+	*out = a;
+	return NST_OK;
+}
+
+void nst_audit_free(struct nst_audit *a)
+{
+	if (!a)
+		return;
+	chk_report_release(&a->rep);
+	free(a);
+}
+
+size_t nst_audit_found(const struct nst_audit *a) { return chk_found(&a->rep); }
+
+enum nst_status nst_audit_rows(const struct nst_audit *a, const struct nst_sink *sink,
+			       struct nst_error *err)
+{
+	static const char *const cols[] = { "Finding", "Status", "Count", "Note" };
+	enum nst_status s = sink->begin(sink->ctx, cols, 4, err);
+	for (size_t i = 0; s == NST_OK && i < a->rep.n; i++) {
+		const struct chk_result *r = &a->rep.results[i];
+		struct nst_cell row[4] = {
+			{ .kind = NST_TEXT, .v.s = a->rep.findings[i]->name },
+			{ .kind = NST_TEXT, .v.s = chk_status_word(a->rep.findings[i], r) },
+			r->count == CHK_NOT_CHECKED ? (struct nst_cell){ .kind = NST_NULL }
+						    : (struct nst_cell){ .kind = NST_INT, .v.i = r->count },
+			{ .kind = r->note ? NST_TEXT : NST_NULL, .v.s = r->note },
+		};
+		s = sink->row(sink->ctx, row, err);
+	}
+	return s;
+}
+
+enum nst_status nst_audit_write(const struct nst_audit *a, bool json, FILE *out,
+				struct nst_error *err)
+{
+	(json ? chk_print_json : chk_print_text)(out, &a->rep);
+	if (ferror(out))
+		return nst_fail(err, NST_ERR_IO, "cannot write the check of %s", a->rep.path);
+	return NST_OK;
+}

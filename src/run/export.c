@@ -1,0 +1,141 @@
+/* Opening an export: the SQLite file itself, or the one beside a
+ * .nsys-rep, made with `nsys export` when it is missing or older. */
+#include <errno.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "db/db.h"
+#include "run/run.h"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* `nsys export` of rep into sqlite, its output on standard error (which
+ * the caller's standard output may be a report on).  ENOENT: no nsys on
+ * PATH; EIO: it ran and failed. */
+static int nsys_export(const char *rep, const char *sqlite)
+{
+	char out[4096];
+	snprintf(out, sizeof out, "--output=%s", sqlite);
+	char *argv[] = { "nsys", "export", "--type=sqlite", "--force-overwrite=true",
+			 out, (char *)rep, NULL };
+	extern char **environ;
+	posix_spawn_file_actions_t fa;
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return ENOMEM;
+	posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
+	pid_t pid;
+	int rc = posix_spawnp(&pid, "nsys", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0)
+		return rc;
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return EIO;
+	/* A shell-less spawn that found no program exits 127 on some libcs. */
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return ENOENT;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : EIO;
+}
+
+enum nst_status run_resolve_input(const char *input, char **path, struct nst_error *err)
+{
+	*path = NULL;
+	const char *ext = ends_with(input, ".nsys-rep") ? ".nsys-rep"
+			: ends_with(input, ".qdrep")    ? ".qdrep" : NULL;
+	if (!ext) {
+		*path = strdup(input);
+		return *path ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	struct stat rep, sql;
+	if (stat(input, &rep) != 0)
+		return nst_fail(err, NST_ERR_DB, "%s: %s", input, strerror(errno));
+	size_t stem = strlen(input) - strlen(ext);
+	char *sqlite = malloc(stem + sizeof ".sqlite");
+	if (!sqlite)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	sprintf(sqlite, "%.*s.sqlite", (int)stem, input);
+	if (stat(sqlite, &sql) == 0 && sql.st_mtime >= rep.st_mtime) {
+		*path = sqlite;
+		return NST_OK;
+	}
+	int rc = nsys_export(input, sqlite);
+	if (rc == 0) {
+		*path = sqlite;
+		return NST_OK;
+	}
+	if (rc == ENOENT)
+		nst_fail(err, NST_ERR_DB,
+			 "%s: no up-to-date SQLite export beside it and nsys is not on PATH; run: nsys export --type=sqlite --output=%s %s",
+			 input, sqlite, input);
+	else
+		nst_fail(err, NST_ERR_DB, "%s: nsys export --type=sqlite failed", input);
+	free(sqlite);
+	return NST_ERR_DB;
+}
+
+static enum nst_status options_of(const struct nst_options *o, struct nst_options *out,
+				  struct nst_error *err)
+{
+	*out = (struct nst_options){ .version = NST_API_VERSION };
+	if (!o)
+		return NST_OK;
+	if (o->version < 1 || o->version > NST_API_VERSION)
+		return nst_fail(err, NST_ERR_USAGE, "nst_options: version %d is not one this library "
+				"(%s) knows", o->version, NSTATS_VERSION);
+	if (o->read_threads < 0 || o->read_threads > 2)
+		return nst_fail(err, NST_ERR_USAGE, "nst_options: read_threads is %d, not 0, 1 or 2",
+				o->read_threads);
+	*out = *o;
+	return NST_OK;
+}
+
+enum nst_status nst_export_open(const char *input, const struct nst_options *o,
+				struct nst_export **out, struct nst_error *err)
+{
+	*out = NULL;
+	struct nst_export *x = calloc(1, sizeof *x);
+	if (!x)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	enum nst_status s = options_of(o, &x->opts, err);
+	if (s == NST_OK)
+		s = run_resolve_input(input, &x->path, err);
+	if (s == NST_OK)
+		s = nst_db_open(x->path, &x->db, err);
+	if (s == NST_OK) {
+		x->ev = nst_ev_new(x->db, &x->opts);
+		x->shared = nst_shared_new();
+		x->views = x->ev && x->shared ? run_views_new(x->db, x->ev, x->shared) : NULL;
+		if (!x->views)
+			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	if (s != NST_OK) {
+		nst_export_close(x);
+		return s;
+	}
+	*out = x;
+	return NST_OK;
+}
+
+void nst_export_close(struct nst_export *x)
+{
+	if (!x)
+		return;
+	run_views_free(x->views);
+	nst_shared_free(x->shared);
+	nst_ev_free(x->ev);
+	nst_db_close(x->db);
+	free(x->path);
+	free(x);
+}
+
+const char *nst_export_path(const struct nst_export *x) { return x->path; }

@@ -1,0 +1,235 @@
+/* Declaring and reading what jobs need, and running one job: the context
+ * a report sees, its filter, the sink or the formatter its rows go to. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/format.h"
+#include "reports/graph_note.h"
+#include "reports/nvtx_gpu.h"
+#include "run/run.h"
+
+/* ---- declaring columns ---------------------------------------------------- */
+
+static enum nst_status declare(struct nst_events *ev, const struct nst_need *need,
+			       bool filtered)
+{
+	enum nst_status s = NST_OK;
+	for (; s == NST_OK && need && need->table; need++) {
+		s = nst_ev_want(ev, need->table, need->column, need->text);
+		if (s == NST_OK && filtered)
+			s = nst_ev_want_filter(ev, need->table);
+	}
+	return s;
+}
+
+/* What one job reads: its report's columns, filtered where its filter
+ * cuts, and what the run adds around it (the CUDA graph measure of a
+ * kernel report, the NVTX names of nvtx-name). */
+static enum nst_status declare_job(struct nst_events *ev, const struct nst_filter *filter,
+				   const struct nst_job *job)
+{
+	const struct nst_report *r = job->report;
+	struct nst_filter f;
+	run_filter_of(filter, job, &f);
+	bool filtered = !run_filter_is_none(&f);
+	enum nst_status s = declare(ev, r->needs, filtered);
+	if (s == NST_OK)
+		s = declare(ev, r->needs_unfiltered, false);
+	if (s == NST_OK && r->flags & NST_REPORT_KERNELS)
+		s = declare(ev, nst_graph_note_needs, filtered);
+	if (s == NST_OK && nst_args_flag(job->args, job->nargs, "nvtx-name"))
+		s = declare(ev, nst_nvtx_name_needs, filtered);
+	return s;
+}
+
+enum nst_status nst_export_load(struct nst_export *x, const struct nst_filter *filter,
+				struct nst_job *const *jobs, size_t n, struct nst_error *err)
+{
+	for (size_t j = 0; j < n; j++)
+		if (declare_job(x->ev, filter, jobs[j]) != NST_OK)
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	return nst_ev_preload(x->ev, err);
+}
+
+/* ---- text output, opened with the first line ------------------------------- */
+
+/* Starts the formatter (and asks for the stream) only when the report
+ * has rows to give, so that a skipped report leaves no empty file behind;
+ * notes that come before are kept until then (they live in the run's
+ * arena). */
+struct text_out {
+	const struct nst_run *run;
+	const char *title;
+	FILE *fp;
+	const char *notes[NST_NOTE_FOOTER + 1];
+	struct nst_fmt *fmt;
+	struct nst_sink sink;
+};
+
+static enum nst_status text_begin(void *ctx, const char *const *cols, size_t n,
+				  struct nst_error *err)
+{
+	struct text_out *t = ctx;
+	const struct nst_run *run = t->run;
+	struct nst_error why = { 0 };
+	t->fp = run->out ? run->out : run->open(run->open_arg, &why);
+	if (!t->fp) {
+		if (why.status == NST_OK)
+			nst_fail(&why, NST_ERR_IO, "%s: no stream to write to", run->job->name);
+		*err = why;
+		return why.status;
+	}
+	t->fmt = nst_fmt_open(nst_format_spec(run->format), t->fp, t->title, run->job->name);
+	if (!t->fmt)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	t->sink = nst_fmt_sink(t->fmt);
+	enum nst_status s = NST_OK;
+	for (int k = 0; s == NST_OK && k <= NST_NOTE_FOOTER; k++)
+		if (t->notes[k])
+			s = t->sink.note(t->sink.ctx, (enum nst_note)k, t->notes[k], err);
+	return s == NST_OK ? t->sink.begin(t->sink.ctx, cols, n, err) : s;
+}
+
+static enum nst_status text_row(void *ctx, const struct nst_cell *cells, struct nst_error *err)
+{
+	struct text_out *t = ctx;
+	return t->sink.row(t->sink.ctx, cells, err);
+}
+
+static enum nst_status text_note(void *ctx, enum nst_note kind, const char *text,
+				 struct nst_error *err)
+{
+	struct text_out *t = ctx;
+	if (t->fmt)
+		return t->sink.note(t->sink.ctx, kind, text, err);
+	if ((unsigned)kind > NST_NOTE_FOOTER)
+		return nst_fail(err, NST_ERR_INTERNAL, "unknown note kind %d", (int)kind);
+	t->notes[kind] = text;
+	return NST_OK;
+}
+
+/* The report's own failure wins; failing to finish the output fails a
+ * report that went well. */
+static enum nst_status text_end(struct text_out *t, enum nst_status s, struct nst_error *err)
+{
+	struct nst_error end_err = { 0 };
+	if (t->fmt && nst_fmt_end(t->fmt, &end_err) != NST_OK && s == NST_OK) {
+		*err = end_err;
+		return err->status;
+	}
+	return s;
+}
+
+/* ---- running one job ---------------------------------------------------------- */
+
+static enum nst_status discard_begin(void *ctx, const char *const *cols, size_t n,
+				     struct nst_error *err)
+{
+	(void)ctx, (void)cols, (void)n, (void)err;
+	return NST_OK;
+}
+
+static enum nst_status discard_row(void *ctx, const struct nst_cell *cells, struct nst_error *err)
+{
+	(void)ctx, (void)cells, (void)err;
+	return NST_OK;
+}
+
+/* The NVTX range of the filter is not there: nsys says so, unless the
+ * export lacks what the report needs, which it says first.  The report
+ * runs on no rows to tell, unless nsys checks its tables after the
+ * filter. */
+static enum nst_status skipped_by_filter(const struct nst_report *r, struct nst_ctx *ctx,
+					 struct nst_error *err)
+{
+	struct nst_error own = { 0 };
+	struct nst_sink none = { discard_begin, discard_row, NULL, NULL };
+	if (r->flags & NST_REPORT_CHECKS_AFTER_FILTER)
+		return NST_ERR_NODATA;
+	if (r->run(ctx, &none, &own) == NST_ERR_NODATA)
+		*err = own;
+	return NST_ERR_NODATA;
+}
+
+/* What a kernel report could not see of CUDA graphs, measured on the rows
+ * its filter shows.  A skipped report gets it too (an export whose kernels
+ * all ran in graphs has no kernel table); failing to measure leaves the
+ * report's own result alone. */
+static void measure_graphs(const struct nst_report *r, struct nst_ctx *ctx,
+			   enum nst_status s, struct nst_run_result *res)
+{
+	struct nst_graph_time g = { 0 };
+	struct nst_error ignored = { 0 };
+	if (!(r->flags & NST_REPORT_KERNELS) || (s != NST_OK && s != NST_ERR_NODATA))
+		return;
+	if (nst_graph_time_of(ctx->ev, &g, &ignored) == NST_OK) {
+		res->hidden_graph_launches = g.launches;
+		res->hidden_graph_ns = g.ns;
+	}
+}
+
+/* Errors of the export that are raised where its name is not known (a
+ * sum that does not fit 64 bits) get it here: every input error names
+ * its file. */
+static enum nst_status name_export(const struct nst_export *x, enum nst_status s,
+				   struct nst_error *err)
+{
+	size_t len = strlen(x->path);
+	if (s != NST_ERR_DB || (strncmp(err->msg, x->path, len) == 0 && err->msg[len] == ':'))
+		return s;
+	char msg[sizeof err->msg];
+	snprintf(msg, sizeof msg, "%s", err->msg);
+	return nst_fail(err, s, "%s: %s", x->path, msg);
+}
+
+static enum nst_status check_run(const struct nst_run *run, struct nst_error *err)
+{
+	if (!run || !run->job)
+		return nst_fail(err, NST_ERR_USAGE, "nst_run: no job");
+	if (!run->sink && (!run->format || (!run->out && !run->open)))
+		return nst_fail(err, NST_ERR_USAGE,
+				"nst_run: %s: neither a sink nor a format and a stream",
+				run->job->name);
+	return NST_OK;
+}
+
+static enum nst_status run_job(struct nst_export *x, const struct nst_run *run,
+			       struct nst_ctx *ctx, struct nst_run_result *res,
+			       struct nst_error *err)
+{
+	const struct nst_report *r = run->job->report;
+	struct nst_filter filter;
+	run_filter_of(run->filter, run->job, &filter);
+	const struct nst_filter none = { 0 };
+	enum nst_status s = run_views_get(x->views, &none, &ctx->ev_all, &ctx->shared_all, err);
+	if (s == NST_OK)
+		s = run_views_get(x->views, &filter, &ctx->ev, &ctx->shared, err);
+	if (s != NST_OK)
+		return s == NST_ERR_NODATA ? skipped_by_filter(r, ctx, err) : s;
+	ctx->nvtx = filter.nvtx;
+	struct text_out t = { .run = run, .title = r->title };
+	struct nst_sink text = { text_begin, text_row, text_note, &t };
+	s = r->run(ctx, run->sink ? run->sink : &text, err);
+	s = text_end(&t, s, err);
+	measure_graphs(r, ctx, s, res);
+	return s;
+}
+
+enum nst_status nst_run(struct nst_export *x, const struct nst_run *run,
+			struct nst_run_result *res, struct nst_error *err)
+{
+	struct nst_run_result ignored;
+	res = res ? res : &ignored;
+	*res = (struct nst_run_result){ 0 };
+	enum nst_status s = check_run(run, err);
+	if (s != NST_OK)
+		return s;
+	struct nst_arena arena = { 0 };
+	struct nst_ctx ctx = {
+		.db = x->db, .args = run->job->args, .nargs = run->job->nargs, .arena = &arena,
+	};
+	s = name_export(x, run_job(x, run, &ctx, res, err), err);
+	nst_arena_release(&arena);
+	return s;
+}

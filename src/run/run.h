@@ -1,0 +1,78 @@
+/* The run engine behind include/nstats/nstats.h: an export opened once,
+ * the columns of every job declared and read in one scan per table, the
+ * tables cut to each distinct filter once, and each job run into a sink
+ * or a formatter.  Every front-end (stats, analyze, check and those to
+ * come) goes through it and needs nothing of another.
+ *
+ *   catalog.c  reports, rules and findings by name; jobs ("name:args")
+ *   filter.c   --filter-time, each job's filter, the filtered events
+ *   export.c   opening an export (.sqlite, or the one beside a .nsys-rep)
+ *   run.c      declaring and reading columns, running one job
+ *   audit.c    the audit of an export (src/check) through the API
+ */
+#ifndef NSTATS_RUN_H
+#define NSTATS_RUN_H
+
+#include "events/events.h"
+#include "nstats/nstats.h"
+#include "reports/report.h"
+
+struct nst_job {
+	enum nst_catalog cat;
+	const struct nst_report *report;
+	char *spec;              /* as given */
+	char *name;              /* points into buf */
+	struct nst_arg *args;    /* keys and values point into buf */
+	size_t nargs;
+	char *buf;
+};
+
+struct run_views;
+
+struct nst_export {
+	struct nst_options opts;  /* the caller's, or the defaults */
+	char *path;               /* the SQLite file read */
+	struct nst_db *db;
+	struct nst_events *ev;    /* every row: nsys's main.X */
+	struct nst_shared *shared; /* what reports derive from ev */
+	struct run_views *views;  /* ev cut to each filter met so far */
+};
+
+/* ---- catalog.c ---- */
+
+const struct nst_report *run_report_find(enum nst_catalog c, const char *name);
+
+/* ---- filter.c ---- */
+
+/* A job's filter: the run's, then the job's start=, end=, nvtx=, the last
+ * of each winning (nsys puts the run's before the report's); an NVTX
+ * range drops the run's times. */
+void run_filter_of(const struct nst_filter *run, const struct nst_job *job,
+		   struct nst_filter *out);
+bool run_filter_is_none(const struct nst_filter *f);
+/* The argument keys every job takes, and the check of their values:
+ * NST_ERR_USAGE with nsys's message. */
+bool run_filter_is_arg(const char *key);
+enum nst_status run_filter_check_arg(const char *job, const struct nst_arg *a,
+				     struct nst_error *err);
+
+/* The events that each filter of a run over one export sees, made once
+ * per distinct filter. */
+struct run_views *run_views_new(struct nst_db *db, struct nst_events *all,
+				struct nst_shared *all_shared);
+/* NST_ERR_NODATA with nsys's message when the NVTX range is not there;
+ * *ev is then a view without rows, for the report's own checks of its
+ * tables, which nsys makes first. */
+enum nst_status run_views_get(struct run_views *v, const struct nst_filter *f,
+			      struct nst_events **ev, struct nst_shared **shared,
+			      struct nst_error *err);
+void run_views_free(struct run_views *v);
+
+/* ---- export.c ---- */
+
+/* An .sqlite path as it is; for a .nsys-rep (or .qdrep), the .sqlite
+ * beside it, made with `nsys export` when it is missing or older.
+ * *path is malloc'd. */
+enum nst_status run_resolve_input(const char *input, char **path, struct nst_error *err);
+
+#endif

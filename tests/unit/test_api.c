@@ -1,0 +1,471 @@
+/* The public API (include/nstats/nstats.h) as a program uses it: open and
+ * close, a report through a sink and as text, filters, every error path
+ * (status and message naming the export), silence on stdout and stderr,
+ * and two exports on two threads giving the bytes they give one after
+ * the other.  The exports come from nsysgen (the Makefile passes their
+ * paths); expected numbers come from SQL over the same files, not from
+ * nstats. */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "nstats/nstats.h"
+
+#ifndef API_EXPORT_A
+#error "API_EXPORT_A and API_EXPORT_B: the exports this test reads (see the Makefile)"
+#endif
+
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+
+static struct nst_job *job(enum nst_catalog c, const char *spec)
+{
+	struct nst_job *j = NULL;
+	struct nst_error err = { 0 };
+	enum nst_status s = nst_job_parse(c, spec, &j, &err);
+	if (s != NST_OK)
+		fail_msg("%s: %s", spec, err.msg);
+	return j;
+}
+
+static struct nst_export *open_export(const char *path)
+{
+	struct nst_export *x = NULL;
+	struct nst_error err = { 0 };
+	if (nst_export_open(path, NULL, &x, &err) != NST_OK)
+		fail_msg("%s", err.msg);
+	return x;
+}
+
+/* ---- a sink that keeps what cuda_gpu_kern_sum sends ------------------------ */
+
+struct totals {
+	int name_col, total_col;
+	size_t n;
+	char names[64][512];
+	int64_t total[64];
+	bool began;
+};
+
+static enum nst_status totals_begin(void *ctx, const char *const *cols, size_t n,
+				    struct nst_error *err)
+{
+	struct totals *t = ctx;
+	(void)err;
+	t->began = true;
+	t->name_col = t->total_col = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(cols[i], "Name") == 0)
+			t->name_col = (int)i;
+		if (strcmp(cols[i], "Total Time:dur_ns") == 0)
+			t->total_col = (int)i;
+	}
+	return NST_OK;
+}
+
+static enum nst_status totals_row(void *ctx, const struct nst_cell *cells, struct nst_error *err)
+{
+	struct totals *t = ctx;
+	if (t->n == COUNT(t->names))
+		return nst_fail(err, NST_ERR_NOMEM, "test sink full");
+	assert_int_equal(cells[t->name_col].kind, NST_TEXT);
+	assert_int_equal(cells[t->total_col].kind, NST_INT);
+	snprintf(t->names[t->n], sizeof t->names[0], "%s", cells[t->name_col].v.s);
+	t->total[t->n++] = cells[t->total_col].v.i;
+	return NST_OK;
+}
+
+/* The sum of kernel durations by demangled name, by SQL; where given, only
+ * kernels that overlap [start, end). */
+static int64_t sql_total(const char *path, const char *name, const char *where)
+{
+	sqlite3 *h;
+	assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	char sql[1024];
+	snprintf(sql, sizeof sql,
+		 "SELECT sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s"
+		 " ON s.id = k.demangledName WHERE s.value = ?1 AND (%s)", where ? where : "1");
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	int64_t v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return v;
+}
+
+static int64_t sql_count(const char *path, const char *sql)
+{
+	sqlite3 *h;
+	assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	int64_t v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return v;
+}
+
+static void kernel_totals_through_a_sink(void **state)
+{
+	(void)state;
+	struct nst_export *x = open_export(API_EXPORT_A);
+	assert_string_equal(nst_export_path(x), API_EXPORT_A);
+	struct nst_job *j = job(NST_REPORTS, "cuda_gpu_kern_sum");
+	struct totals t = { 0 };
+	struct nst_sink sink = { totals_begin, totals_row, NULL, &t };
+	struct nst_error err = { 0 };
+	struct nst_run_result res;
+	assert_int_equal(nst_run(x, &(struct nst_run){ .job = j, .sink = &sink }, &res, &err), NST_OK);
+	assert_true(t.began);
+	assert_true(t.n > 0);
+	assert_int_equal(t.n, sql_count(API_EXPORT_A, "SELECT count(DISTINCT demangledName)"
+						     " FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+	for (size_t i = 0; i < t.n; i++)
+		assert_int_equal(t.total[i], sql_total(API_EXPORT_A, t.names[i], NULL));
+	assert_int_equal(res.hidden_graph_launches, 0);
+	nst_job_free(j);
+	nst_export_close(x);
+}
+
+static void a_time_filter_cuts_kernels(void **state)
+{
+	(void)state;
+	struct nst_export *x = open_export(API_EXPORT_A);
+	struct nst_filter f = { 0 };
+	struct nst_error err = { 0 };
+	/* the middle of the capture, as nsys's overlap rule keeps rows */
+	int64_t lo = sql_count(API_EXPORT_A, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+	int64_t hi = sql_count(API_EXPORT_A, "SELECT max(end) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+	char range[64], where[256];
+	int64_t s = lo + (hi - lo) / 3, e = lo + 2 * (hi - lo) / 3;
+	snprintf(range, sizeof range, "%lld/%lld", (long long)s, (long long)e);
+	assert_int_equal(nst_filter_parse_time(range, &f, &err), NST_OK);
+	snprintf(where, sizeof where,
+		 "(k.start >= %1$lld AND k.start < %2$lld) OR (k.end >= %1$lld AND k.end < %2$lld)"
+		 " OR (k.start < %1$lld AND k.end >= %2$lld)", (long long)s, (long long)e);
+	struct nst_job *j = job(NST_REPORTS, "cuda_gpu_kern_sum");
+	struct totals t = { 0 };
+	struct nst_sink sink = { totals_begin, totals_row, NULL, &t };
+	assert_int_equal(nst_run(x, &(struct nst_run){ .job = j, .filter = &f, .sink = &sink },
+				 NULL, &err), NST_OK);
+	assert_true(t.n > 0);
+	for (size_t i = 0; i < t.n; i++)
+		assert_int_equal(t.total[i], sql_total(API_EXPORT_A, t.names[i], where));
+	nst_job_free(j);
+	nst_export_close(x);
+}
+
+/* ---- text ---------------------------------------------------------------------- */
+
+/* Every report and rule in `fmt`, one after another, into one string. */
+static char *all_as_text(const char *path, const char *fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	struct nst_export *x = open_export(path);
+	struct nst_format *f = NULL;
+	struct nst_error err = { 0 };
+	assert_int_equal(nst_format_parse(fmt, NULL, &f, &err), NST_OK);
+	static const enum nst_catalog cats[] = { NST_REPORTS, NST_RULES };
+	for (size_t c = 0; c < COUNT(cats); c++) {
+		struct nst_about about;
+		for (size_t i = 0; nst_catalog_entry(cats[c], i, &about); i++) {
+			struct nst_job *j = job(cats[c], about.name);
+			enum nst_status s = nst_run(x, &(struct nst_run){ .job = j, .format = f,
+									  .out = out }, NULL, &err);
+			if (s != NST_OK && s != NST_ERR_NODATA)
+				fail_msg("%s on %s: %s", about.name, path, err.msg);
+			fprintf(out, "[%s: %d]\n", about.name, (int)s);
+			nst_job_free(j);
+		}
+	}
+	struct nst_audit *a = NULL;
+	assert_int_equal(nst_audit_run(x, NULL, 0, &a, &err), NST_OK);
+	assert_int_equal(nst_audit_write(a, true, out, &err), NST_OK);
+	nst_audit_free(a);
+	nst_format_free(f);
+	nst_export_close(x);
+	fclose(out);
+	return buf;
+}
+
+static void a_report_as_text(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct nst_export *x = open_export(API_EXPORT_A);
+	struct nst_format *f = NULL;
+	struct nst_error err = { 0 };
+	assert_int_equal(nst_format_parse("csv:nohdr", NULL, &f, &err), NST_OK);
+	assert_string_equal(nst_format_ext(f), "csv");
+	struct nst_job *j = job(NST_REPORTS, "cuda_gpu_kern_sum:base");
+	assert_string_equal(nst_job_name(j), "cuda_gpu_kern_sum");
+	assert_string_equal(nst_job_spec(j), "cuda_gpu_kern_sum:base");
+	assert_int_equal(nst_run(x, &(struct nst_run){ .job = j, .format = f, .out = out },
+				 NULL, &err), NST_OK);
+	fclose(out);
+	/* one line a kernel name, no header */
+	size_t lines = 0;
+	for (char *p = buf; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, sql_count(API_EXPORT_A, "SELECT count(DISTINCT shortName)"
+							" FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+	assert_null(strstr(buf, "Total Time"));
+	free(buf);
+	nst_job_free(j);
+	nst_format_free(f);
+	nst_export_close(x);
+}
+
+/* ---- errors -------------------------------------------------------------------- */
+
+static void expect_error(enum nst_status got, enum nst_status want, const struct nst_error *err,
+			 const char *needle)
+{
+	assert_int_equal(got, want);
+	assert_int_equal(err->status, want);
+	if (!strstr(err->msg, needle))
+		fail_msg("'%s' does not say '%s'", err->msg, needle);
+	assert_null(strchr(err->msg, '\n'));
+}
+
+static void opening_errors_name_the_file(void **state)
+{
+	(void)state;
+	struct nst_export *x = (struct nst_export *)1;
+	struct nst_error err = { 0 };
+	expect_error(nst_export_open("/nonexistent/a.sqlite", NULL, &x, &err), NST_ERR_DB, &err,
+		     "/nonexistent/a.sqlite: ");
+	assert_null(x);
+	char path[] = "/tmp/nstats-test-api-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_true(write(fd, "not a database at all", 21) == 21);
+	close(fd);
+	expect_error(nst_export_open(path, NULL, &x, &err), NST_ERR_DB, &err, path);
+	unlink(path);
+	struct nst_options bad = { .version = NST_API_VERSION + 1 };
+	expect_error(nst_export_open(API_EXPORT_A, &bad, &x, &err), NST_ERR_USAGE, &err, "version");
+	bad = (struct nst_options){ .version = NST_API_VERSION, .read_threads = 3 };
+	expect_error(nst_export_open(API_EXPORT_A, &bad, &x, &err), NST_ERR_USAGE, &err,
+		     "read_threads");
+}
+
+static void parsing_errors(void **state)
+{
+	(void)state;
+	struct nst_job *j = (struct nst_job *)1;
+	struct nst_error err = { 0 };
+	expect_error(nst_job_parse(NST_REPORTS, "no_such_report", &j, &err), NST_ERR_UNKNOWN, &err,
+		     "report 'no_such_report' could not be found");
+	assert_null(j);
+	expect_error(nst_job_parse(NST_RULES, "gpu_gaps:bogus=1", &j, &err), NST_ERR_UNKNOWN, &err,
+		     "rule 'gpu_gaps': unknown argument 'bogus'");
+	expect_error(nst_job_parse(NST_RULES, "gpu_gaps:rows=x", &j, &err), NST_ERR_USAGE, &err,
+		     "rows=x");
+	expect_error(nst_job_parse(NST_REPORTS, "cuda_api_sum:start=1s", &j, &err), NST_ERR_USAGE,
+		     &err, "argument start: invalid int value '1s'");
+	/* one integer grammar for every argument: Python's int() */
+	assert_int_equal(nst_job_parse(NST_RULES, "gpu_gaps:rows= 1_000 :gap=+5", &j, &err), NST_OK);
+	nst_job_free(j);
+	assert_int_equal(nst_job_parse(NST_REPORTS, "cuda_api_sum:start=1_000", &j, &err), NST_OK);
+	nst_job_free(j);
+	struct nst_format *f = (struct nst_format *)1;
+	expect_error(nst_format_parse("column:bogus", NULL, &f, &err), NST_ERR_USAGE, &err, "bogus");
+	assert_null(f);
+	struct nst_format_options o = { .version = NST_API_VERSION, .timeunit = "fortnights" };
+	expect_error(nst_format_parse(NULL, &o, &f, &err), NST_ERR_USAGE, &err, "fortnights");
+	struct nst_filter flt = { 0 };
+	expect_error(nst_filter_parse_time("5x/", &flt, &err), NST_ERR_USAGE, &err, "unknown unit");
+	expect_error(nst_filter_parse_time("2s/1s", &flt, &err), NST_ERR_USAGE, &err,
+		     "start time must be less");
+}
+
+static enum nst_status failing_row(void *ctx, const struct nst_cell *cells, struct nst_error *err)
+{
+	(void)cells;
+	return nst_fail(err, *(enum nst_status *)ctx, "the sink says no");
+}
+
+static enum nst_status ok_begin(void *ctx, const char *const *cols, size_t n,
+				struct nst_error *err)
+{
+	(void)ctx, (void)cols, (void)n, (void)err;
+	return NST_OK;
+}
+
+static FILE *no_stream(void *arg, struct nst_error *err)
+{
+	(void)arg;
+	nst_fail(err, NST_ERR_IO, "cannot open the test's output");
+	return NULL;
+}
+
+static void running_errors(void **state)
+{
+	(void)state;
+	struct nst_export *x = open_export(API_EXPORT_A);
+	struct nst_error err = { 0 };
+	struct nst_job *kern = job(NST_REPORTS, "cuda_gpu_kern_sum");
+	/* what the sink says failed is what comes back, for every kind */
+	static const enum nst_status kinds[] = { NST_ERR_IO, NST_ERR_NOMEM };
+	for (size_t i = 0; i < COUNT(kinds); i++) {
+		enum nst_status kind = kinds[i];
+		struct nst_sink sink = { ok_begin, failing_row, NULL, &kind };
+		expect_error(nst_run(x, &(struct nst_run){ .job = kern, .sink = &sink }, NULL, &err),
+			     kind, &err, "the sink says no");
+	}
+	struct nst_format *f = NULL;
+	assert_int_equal(nst_format_parse("csv", NULL, &f, &err), NST_OK);
+	expect_error(nst_run(x, &(struct nst_run){ .job = kern, .format = f, .open = no_stream },
+			     NULL, &err), NST_ERR_IO, &err, "cannot open the test's output");
+	expect_error(nst_run(x, &(struct nst_run){ .job = kern }, NULL, &err), NST_ERR_USAGE, &err,
+		     "neither a sink nor a format");
+	expect_error(nst_run(x, NULL, NULL, &err), NST_ERR_USAGE, &err, "no job");
+	/* a range that is not there: skipped, naming the export */
+	struct nst_filter nvtx = { .nvtx = "no such range" };
+	struct totals t = { 0 };
+	struct nst_sink sink = { totals_begin, totals_row, NULL, &t };
+	expect_error(nst_run(x, &(struct nst_run){ .job = kern, .filter = &nvtx, .sink = &sink },
+			     NULL, &err), NST_ERR_NODATA, &err, "example");
+	/* a table the export lacks: skipped, naming the export */
+	struct nst_job *dx = job(NST_REPORTS, "dx12_pix_sum");
+	expect_error(nst_run(x, &(struct nst_run){ .job = dx, .sink = &sink }, NULL, &err),
+		     NST_ERR_NODATA, &err, API_EXPORT_A);
+	struct nst_audit *a = (struct nst_audit *)1;
+	const char *names[] = { "cuda_api_sum", "nope" };
+	expect_error(nst_audit_run(x, names, 2, &a, &err), NST_ERR_UNKNOWN, &err, "'nope'");
+	assert_null(a);
+	nst_job_free(dx);
+	nst_job_free(kern);
+	nst_format_free(f);
+	nst_export_close(x);
+}
+
+/* ---- silence --------------------------------------------------------------------- */
+
+static long size_of(int fd)
+{
+	struct stat st;
+	assert_int_equal(fstat(fd, &st), 0);
+	return (long)st.st_size;
+}
+
+/* Standard output and error are files while every report, rule and the
+ * audit run in every format: neither may grow by a byte. */
+static void nothing_on_stdout_or_stderr(void **state)
+{
+	(void)state;
+	static const char *const formats[] = { "column", "table", "csv", "tsv", "json", "hdoc",
+					       "htable" };
+	fflush(stdout);
+	fflush(stderr);
+	int saved_out = dup(1), saved_err = dup(2);
+	FILE *out = tmpfile(), *errf = tmpfile();
+	assert_non_null(out);
+	assert_non_null(errf);
+	dup2(fileno(out), 1);
+	dup2(fileno(errf), 2);
+	for (size_t i = 0; i < COUNT(formats); i++)
+		free(all_as_text(API_EXPORT_A, formats[i]));
+	fflush(stdout);
+	fflush(stderr);
+	long out_bytes = size_of(1), err_bytes = size_of(2);
+	dup2(saved_out, 1);
+	dup2(saved_err, 2);
+	close(saved_out);
+	close(saved_err);
+	fclose(out);
+	fclose(errf);
+	assert_int_equal(out_bytes, 0);
+	assert_int_equal(err_bytes, 0);
+}
+
+/* ---- threads ----------------------------------------------------------------------- */
+
+struct work {
+	const char *path;
+	char *text;
+};
+
+static void *work(void *arg)
+{
+	struct work *w = arg;
+	w->text = all_as_text(w->path, "column");
+	return NULL;
+}
+
+static void two_exports_on_two_threads(void **state)
+{
+	(void)state;
+	char *a = all_as_text(API_EXPORT_A, "column"), *b = all_as_text(API_EXPORT_B, "column");
+	assert_string_not_equal(a, b);
+	for (int round = 0; round < 3; round++) {
+		struct work wa = { API_EXPORT_A, NULL }, wb = { API_EXPORT_B, NULL };
+		pthread_t ta, tb;
+		assert_int_equal(pthread_create(&ta, NULL, work, &wa), 0);
+		assert_int_equal(pthread_create(&tb, NULL, work, &wb), 0);
+		pthread_join(ta, NULL);
+		pthread_join(tb, NULL);
+		assert_string_equal(wa.text, a);
+		assert_string_equal(wb.text, b);
+		free(wa.text);
+		free(wb.text);
+	}
+	free(a);
+	free(b);
+}
+
+/* ---- the catalog ------------------------------------------------------------------- */
+
+static void the_catalog(void **state)
+{
+	(void)state;
+	struct nst_about about;
+	assert_true(nst_catalog_size(NST_REPORTS) > 40);
+	assert_true(nst_catalog_find(NST_REPORTS, "gpu_time_sum", &about));
+	assert_true(about.addition);
+	assert_true(nst_catalog_find(NST_RULES, "gpu_gaps", &about));
+	assert_false(about.addition);
+	assert_true(nst_catalog_find(NST_FINDINGS, "schema", &about));
+	assert_true(about.informational);
+	assert_false(nst_catalog_entry(NST_RULES, nst_catalog_size(NST_RULES), &about));
+	size_t n;
+	const char *const *def = nst_catalog_defaults(NST_REPORTS, &n);
+	assert_true(n > 0);
+	assert_string_equal(def[0], "nvtx_sum");
+	for (size_t i = 0; i < n; i++)
+		assert_true(nst_catalog_find(NST_REPORTS, def[i], &about));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(kernel_totals_through_a_sink),
+		cmocka_unit_test(a_time_filter_cuts_kernels),
+		cmocka_unit_test(a_report_as_text),
+		cmocka_unit_test(opening_errors_name_the_file),
+		cmocka_unit_test(parsing_errors),
+		cmocka_unit_test(running_errors),
+		cmocka_unit_test(nothing_on_stdout_or_stderr),
+		cmocka_unit_test(two_exports_on_two_threads),
+		cmocka_unit_test(the_catalog),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
