@@ -18,7 +18,14 @@ TESTS    := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 BRUTE    := $(patsubst tests/accounting/%.c,$(B)/tests/%,$(sort $(wildcard tests/accounting/brute_*.c)))
 EXAMPLE  := $(B)/example.sqlite
 
-.PHONY: all deps run test unit cli golden corpus accounting hostile bench clean sanitize fuzz fuzz-build fuzz-smoke
+PREFIX  ?= /usr/local
+VERSION := $(shell sed -n 's/^\#define NSTATS_VERSION "\(.*\)"/\1/p' include/nstats/nstats.h)
+SONAME  := libnstats.so.$(firstword $(subst ., ,$(VERSION)))
+SHLIB   := libnstats.so.$(VERSION)
+# The shared library's objects: position-independent, built only for it.
+PIC_OBJ := $(LIB_SRC:%.c=$(B)/pic/%.o)
+
+.PHONY: all shared install uninstall deps run test unit cli golden corpus accounting hostile bench clean sanitize fuzz fuzz-build fuzz-smoke
 all: $(B)/nstats $(B)/nsysgen
 
 deps:
@@ -34,6 +41,45 @@ $(B)/libnstats.a: $(LIB_OBJ)
 
 $(B)/nstats: $(CLI_OBJ) $(B)/libnstats.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- the library for other programs, and the install (README.md, Install)
+$(B)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+# Only the functions of include/nstats/nstats.h are exported (libnstats.map).
+$(B)/$(SHLIB): $(PIC_OBJ) src/libnstats.map
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=src/libnstats.map \
+		-Wl,--no-undefined $(LDFLAGS) -o $@ $(PIC_OBJ) $(LDLIBS)
+
+shared: $(B)/$(SHLIB)
+
+# The manual page is the program's own (nstats --manual): made from the
+# tables its --help prints.
+$(B)/nstats.1: $(B)/nstats
+	$(B)/nstats --manual >$@
+
+INSTALLED := bin/nstats lib/libnstats.a lib/$(SHLIB) lib/$(SONAME) lib/libnstats.so \
+	include/nstats/nstats.h lib/pkgconfig/nstats.pc share/man/man1/nstats.1
+D := $(DESTDIR)$(PREFIX)
+
+install: $(B)/nstats $(B)/libnstats.a $(B)/$(SHLIB) $(B)/nstats.1
+	install -d $(D)/bin $(D)/lib/pkgconfig $(D)/include/nstats $(D)/share/man/man1
+	install -m 755 $(B)/nstats $(D)/bin/nstats
+	install -m 644 $(B)/libnstats.a $(D)/lib/libnstats.a
+	install -m 755 $(B)/$(SHLIB) $(D)/lib/$(SHLIB)
+	ln -sf $(SHLIB) $(D)/lib/$(SONAME)
+	ln -sf $(SONAME) $(D)/lib/libnstats.so
+	install -m 644 include/nstats/nstats.h $(D)/include/nstats/nstats.h
+	install -m 644 $(B)/nstats.1 $(D)/share/man/man1/nstats.1
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+		'Name: nstats' 'Description: statistics and trace reports from Nsight Systems SQLite exports' \
+		'Version: $(VERSION)' 'Requires.private: sqlite3' 'Libs: -L$${libdir} -lnstats' \
+		'Libs.private: -lm -pthread' 'Cflags: -I$${includedir}' >$(D)/lib/pkgconfig/nstats.pc
+
+uninstall:
+	rm -f $(addprefix $(D)/,$(INSTALLED))
+	-rmdir $(D)/include/nstats 2>/dev/null
 
 $(B)/nsysgen: tools/nsysgen.c
 	@mkdir -p $(B)
@@ -132,4 +178,4 @@ fuzz-smoke: fuzz-build $(B)/nsysgen
 clean:
 	rm -rf build build-san build-fuzz build-dev
 
--include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/pic -name '*.d' 2>/dev/null)
