@@ -35,9 +35,17 @@ $(B)/libnstats.a: $(LIB_OBJ)
 $(B)/nstats: $(CLI_OBJ) $(B)/libnstats.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/nsysgen: tools/nsysgen.c
+# nsysgen's CREATE TABLE texts: schema.sql as one C string, each line quoted with its backslashes,
+# quotes and '?' (no trigraphs) escaped, so that the binary needs no file beside it
+$(B)/gen/nsysgen_schema.c: tools/nsysgen/schema.sql
+	@mkdir -p $(dir $@)
+	{ echo '/* Made from $< by the Makefile. */' && echo 'extern const char SCHEMA_SQL[];' && \
+	  echo 'const char SCHEMA_SQL[] =' && sed -e 's/[\\"?]/\\&/g' -e 's/^/    "/' -e 's/$$/\\n"/' $< && \
+	  echo '    ;'; } >$@.tmp && mv $@.tmp $@
+
+$(B)/nsysgen: tools/nsysgen.c $(B)/gen/nsysgen_schema.c
 	@mkdir -p $(B)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/tests/%: tests/unit/%.c $(B)/libnstats.a
 	@mkdir -p $(B)/tests

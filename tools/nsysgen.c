@@ -43,302 +43,9 @@
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ======================================================================================= schema */
-/* Generated from shared/docs/schema-2024.2.3-full.sql: one string per table that nsysgen writes. */
 
-static const char SQL_STRINGIDS[] =
-    "CREATE TABLE StringIds (\n"
-    "    -- Consolidation of repetitive string values.\n"
-    "\n"
-    "    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- ID reference value.\n"
-    "    value                       TEXT      NOT NULL                     -- String value.\n"
-    ")"
-    ;
-
-static const char SQL_THREADNAMES[] =
-    "CREATE TABLE ThreadNames (\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Thread name\n"
-    "    priority                    INTEGER,                               -- Priority of the thread.\n"
-    "    globalTid                   INTEGER                                -- Serialized GlobalId.\n"
-    ")"
-    ;
-
-static const char SQL_PROCESSES[] =
-    "CREATE TABLE PROCESSES (\n"
-    "    -- Names and identifiers of processes captured in the report.\n"
-    "\n"
-    "    globalPid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    pid                         INTEGER,                               -- The process ID.\n"
-    "    name                        TEXT                                   -- The process name.\n"
-    ")"
-    ;
-
-static const char SQL_META_DATA_EXPORT[] =
-    "CREATE TABLE META_DATA_EXPORT (\n"
-    "    -- information about nsys export process\n"
-    "\n"
-    "    name                        TEXT      NOT NULL,                    -- Name of meta-data record\n"
-    "    value                       TEXT                                   -- Value of meta-data record\n"
-    ")"
-    ;
-
-static const char SQL_META_DATA_CAPTURE[] =
-    "CREATE TABLE META_DATA_CAPTURE (\n"
-    "    -- information about nsys capture parameters\n"
-    "\n"
-    "    name                        TEXT      NOT NULL,                    -- Name of meta-data record\n"
-    "    value                       TEXT                                   -- Value of meta-data record\n"
-    ")"
-    ;
-
-static const char SQL_TARGET_INFO_SESSION_START_TIME[] =
-    "CREATE TABLE TARGET_INFO_SESSION_START_TIME (\n"
-    "    utcEpochNs                  INTEGER,                               -- UTC Epoch timestamp at start of the capture (ns).\n"
-    "    utcTime                     TEXT,                                  -- Start of the capture in UTC.\n"
-    "    localTime                   TEXT                                   -- Start of the capture in local time of target.\n"
-    ")"
-    ;
-
-static const char SQL_TARGET_INFO_GPU[] =
-    "CREATE TABLE TARGET_INFO_GPU (\n"
-    "    vmId                        INTEGER   NOT NULL,                    -- Serialized GlobalId.\n"
-    "    id                          INTEGER   NOT NULL,                    -- Device ID.\n"
-    "    name                        TEXT,                                  -- Device name.\n"
-    "    busLocation                 TEXT,                                  -- PCI bus location.\n"
-    "    isDiscrete                  INTEGER,                               -- True if discrete, false if integrated.\n"
-    "    l2CacheSize                 INTEGER,                               -- Size of L2 cache (B).\n"
-    "    totalMemory                 INTEGER,                               -- Total amount of memory on the device (B).\n"
-    "    memoryBandwidth             INTEGER,                               -- Amount of memory transferred (B).\n"
-    "    clockRate                   INTEGER,                               -- Clock frequency (Hz).\n"
-    "    smCount                     INTEGER,                               -- Number of multiprocessors on the device.\n"
-    "    pwGpuId                     INTEGER,                               -- PerfWorks GPU ID.\n"
-    "    uuid                        TEXT,                                  -- Device UUID.\n"
-    "    luid                        INTEGER,                               -- Device LUID.\n"
-    "    chipName                    TEXT,                                  -- Chip name.\n"
-    "    cuDevice                    INTEGER,                               -- CUDA device ID.\n"
-    "    ctxswDevPath                TEXT,                                  -- GPU context switch device node path.\n"
-    "    ctrlDevPath                 TEXT,                                  -- GPU control device node path.\n"
-    "    revision                    INTEGER,                               -- Revision number.\n"
-    "    nodeMask                    INTEGER,                               -- Device node mask.\n"
-    "    constantMemory              INTEGER,                               -- Memory available on device for __constant__ variables (B).\n"
-    "    maxIPC                      INTEGER,                               -- Maximum instructions per count.\n"
-    "    maxRegistersPerBlock        INTEGER,                               -- Maximum number of 32-bit registers available per block.\n"
-    "    maxShmemPerBlock            INTEGER,                               -- Maximum optin shared memory per block.\n"
-    "    maxShmemPerBlockOptin       INTEGER,                               -- Maximum optin shared memory per block.\n"
-    "    maxShmemPerSm               INTEGER,                               -- Maximum shared memory available per multiprocessor (B).\n"
-    "    maxRegistersPerSm           INTEGER,                               -- Maximum number of 32-bit registers available per multiprocessor.\n"
-    "    threadsPerWarp              INTEGER,                               -- Warp size in threads.\n"
-    "    asyncEngines                INTEGER,                               -- Number of asynchronous engines.\n"
-    "    maxWarpsPerSm               INTEGER,                               -- Maximum number of warps per multiprocessor.\n"
-    "    maxBlocksPerSm              INTEGER,                               -- Maximum number of blocks per multiprocessor.\n"
-    "    maxThreadsPerBlock          INTEGER,                               -- Maximum number of threads per block.\n"
-    "    maxBlockDimX                INTEGER,                               -- Maximum X-dimension of a block.\n"
-    "    maxBlockDimY                INTEGER,                               -- Maximum Y-dimension of a block.\n"
-    "    maxBlockDimZ                INTEGER,                               -- Maximum Z-dimension of a block.\n"
-    "    maxGridDimX                 INTEGER,                               -- Maximum X-dimension of a grid.\n"
-    "    maxGridDimY                 INTEGER,                               -- Maximum Y-dimension of a grid.\n"
-    "    maxGridDimZ                 INTEGER,                               -- Maximum Z-dimension of a grid.\n"
-    "    computeMajor                INTEGER,                               -- Major compute capability version number.\n"
-    "    computeMinor                INTEGER,                               -- Minor compute capability version number.\n"
-    "    smMajor                     INTEGER,                               -- Major multiprocessor version number.\n"
-    "    smMinor                     INTEGER                                -- Minor multiprocessor version number.\n"
-    ")"
-    ;
-
-static const char SQL_TARGET_INFO_CUDA_CONTEXT_INFO[] =
-    "CREATE TABLE TARGET_INFO_CUDA_CONTEXT_INFO (\n"
-    "    nullStreamId                INTEGER   NOT NULL,                    -- Stream ID.\n"
-    "    hwId                        INTEGER   NOT NULL,                    -- Hardware ID.\n"
-    "    vmId                        INTEGER   NOT NULL,                    -- VM ID.\n"
-    "    processId                   INTEGER   NOT NULL,                    -- Process ID.\n"
-    "    deviceId                    INTEGER   NOT NULL,                    -- Device ID.\n"
-    "    contextId                   INTEGER   NOT NULL,                    -- Context ID.\n"
-    "    parentContextId             INTEGER,                               -- For green context, this is the parent context id.\n"
-    "    isGreenContext              INTEGER                                -- Is this a Green Context?\n"
-    ")"
-    ;
-
-static const char SQL_TARGET_INFO_CUDA_STREAM[] =
-    "CREATE TABLE TARGET_INFO_CUDA_STREAM (\n"
-    "    streamId                    INTEGER   NOT NULL,                    -- Stream ID.\n"
-    "    hwId                        INTEGER   NOT NULL,                    -- Hardware ID.\n"
-    "    vmId                        INTEGER   NOT NULL,                    -- VM ID.\n"
-    "    processId                   INTEGER   NOT NULL,                    -- Process ID.\n"
-    "    contextId                   INTEGER   NOT NULL,                    -- Context ID.\n"
-    "    priority                    INTEGER   NOT NULL,                    -- Priority of the stream.\n"
-    "    flag                        INTEGER   NOT NULL                     -- REFERENCES ENUM_CUPTI_STREAM_TYPE(id)\n"
-    ")"
-    ;
-
-static const char SQL_ANALYSIS_DETAILS[] =
-    "CREATE TABLE ANALYSIS_DETAILS (\n"
-    "    -- Details about the analysis session.\n"
-    "\n"
-    "    globalVid                   INTEGER   NOT NULL,                    -- Serialized GlobalId.\n"
-    "    duration                    INTEGER   NOT NULL,                    -- The total time span of the entire trace (ns).\n"
-    "    startTime                   INTEGER   NOT NULL,                    -- Trace start timestamp in nanoseconds.\n"
-    "    stopTime                    INTEGER   NOT NULL                     -- Trace stop timestamp in nanoseconds.\n"
-    ")"
-    ;
-
-static const char SQL_CUPTI_ACTIVITY_KIND_RUNTIME[] =
-    "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    correlationId               INTEGER,                               -- ID used to identify events that this function call has triggered.\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
-    "    returnValue                 INTEGER   NOT NULL,                    -- Return value of the function call.\n"
-    "    callchainId                 INTEGER                                -- REFERENCES CUDA_CALLCHAINS(id)\n"
-    ")"
-    ;
-
-static const char SQL_CUDA_CALLCHAINS[] =
-    "CREATE TABLE CUDA_CALLCHAINS (\n"
-    "    id                          INTEGER   NOT NULL,                    -- Part of PRIMARY KEY (id, stackDepth).\n"
-    "    symbol                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
-    "    module                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Module name\n"
-    "    unresolved                  INTEGER,                               -- True if the symbol was not resolved.\n"
-    "    originalIP                  INTEGER,                               -- Instruction pointer value.\n"
-    "    stackDepth                  INTEGER   NOT NULL,                    -- Zero-base index of the given function in call stack.\n"
-    "\n"
-    "    PRIMARY KEY (id, stackDepth)\n"
-    ")"
-    ;
-
-static const char SQL_CUPTI_ACTIVITY_KIND_KERNEL[] =
-    "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    deviceId                    INTEGER   NOT NULL,                    -- Device ID.\n"
-    "    contextId                   INTEGER   NOT NULL,                    -- Context ID.\n"
-    "    greenContextId              INTEGER,                               -- Green context ID.\n"
-    "    streamId                    INTEGER   NOT NULL,                    -- Stream ID.\n"
-    "    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)\n"
-    "    globalPid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    demangledName               INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Kernel function name w/ templates\n"
-    "    shortName                   INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Base kernel function name\n"
-    "    mangledName                 INTEGER,                               -- REFERENCES StringIds(id) -- Raw C++ mangled kernel function name\n"
-    "    launchType                  INTEGER,                               -- REFERENCES ENUM_CUDA_KERNEL_LAUNCH_TYPE(id)\n"
-    "    cacheConfig                 INTEGER,                               -- REFERENCES ENUM_CUDA_FUNC_CACHE_CONFIG(id)\n"
-    "    registersPerThread          INTEGER   NOT NULL,                    -- Number of registers required for each thread executing the kernel.\n"
-    "    gridX                       INTEGER   NOT NULL,                    -- X-dimension grid size.\n"
-    "    gridY                       INTEGER   NOT NULL,                    -- Y-dimension grid size.\n"
-    "    gridZ                       INTEGER   NOT NULL,                    -- Z-dimension grid size.\n"
-    "    blockX                      INTEGER   NOT NULL,                    -- X-dimension block size.\n"
-    "    blockY                      INTEGER   NOT NULL,                    -- Y-dimension block size.\n"
-    "    blockZ                      INTEGER   NOT NULL,                    -- Z-dimension block size.\n"
-    "    staticSharedMemory          INTEGER   NOT NULL,                    -- Static shared memory allocated for the kernel (B).\n"
-    "    dynamicSharedMemory         INTEGER   NOT NULL,                    -- Dynamic shared memory reserved for the kernel (B).\n"
-    "    localMemoryPerThread        INTEGER   NOT NULL,                    -- Amount of local memory reserved for each thread (B).\n"
-    "    localMemoryTotal            INTEGER   NOT NULL,                    -- Total amount of local memory reserved for the kernel (B).\n"
-    "    gridId                      INTEGER   NOT NULL,                    -- Unique grid ID of the kernel assigned at runtime.\n"
-    "    sharedMemoryExecuted        INTEGER,                               -- Shared memory size set by the driver.\n"
-    "    graphNodeId                 INTEGER,                               -- REFERENCES CUDA_GRAPH_NODE_EVENTS(graphNodeId)\n"
-    "    sharedMemoryLimitConfig     INTEGER                                -- REFERENCES ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG(id)\n"
-    ")"
-    ;
-
-static const char SQL_CUPTI_ACTIVITY_KIND_MEMCPY[] =
-    "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    deviceId                    INTEGER   NOT NULL,                    -- Device ID.\n"
-    "    contextId                   INTEGER   NOT NULL,                    -- Context ID.\n"
-    "    greenContextId              INTEGER,                               -- Green context ID.\n"
-    "    streamId                    INTEGER   NOT NULL,                    -- Stream ID.\n"
-    "    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)\n"
-    "    globalPid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    bytes                       INTEGER   NOT NULL,                    -- Number of bytes transferred (B).\n"
-    "    copyKind                    INTEGER   NOT NULL,                    -- REFERENCES ENUM_CUDA_MEMCPY_OPER(id)\n"
-    "    deprecatedSrcId             INTEGER,                               -- Deprecated, use srcDeviceId instead.\n"
-    "    srcKind                     INTEGER,                               -- REFERENCES ENUM_CUDA_MEM_KIND(id)\n"
-    "    dstKind                     INTEGER,                               -- REFERENCES ENUM_CUDA_MEM_KIND(id)\n"
-    "    srcDeviceId                 INTEGER,                               -- Source device ID.\n"
-    "    srcContextId                INTEGER,                               -- Source context ID.\n"
-    "    dstDeviceId                 INTEGER,                               -- Destination device ID.\n"
-    "    dstContextId                INTEGER,                               -- Destination context ID.\n"
-    "    migrationCause              INTEGER,                               -- REFERENCES ENUM_CUDA_UNIF_MEM_MIGRATION(id)\n"
-    "    graphNodeId                 INTEGER,                               -- REFERENCES CUDA_GRAPH_NODE_EVENTS(graphNodeId)\n"
-    "    virtualAddress              INTEGER                                -- Virtual base address of the page/s being transferred.\n"
-    ")"
-    ;
-
-static const char SQL_CUPTI_ACTIVITY_KIND_MEMSET[] =
-    "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    deviceId                    INTEGER   NOT NULL,                    -- Device ID.\n"
-    "    contextId                   INTEGER   NOT NULL,                    -- Context ID.\n"
-    "    greenContextId              INTEGER,                               -- Green context ID.\n"
-    "    streamId                    INTEGER   NOT NULL,                    -- Stream ID.\n"
-    "    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)\n"
-    "    globalPid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    value                       INTEGER   NOT NULL,                    -- Value assigned to memory.\n"
-    "    bytes                       INTEGER   NOT NULL,                    -- Number of bytes set (B).\n"
-    "    graphNodeId                 INTEGER,                               -- REFERENCES CUDA_GRAPH_NODE_EVENTS(graphNodeId)\n"
-    "    memKind                     INTEGER                                -- REFERENCES ENUM_CUDA_MEM_KIND(id)\n"
-    ")"
-    ;
-
-static const char SQL_NVTX_EVENTS[] =
-    "CREATE TABLE NVTX_EVENTS (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER,                               -- Event end timestamp (ns).\n"
-    "    eventType                   INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_TYPE(id)\n"
-    "    rangeId                     INTEGER,                               -- Correlation ID returned from a nvtxRangeStart call.\n"
-    "    category                    INTEGER,                               -- User-controlled ID that can be used to group events.\n"
-    "    color                       INTEGER,                               -- Encoded ARGB color value.\n"
-    "    text                        TEXT,                                  -- Optional text message for non registered strings.\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    endGlobalTid                INTEGER,                               -- Serialized GlobalId.\n"
-    "    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- Registered NVTX domain\n"
-    "    domainId                    INTEGER,                               -- User-controlled ID that can be used to group events.\n"
-    "    uint64Value                 INTEGER,                               -- One of possible payload value union members.\n"
-    "    int64Value                  INTEGER,                               -- One of possible payload value union members.\n"
-    "    doubleValue                 REAL,                                  -- One of possible payload value union members.\n"
-    "    uint32Value                 INTEGER,                               -- One of possible payload value union members.\n"
-    "    int32Value                  INTEGER,                               -- One of possible payload value union members.\n"
-    "    floatValue                  REAL,                                  -- One of possible payload value union members.\n"
-    "    jsonTextId                  INTEGER,                               -- One of possible payload value union members.\n"
-    "    jsonText                    TEXT                                   -- One of possible payload value union members.\n"
-    ")"
-    ;
-
-static const char SQL_OSRT_API[] =
-    "CREATE TABLE OSRT_API (\n"
-    "    -- OS runtime libraries traced to gather information about low-level userspace APIs.\n"
-    "\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
-    "    returnValue                 INTEGER   NOT NULL,                    -- Return value of the function call.\n"
-    "    nestingLevel                INTEGER,                               -- Zero-base index of the nesting level.\n"
-    "    callchainId                 INTEGER   NOT NULL                     -- REFERENCES OSRT_CALLCHAINS(id)\n"
-    ")"
-    ;
-
-static const char SQL_OSRT_CALLCHAINS[] =
-    "CREATE TABLE OSRT_CALLCHAINS (\n"
-    "    -- Callchains attached to OSRT events, depending on selected profiling settings.\n"
-    "\n"
-    "    id                          INTEGER   NOT NULL,                    -- Part of PRIMARY KEY (id, stackDepth).\n"
-    "    symbol                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
-    "    module                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Module name\n"
-    "    kernelMode                  INTEGER,                               -- True if kernel mode.\n"
-    "    thumbCode                   INTEGER,                               -- True if thumb code.\n"
-    "    unresolved                  INTEGER,                               -- True if the symbol was not resolved.\n"
-    "    specialEntry                INTEGER,                               -- True if artifical entry added during processing callchain.\n"
-    "    originalIP                  INTEGER,                               -- Instruction pointer value.\n"
-    "    unwindMethod                INTEGER,                               -- REFERENCES ENUM_STACK_UNWIND_METHOD(id)\n"
-    "    stackDepth                  INTEGER   NOT NULL,                    -- Zero-base index of the given function in call stack.\n"
-    "\n"
-    "    PRIMARY KEY (id, stackDepth)\n"
-    ")"
-    ;
-
+/* tools/nsysgen/schema.sql, which the Makefile turns into a C string at build time. */
+extern const char SCHEMA_SQL[];
 
 /* Every ENUM_* table has the same columns; only the comment line differs. */
 static const char SQL_ENUM_FORMAT[] =
@@ -1879,7 +1586,6 @@ static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
  * and row_end(), which checks that the count matches the CREATE TABLE text. */
 struct table_writer {
     const char *table;
-    const char *create_sql;
     sqlite3_stmt *insert; /* NULL until the first row */
     int ncols;            /* columns of the full 2024.2.3 table = parameters ?1..?ncols */
     int next;             /* the parameter the next put_*() binds */
@@ -1887,7 +1593,7 @@ struct table_writer {
     int64_t rows;
 };
 
-#define WRITER(table, sql) {table, sql, NULL, 0, 0, SQLITE_OK, 0}
+#define WRITER(table) {table, NULL, 0, 0, SQLITE_OK, 0}
 
 static bool is_identifier_char(char c)
 {
@@ -1898,6 +1604,28 @@ static bool is_identifier_char(char c)
 static bool column_left_out(const struct config *cfg, const char *name, size_t len)
 {
     return !cfg->green_context && len == strlen("greenContextId") && strncmp(name, "greenContextId", len) == 0;
+}
+
+/* The CREATE TABLE statement of `table` in schema.sql, from "CREATE" to the closing ")" (the ';'
+ * is no part of what sqlite_master keeps), as a string for sqlite3_free(). */
+static char *schema_create_table(const char *table)
+{
+    static const char KEYWORDS[] = "CREATE TABLE ";
+    size_t name_len = strlen(table);
+    for (const char *s = SCHEMA_SQL; (s = strstr(s, KEYWORDS)) != NULL; s++) {
+        const char *name = s + strlen(KEYWORDS);
+        if ((s != SCHEMA_SQL && s[-1] != '\n') || strncmp(name, table, name_len) != 0 ||
+            strncmp(name + name_len, " (\n", 3) != 0)
+            continue;
+        const char *close = strstr(name, "\n);");
+        if (!close)
+            break;
+        char *sql = sqlite3_mprintf("%.*s", (int)(close + 2 - s), s);
+        if (!sql)
+            fail("%s: out of memory", table);
+        return sql;
+    }
+    fail("internal error: schema.sql has no CREATE TABLE %s statement ending in a line \");\"", table);
 }
 
 static char *finish_str(sqlite3_str *s, const char *what)
@@ -1912,17 +1640,18 @@ static char *finish_str(sqlite3_str *s, const char *what)
  * numbers whether or not a column was left out: SQLite accepts binds to numbers a statement skips. */
 static void writer_open(const struct config *cfg, struct table_writer *w)
 {
+    char *table_sql = schema_create_table(w->table);
     sqlite3_str *create = sqlite3_str_new(g_out.db), *cols = sqlite3_str_new(g_out.db),
                 *vals = sqlite3_str_new(g_out.db);
     int column = 0, kept = 0;
-    for (const char *line = w->create_sql; *line;) {
+    for (const char *line = table_sql; *line;) {
         const char *eol = strchr(line, '\n');
         size_t len = eol ? (size_t)(eol - line) + 1 : strlen(line);
         const char *p = line;
         while (*p == ' ')
             p++;
         size_t name_len = 0;
-        while (line != w->create_sql && is_identifier_char(p[name_len]))
+        while (line != table_sql && is_identifier_char(p[name_len]))
             name_len++;
         bool is_column = name_len > 0 && !(name_len == 7 && strncmp(p, "PRIMARY", 7) == 0);
         if (is_column) {
@@ -1952,6 +1681,7 @@ static void writer_open(const struct config *cfg, struct table_writer *w)
         fail_sqlite(what);
     }
     w->ncols = column;
+    sqlite3_free(table_sql);
     sqlite3_free(create_sql);
     sqlite3_free(col_list);
     sqlite3_free(val_list);
@@ -3179,254 +2909,6 @@ static void nvtx_finish_thread(struct gen *g, struct thread *th)
  * reports after the host events, from a random stream of their own: an export made without them is
  * byte for byte what it was before these options existed. */
 
-static const char SQL_CUDA_UM_CPU_PAGE_FAULT_EVENTS[] =
-    "CREATE TABLE CUDA_UM_CPU_PAGE_FAULT_EVENTS (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    globalPid                   INTEGER   NOT NULL,                    -- Serialized GlobalId.\n"
-    "    address                     INTEGER   NOT NULL,                    -- Virtual address of the page that faulted.\n"
-    "    originalFaultPc             INTEGER,                               -- Program counter of the CPU instruction that caused the page fault.\n"
-    "    CpuInstruction              INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
-    "    module                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Module name\n"
-    "    unresolvedFaultPc           INTEGER                                -- True if the program counter was not resolved.\n"
-    ")"
-    ;
-
-static const char SQL_CUDA_UM_GPU_PAGE_FAULT_EVENTS[] =
-    "CREATE TABLE CUDA_UM_GPU_PAGE_FAULT_EVENTS (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    globalPid                   INTEGER   NOT NULL,                    -- Serialized GlobalId.\n"
-    "    deviceId                    INTEGER   NOT NULL,                    -- Device ID.\n"
-    "    address                     INTEGER   NOT NULL,                    -- Virtual address of the page that faulted.\n"
-    "    numberOfPageFaults          INTEGER   NOT NULL,                    -- Number of page faults for the same page.\n"
-    "    faultAccessType             INTEGER   NOT NULL                     -- REFERENCES ENUM_CUDA_UNIF_MEM_ACCESS_TYPE(id)\n"
-    ")"
-    ;
-
-static const char SQL_OPENMP_EVENT_KIND_PARALLEL[] =
-    "CREATE TABLE OPENMP_EVENT_KIND_PARALLEL (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    correlationId               INTEGER,                               -- Currently unused.\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Event name\n"
-    "    eventKind                   INTEGER,                               -- REFERENCES ENUM_OPENMP_EVENT_KIND(id)\n"
-    "    parallelId                  INTEGER,                               -- Internal parallel region sequence starting from 1.\n"
-    "    parentTaskId                INTEGER                                -- ID for task that creates this parallel region.\n"
-    ")"
-    ;
-
-static const char SQL_OPENMP_EVENT_KIND_SYNC_REGION[] =
-    "CREATE TABLE OPENMP_EVENT_KIND_SYNC_REGION (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    correlationId               INTEGER,                               -- Currently unused.\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Event name\n"
-    "    eventKind                   INTEGER,                               -- REFERENCES ENUM_OPENMP_EVENT_KIND(id)\n"
-    "    parallelId                  INTEGER,                               -- ID of the parallel region that this event belongs to.\n"
-    "    taskId                      INTEGER,                               -- ID of the task that this event belongs to.\n"
-    "    kind                        INTEGER                                -- REFERENCES ENUM_OPENMP_SYNC_REGION(id)\n"
-    ")"
-    ;
-
-static const char SQL_OPENMP_EVENT_KIND_SYNC_REGION_WAIT[] =
-    "CREATE TABLE OPENMP_EVENT_KIND_SYNC_REGION_WAIT (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    correlationId               INTEGER,                               -- Currently unused.\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Event name\n"
-    "    eventKind                   INTEGER,                               -- REFERENCES ENUM_OPENMP_EVENT_KIND(id)\n"
-    "    parallelId                  INTEGER,                               -- ID of the parallel region that this event belongs to.\n"
-    "    taskId                      INTEGER,                               -- ID of the task that this event belongs to.\n"
-    "    kind                        INTEGER                                -- REFERENCES ENUM_OPENMP_SYNC_REGION(id)\n"
-    ")"
-    ;
-
-static const char SQL_OPENMP_EVENT_KIND_TASK[] =
-    "CREATE TABLE OPENMP_EVENT_KIND_TASK (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    correlationId               INTEGER,                               -- Currently unused.\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Event name\n"
-    "    eventKind                   INTEGER,                               -- REFERENCES ENUM_OPENMP_EVENT_KIND(id)\n"
-    "    parallelId                  INTEGER,                               -- ID of the parallel region that this event belongs to.\n"
-    "    taskId                      INTEGER,                               -- ID of the task that this event belongs to.\n"
-    "    kind                        INTEGER                                -- REFERENCES ENUM_OPENMP_TASK_FLAG(id)\n"
-    ")"
-    ;
-
-static const char SQL_OPENMP_EVENT_KIND_WORKSHARE[] =
-    "CREATE TABLE OPENMP_EVENT_KIND_WORKSHARE (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    correlationId               INTEGER,                               -- Currently unused.\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Event name\n"
-    "    eventKind                   INTEGER,                               -- REFERENCES ENUM_OPENMP_EVENT_KIND(id)\n"
-    "    kind                        INTEGER,                               -- REFERENCES ENUM_OPENMP_WORK(id)\n"
-    "    parallelId                  INTEGER,                               -- ID of the parallel region that this event belongs to.\n"
-    "    taskId                      INTEGER,                               -- ID of the task that this event belongs to.\n"
-    "    count                       INTEGER                                -- Measure of the quantity of work involved in the region.\n"
-    ")"
-    ;
-
-static const char SQL_CUPTI_ACTIVITY_KIND_OPENACC_DATA[] =
-    "CREATE TABLE CUPTI_ACTIVITY_KIND_OPENACC_DATA (\n"
-    "    -- OpenACC data events collected using CUPTI.\n"
-    "\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Event name\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    eventKind                   INTEGER   NOT NULL,                    -- REFERENCES ENUM_OPENACC_EVENT_KIND(id)\n"
-    "    DeviceType                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_OPENACC_DEVICE(id)\n"
-    "    lineNo                      INTEGER   NOT NULL,                    -- Line number of the directive or program construct.\n"
-    "    cuDeviceId                  INTEGER   NOT NULL,                    -- CUDA device ID. Valid only if deviceType is acc_device_nvidia.\n"
-    "    cuContextId                 INTEGER   NOT NULL,                    -- CUDA context ID. Valid only if deviceType is acc_device_nvidia.\n"
-    "    cuStreamId                  INTEGER   NOT NULL,                    -- CUDA stream ID. Valid only if deviceType is acc_device_nvidia.\n"
-    "    srcFile                     INTEGER,                               -- REFERENCES StringIds(id) -- Source file name or path\n"
-    "    funcName                    INTEGER,                               -- REFERENCES StringIds(id) -- Function in which event occurred\n"
-    "    bytes                       INTEGER,                               -- Number of bytes.\n"
-    "    varName                     INTEGER                                -- REFERENCES StringIds(id) -- Variable name\n"
-    ")"
-    ;
-
-static const char SQL_CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH[] =
-    "CREATE TABLE CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH (\n"
-    "    -- OpenACC launch events collected using CUPTI.\n"
-    "\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Event name\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    eventKind                   INTEGER   NOT NULL,                    -- REFERENCES ENUM_OPENACC_EVENT_KIND(id)\n"
-    "    DeviceType                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_OPENACC_DEVICE(id)\n"
-    "    lineNo                      INTEGER   NOT NULL,                    -- Line number of the directive or program construct.\n"
-    "    cuDeviceId                  INTEGER   NOT NULL,                    -- CUDA device ID. Valid only if deviceType is acc_device_nvidia.\n"
-    "    cuContextId                 INTEGER   NOT NULL,                    -- CUDA context ID. Valid only if deviceType is acc_device_nvidia.\n"
-    "    cuStreamId                  INTEGER   NOT NULL,                    -- CUDA stream ID. Valid only if deviceType is acc_device_nvidia.\n"
-    "    srcFile                     INTEGER,                               -- REFERENCES StringIds(id) -- Source file name or path\n"
-    "    funcName                    INTEGER,                               -- REFERENCES StringIds(id) -- Function in which event occurred\n"
-    "    numGangs                    INTEGER,                               -- Number of gangs created for this kernel launch.\n"
-    "    numWorkers                  INTEGER,                               -- Number of workers created for this kernel launch.\n"
-    "    vectorLength                INTEGER,                               -- Number of vector lanes created for this kernel launch.\n"
-    "    kernelName                  INTEGER                                -- REFERENCES StringIds(id) -- Kernel name\n"
-    ")"
-    ;
-
-static const char SQL_CUPTI_ACTIVITY_KIND_OPENACC_OTHER[] =
-    "CREATE TABLE CUPTI_ACTIVITY_KIND_OPENACC_OTHER (\n"
-    "    -- OpenACC other events collected using CUPTI.\n"
-    "\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Event name\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    eventKind                   INTEGER   NOT NULL,                    -- REFERENCES ENUM_OPENACC_EVENT_KIND(id)\n"
-    "    DeviceType                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_OPENACC_DEVICE(id)\n"
-    "    lineNo                      INTEGER   NOT NULL,                    -- Line number of the directive or program construct.\n"
-    "    cuDeviceId                  INTEGER   NOT NULL,                    -- CUDA device ID. Valid only if deviceType is acc_device_nvidia.\n"
-    "    cuContextId                 INTEGER   NOT NULL,                    -- CUDA context ID. Valid only if deviceType is acc_device_nvidia.\n"
-    "    cuStreamId                  INTEGER   NOT NULL,                    -- CUDA stream ID. Valid only if deviceType is acc_device_nvidia.\n"
-    "    srcFile                     INTEGER,                               -- REFERENCES StringIds(id) -- Source file name or path\n"
-    "    funcName                    INTEGER                                -- REFERENCES StringIds(id) -- Function in which event occurred\n"
-    ")"
-    ;
-
-static const char SQL_TARGET_INFO_WDDM_CONTEXTS[] =
-    "CREATE TABLE TARGET_INFO_WDDM_CONTEXTS (\n"
-    "    context                     INTEGER   NOT NULL,\n"
-    "    engineType                  INTEGER   NOT NULL,\n"
-    "    nodeOrdinal                 INTEGER   NOT NULL,\n"
-    "    friendlyName                TEXT      NOT NULL\n"
-    ")"
-    ;
-
-static const char SQL_WDDM_QUEUE_PACKET_START_EVENTS[] =
-    "CREATE TABLE WDDM_QUEUE_PACKET_START_EVENTS (\n"
-    "    -- Raw ETW QueuePacketStart events.\n"
-    "\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    gpu                         INTEGER   NOT NULL,                    -- GPU index.\n"
-    "    context                     INTEGER   NOT NULL,                    -- The context ID of WDDM queue.\n"
-    "    dmaBufferSize               INTEGER   NOT NULL,                    -- The dma buffer size.\n"
-    "    dmaBuffer                   INTEGER   NOT NULL,                    -- The reported address of dma buffer.\n"
-    "    queuePacket                 INTEGER   NOT NULL,                    -- The address of queue packet.\n"
-    "    progressFenceValue          INTEGER   NOT NULL,                    -- The fence value.\n"
-    "    packetType                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_WDDM_PACKET_TYPE(id)\n"
-    "    submitSequence              INTEGER   NOT NULL,                    -- Internal sequence starting from 1.\n"
-    "    allocationListSize          INTEGER   NOT NULL,                    -- The number of allocations referenced.\n"
-    "    patchLocationListSize       INTEGER   NOT NULL,                    -- The number of patch locations.\n"
-    "    present                     INTEGER   NOT NULL,                    -- True or False if the packet is a present packet.\n"
-    "    engineType                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_WDDM_ENGINE_TYPE(id)\n"
-    "    syncObject                  INTEGER                                -- The address of fence object.\n"
-    ")"
-    ;
-
-static const char SQL_WDDM_QUEUE_PACKET_STOP_EVENTS[] =
-    "CREATE TABLE WDDM_QUEUE_PACKET_STOP_EVENTS (\n"
-    "    -- Raw ETW QueuePacketStop events.\n"
-    "\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    gpu                         INTEGER   NOT NULL,                    -- GPU index.\n"
-    "    context                     INTEGER   NOT NULL,                    -- The context ID of WDDM queue.\n"
-    "    queuePacket                 INTEGER   NOT NULL,                    -- The address of queue packet.\n"
-    "    packetType                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_WDDM_PACKET_TYPE(id)\n"
-    "    submitSequence              INTEGER   NOT NULL,                    -- Internal sequence starting from 1.\n"
-    "    preempted                   INTEGER   NOT NULL,                    -- True or False if the packet is preempted.\n"
-    "    timeouted                   INTEGER   NOT NULL,                    -- True or False if the packet is timeouted.\n"
-    "    engineType                  INTEGER   NOT NULL                     -- REFERENCES ENUM_WDDM_ENGINE_TYPE(id)\n"
-    ")"
-    ;
-
-static const char SQL_WDDM_DMA_PACKET_START_EVENTS[] =
-    "CREATE TABLE WDDM_DMA_PACKET_START_EVENTS (\n"
-    "    -- Raw ETW DmaPacketStart events.\n"
-    "\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    gpu                         INTEGER   NOT NULL,                    -- GPU index.\n"
-    "    context                     INTEGER   NOT NULL,                    -- The context ID of WDDM queue.\n"
-    "    queuePacketContext          INTEGER   NOT NULL,                    -- The queue packet context.\n"
-    "    uliSubmissionId             INTEGER   NOT NULL,                    -- The queue packet submission ID.\n"
-    "    dmaBuffer                   INTEGER   NOT NULL,                    -- The reported address of dma buffer.\n"
-    "    packetType                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_WDDM_PACKET_TYPE(id)\n"
-    "    ulQueueSubmitSequence       INTEGER   NOT NULL,                    -- Internal sequence starting from 1.\n"
-    "    quantumStatus               INTEGER   NOT NULL,                    -- The quantum Status.\n"
-    "    engineType                  INTEGER   NOT NULL                     -- REFERENCES ENUM_WDDM_ENGINE_TYPE(id)\n"
-    ")"
-    ;
-
-static const char SQL_WDDM_DMA_PACKET_STOP_EVENTS[] =
-    "CREATE TABLE WDDM_DMA_PACKET_STOP_EVENTS (\n"
-    "    -- Raw ETW DmaPacketStop events.\n"
-    "\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    gpu                         INTEGER   NOT NULL,                    -- GPU index.\n"
-    "    context                     INTEGER   NOT NULL,                    -- The context ID of WDDM queue.\n"
-    "    uliCompletionId             INTEGER   NOT NULL,                    -- The queue packet completion ID.\n"
-    "    packetType                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_WDDM_PACKET_TYPE(id)\n"
-    "    ulQueueSubmitSequence       INTEGER   NOT NULL,                    -- Internal sequence starting from 1.\n"
-    "    preempted                   INTEGER   NOT NULL,                    -- True or False if the packet is preempted.\n"
-    "    engineType                  INTEGER   NOT NULL                     -- REFERENCES ENUM_WDDM_ENGINE_TYPE(id)\n"
-    ")"
-    ;
-
 /* weighted_pick() from this block's own random stream. */
 static size_t weighted_pick_rng(struct rng *r, struct weighted_table *t)
 {
@@ -3861,21 +3343,21 @@ static void write_extra_rows(struct gen *g)
     struct extra_gen x = {
         .g = g,
         .now = g->procs[0].start_time + 1000000,
-        .w_cpu_faults = WRITER("CUDA_UM_CPU_PAGE_FAULT_EVENTS", SQL_CUDA_UM_CPU_PAGE_FAULT_EVENTS),
-        .w_gpu_faults = WRITER("CUDA_UM_GPU_PAGE_FAULT_EVENTS", SQL_CUDA_UM_GPU_PAGE_FAULT_EVENTS),
-        .w_omp = {WRITER("OPENMP_EVENT_KIND_PARALLEL", SQL_OPENMP_EVENT_KIND_PARALLEL),
-                  WRITER("OPENMP_EVENT_KIND_SYNC_REGION", SQL_OPENMP_EVENT_KIND_SYNC_REGION),
-                  WRITER("OPENMP_EVENT_KIND_SYNC_REGION_WAIT", SQL_OPENMP_EVENT_KIND_SYNC_REGION_WAIT),
-                  WRITER("OPENMP_EVENT_KIND_WORKSHARE", SQL_OPENMP_EVENT_KIND_WORKSHARE),
-                  WRITER("OPENMP_EVENT_KIND_TASK", SQL_OPENMP_EVENT_KIND_TASK)},
-        .w_acc = {WRITER("CUPTI_ACTIVITY_KIND_OPENACC_DATA", SQL_CUPTI_ACTIVITY_KIND_OPENACC_DATA),
-                  WRITER("CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH", SQL_CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH),
-                  WRITER("CUPTI_ACTIVITY_KIND_OPENACC_OTHER", SQL_CUPTI_ACTIVITY_KIND_OPENACC_OTHER)},
-        .w_wddm_contexts = WRITER("TARGET_INFO_WDDM_CONTEXTS", SQL_TARGET_INFO_WDDM_CONTEXTS),
-        .w_queue_start = WRITER("WDDM_QUEUE_PACKET_START_EVENTS", SQL_WDDM_QUEUE_PACKET_START_EVENTS),
-        .w_queue_stop = WRITER("WDDM_QUEUE_PACKET_STOP_EVENTS", SQL_WDDM_QUEUE_PACKET_STOP_EVENTS),
-        .w_dma_start = WRITER("WDDM_DMA_PACKET_START_EVENTS", SQL_WDDM_DMA_PACKET_START_EVENTS),
-        .w_dma_stop = WRITER("WDDM_DMA_PACKET_STOP_EVENTS", SQL_WDDM_DMA_PACKET_STOP_EVENTS),
+        .w_cpu_faults = WRITER("CUDA_UM_CPU_PAGE_FAULT_EVENTS"),
+        .w_gpu_faults = WRITER("CUDA_UM_GPU_PAGE_FAULT_EVENTS"),
+        .w_omp = {WRITER("OPENMP_EVENT_KIND_PARALLEL"),
+                  WRITER("OPENMP_EVENT_KIND_SYNC_REGION"),
+                  WRITER("OPENMP_EVENT_KIND_SYNC_REGION_WAIT"),
+                  WRITER("OPENMP_EVENT_KIND_WORKSHARE"),
+                  WRITER("OPENMP_EVENT_KIND_TASK")},
+        .w_acc = {WRITER("CUPTI_ACTIVITY_KIND_OPENACC_DATA"),
+                  WRITER("CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH"),
+                  WRITER("CUPTI_ACTIVITY_KIND_OPENACC_OTHER")},
+        .w_wddm_contexts = WRITER("TARGET_INFO_WDDM_CONTEXTS"),
+        .w_queue_start = WRITER("WDDM_QUEUE_PACKET_START_EVENTS"),
+        .w_queue_stop = WRITER("WDDM_QUEUE_PACKET_STOP_EVENTS"),
+        .w_dma_start = WRITER("WDDM_DMA_PACKET_START_EVENTS"),
+        .w_dma_stop = WRITER("WDDM_DMA_PACKET_STOP_EVENTS"),
     };
     rng_seed(&x.rng, c->seed ^ UINT64_C(0x756d6f6d70616363));
     write_um(&x);
@@ -4118,7 +3600,7 @@ static void write_enum_tables(void)
         char *insert = sqlite3_mprintf("INSERT INTO %s (id, name, label) VALUES (?1, ?2, ?3)", e->table);
         if (!create || !insert)
             fail("out of memory");
-        struct table_writer w = WRITER(e->table, create);
+        struct table_writer w = WRITER(e->table);
         exec_sql(create, "creating an ENUM table");
         if (sqlite3_prepare_v2(g_out.db, insert, -1, &w.insert, NULL) != SQLITE_OK)
             fail_sqlite("preparing an ENUM insert");
@@ -4541,124 +4023,6 @@ static void setup(struct gen *g)
  *  - D3D12: the same in D3D12_PIX_DEBUG_API on a command list, and DX12_WORKLOAD rows on the GPU.
  * The "empty pass" has no draws and takes no GPU time. */
 
-static const char SQL_VULKAN_API[] =
-    "CREATE TABLE VULKAN_API (\n"
-    "    id                          INTEGER   NOT NULL   PRIMARY KEY,\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    correlationId               INTEGER,                               -- First ID matching an API call to GPU workloads.\n"
-    "    endCorrelationId            INTEGER,                               -- Last ID matching an API call to GPU workloads.\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
-    "    contextId                   INTEGER                                -- Short form of the interface object address.\n"
-    ")"
-    ;
-
-static const char SQL_VULKAN_DEBUG_API[] =
-    "CREATE TABLE VULKAN_DEBUG_API (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    correlationId               INTEGER,                               -- First ID matching an API call to GPU workloads.\n"
-    "    endCorrelationId            INTEGER,                               -- Last ID matching an API call to GPU workloads.\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
-    "    contextId                   INTEGER,                               -- Short form of the interface object address.\n"
-    "    color                       INTEGER,                               -- Encoded ARGB color value.\n"
-    "    textId                      INTEGER                                -- REFERENCES StringIds(id) -- Vulkan CPU debug marker string\n"
-    ")"
-    ;
-
-static const char SQL_VULKAN_WORKLOAD[] =
-    "CREATE TABLE VULKAN_WORKLOAD (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    correlationId               INTEGER,                               -- First ID matching an API call to GPU workloads.\n"
-    "    endCorrelationId            INTEGER,                               -- Last ID matching an API call to GPU workloads.\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
-    "    gpu                         INTEGER,                               -- GPU index.\n"
-    "    contextId                   INTEGER,                               -- Short form of the interface object address.\n"
-    "    color                       INTEGER,                               -- Encoded ARGB color value.\n"
-    "    textId                      INTEGER                                -- REFERENCES StringIds(id) -- Vulkan CPU debug marker string\n"
-    ")"
-    ;
-
-static const char SQL_KHR_DEBUG_EVENTS[] =
-    "CREATE TABLE KHR_DEBUG_EVENTS (\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_TYPE(id)\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER,                               -- Event end timestamp (ns).\n"
-    "    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- Debug marker/group text\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    source                      INTEGER,                               -- REFERENCES ENUM_OPENGL_DEBUG_SOURCE(id)\n"
-    "    khrdType                    INTEGER,                               -- REFERENCES ENUM_OPENGL_DEBUG_TYPE(id)\n"
-    "    id                          INTEGER,                               -- KHR event ID.\n"
-    "    severity                    INTEGER,                               -- REFERENCES ENUM_OPENGL_DEBUG_SEVERITY(id)\n"
-    "    correlationId               INTEGER,                               -- ID used to correlate KHR CPU trace to GPU trace.\n"
-    "    context                     INTEGER                                -- Context ID.\n"
-    ")"
-    ;
-
-static const char SQL_D3D11_PIX_DEBUG_API[] =
-    "CREATE TABLE D3D11_PIX_DEBUG_API (\n"
-    "    -- D3D11 debug marker events.\n"
-    "\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    correlationId               INTEGER,                               -- First ID matching an API call to GPU workloads.\n"
-    "    endCorrelationId            INTEGER,                               -- Last ID matching an API call to GPU workloads.\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
-    "    shortContextId              INTEGER,                               -- Short form of the COM interface object address.\n"
-    "    frameId                     INTEGER,                               -- Index of the graphics frame starting from 1.\n"
-    "    color                       INTEGER,                               -- Encoded ARGB color value.\n"
-    "    textId                      INTEGER                                -- REFERENCES StringIds(id) -- PIX marker text\n"
-    ")"
-    ;
-
-static const char SQL_D3D12_PIX_DEBUG_API[] =
-    "CREATE TABLE D3D12_PIX_DEBUG_API (\n"
-    "    -- D3D12 debug marker events.\n"
-    "\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    correlationId               INTEGER,                               -- First ID matching an API call to GPU workloads.\n"
-    "    endCorrelationId            INTEGER,                               -- Last ID matching an API call to GPU workloads.\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
-    "    shortContextId              INTEGER,                               -- Short form of the COM interface object address.\n"
-    "    frameId                     INTEGER,                               -- Index of the graphics frame starting from 1.\n"
-    "    color                       INTEGER,                               -- Encoded ARGB color value.\n"
-    "    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- PIX marker text\n"
-    "    commandListType             INTEGER,                               -- REFERENCES ENUM_D3D12_CMD_LIST_TYPE(id)\n"
-    "    objectNameId                INTEGER,                               -- REFERENCES StringIds(id) -- D3D12 object name\n"
-    "    longContextId               INTEGER                                -- Long form of the COM interface object address.\n"
-    ")"
-    ;
-
-static const char SQL_DX12_WORKLOAD[] =
-    "CREATE TABLE DX12_WORKLOAD (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    correlationId               INTEGER,                               -- First ID matching an API call to GPU workloads.\n"
-    "    endCorrelationId            INTEGER,                               -- Last ID matching an API call to GPU workloads.\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
-    "    shortContextId              INTEGER,                               -- Short form of the COM interface object address.\n"
-    "    frameId                     INTEGER,                               -- Index of the graphics frame starting from 1.\n"
-    "    gpu                         INTEGER,                               -- GPU index.\n"
-    "    color                       INTEGER,                               -- Encoded ARGB color value.\n"
-    "    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- PIX marker text\n"
-    "    commandListType             INTEGER,                               -- REFERENCES ENUM_D3D12_CMD_LIST_TYPE(id)\n"
-    "    objectNameId                INTEGER,                               -- REFERENCES StringIds(id) -- D3D12 object name\n"
-    "    longContextId               INTEGER                                -- Long form of the COM interface object address.\n"
-    ")"
-    ;
-
 enum gfx_api { GFX_VULKAN, GFX_OPENGL, GFX_DX11, GFX_DX12, GFX_APIS };
 
 enum {
@@ -5024,13 +4388,13 @@ static void write_graphics(struct gen *g)
         return;
     struct gfx_gen x = {
         .g = g,
-        .w_vk_api = WRITER("VULKAN_API", SQL_VULKAN_API),
-        .w_vk_debug = WRITER("VULKAN_DEBUG_API", SQL_VULKAN_DEBUG_API),
-        .w_vk_workload = WRITER("VULKAN_WORKLOAD", SQL_VULKAN_WORKLOAD),
-        .w_khr = WRITER("KHR_DEBUG_EVENTS", SQL_KHR_DEBUG_EVENTS),
-        .w_d3d11_pix = WRITER("D3D11_PIX_DEBUG_API", SQL_D3D11_PIX_DEBUG_API),
-        .w_d3d12_pix = WRITER("D3D12_PIX_DEBUG_API", SQL_D3D12_PIX_DEBUG_API),
-        .w_dx12_workload = WRITER("DX12_WORKLOAD", SQL_DX12_WORKLOAD),
+        .w_vk_api = WRITER("VULKAN_API"),
+        .w_vk_debug = WRITER("VULKAN_DEBUG_API"),
+        .w_vk_workload = WRITER("VULKAN_WORKLOAD"),
+        .w_khr = WRITER("KHR_DEBUG_EVENTS"),
+        .w_d3d11_pix = WRITER("D3D11_PIX_DEBUG_API"),
+        .w_d3d12_pix = WRITER("D3D12_PIX_DEBUG_API"),
+        .w_dx12_workload = WRITER("DX12_WORKLOAD"),
         .next_vk_api_id = 1,
     };
     rng_seed(&x.rng, c->seed ^ UINT64_C(0x67726170686963));
@@ -5053,40 +4417,6 @@ static void write_graphics(struct gen *g)
  * one call after another over the threads in turn, from 1 ms on.  Durations are whole
  * microseconds, so that equal ones are common.  What a call is picks the heap type, heap flags and
  * CPU page property at random, so every combination of them comes up with a few hundred calls. */
-
-static const char SQL_DX12_API[] =
-    "CREATE TABLE DX12_API (\n"
-    "    id                          INTEGER   NOT NULL   PRIMARY KEY,\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    correlationId               INTEGER,                               -- First ID matching an API call to GPU workloads.\n"
-    "    endCorrelationId            INTEGER,                               -- Last ID matching an API call to GPU workloads.\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
-    "    shortContextId              INTEGER,                               -- Short form of the COM interface object address.\n"
-    "    frameId                     INTEGER,                               -- Index of the graphics frame starting from 1.\n"
-    "    color                       INTEGER,                               -- Encoded ARGB color value.\n"
-    "    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- PIX marker text\n"
-    "    commandListType             INTEGER,                               -- REFERENCES ENUM_D3D12_CMD_LIST_TYPE(id)\n"
-    "    objectNameId                INTEGER,                               -- REFERENCES StringIds(id) -- D3D12 object name\n"
-    "    longContextId               INTEGER                                -- Long form of the COM interface object address.\n"
-    ")"
-    ;
-
-static const char SQL_DX12_MEMORY_OPERATION[] =
-    "CREATE TABLE DX12_MEMORY_OPERATION (\n"
-    "    gpu                         INTEGER,                               -- GPU index.\n"
-    "    rangeStart                  INTEGER,                               -- Offset denoting the beginning of a memory range (B).\n"
-    "    rangeEnd                    INTEGER,                               -- Offset denoting the end of a memory range (B).\n"
-    "    subresourceId               INTEGER,                               -- Subresource index.\n"
-    "    heapType                    INTEGER,                               -- REFERENCES ENUM_D3D12_HEAP_TYPE(id)\n"
-    "    heapFlags                   INTEGER,                               -- REFERENCES ENUM_D3D12_HEAP_FLAGS(id)\n"
-    "    cpuPageProperty             INTEGER,                               -- REFERENCES ENUM_D3D12_PAGE_PROPERTY(id)\n"
-    "    nvApiFlags                  INTEGER,                               -- NV specific flags. See docs for specifics.\n"
-    "    traceEventId                INTEGER   NOT NULL                     -- REFERENCES DX12_API(id)\n"
-    ")"
-    ;
 
 enum { EVENT_CLASS_DX12_API = 41 };
 
@@ -5187,8 +4517,8 @@ static void gen_dx12_mem(struct gen *g)
         return;
     struct dxm_gen x = {
         .g = g,
-        .api = WRITER("DX12_API", SQL_DX12_API),
-        .ops = WRITER("DX12_MEMORY_OPERATION", SQL_DX12_MEMORY_OPERATION),
+        .api = WRITER("DX12_API"),
+        .ops = WRITER("DX12_MEMORY_OPERATION"),
     };
     rng_seed(&x.rng, c->seed ^ UINT64_C(0x6478313278656d));
     for (size_t i = 0; i < COUNT_OF(DXM_CALLS); i++)
@@ -5269,157 +4599,6 @@ static void write_analysis_details(struct gen *g)
  * metrics (--nic-metrics, --ib-switch-metrics) and of NvVideo tracing. Their rows come from a random
  * stream of their own and are written after the host events, so these options only add tables and
  * StringIds rows: every other row of the export is the same with or without them. */
-
-/* The tables, as shared/docs/schema-2024.2.3-full.sql has them. */
-
-static const char SQL_MPI_P2P_EVENTS[] =
-    "CREATE TABLE MPI_P2P_EVENTS (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER,                               -- Event end timestamp (ns).\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- Registered NVTX domain\n"
-    "    commHandle                  INTEGER,                               -- MPI communicator handle.\n"
-    "    tag                         INTEGER,                               -- MPI message tag\n"
-    "    remoteRank                  INTEGER,                               -- MPI remote rank (destination or source)\n"
-    "    size                        INTEGER,                               -- MPI message size in bytes\n"
-    "    requestHandle               INTEGER                                -- MPI request handle.\n"
-    ")"
-    ;
-
-static const char SQL_MPI_COLLECTIVES_EVENTS[] =
-    "CREATE TABLE MPI_COLLECTIVES_EVENTS (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER,                               -- Event end timestamp (ns).\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- Registered NVTX domain\n"
-    "    commHandle                  INTEGER,                               -- MPI communicator handle.\n"
-    "    rootRank                    INTEGER,                               -- root rank in the collective\n"
-    "    size                        INTEGER,                               -- MPI message size in bytes (send size for bidirectional ops)\n"
-    "    recvSize                    INTEGER,                               -- MPI receive size in bytes\n"
-    "    requestHandle               INTEGER                                -- MPI request handle.\n"
-    ")"
-    ;
-
-static const char SQL_MPI_START_WAIT_EVENTS[] =
-    "CREATE TABLE MPI_START_WAIT_EVENTS (\n"
-    "    -- MPI_Start*, MPI_Test* and MPI_Wait*\n"
-    "\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER,                               -- Event end timestamp (ns).\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- Registered NVTX domain\n"
-    "    requestHandle               INTEGER                                -- MPI request handle.\n"
-    ")"
-    ;
-
-static const char SQL_MPI_OTHER_EVENTS[] =
-    "CREATE TABLE MPI_OTHER_EVENTS (\n"
-    "    -- MPI events without additional parameters\n"
-    "\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER,                               -- Event end timestamp (ns).\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    textId                      INTEGER                                -- REFERENCES StringIds(id) -- Registered NVTX domain\n"
-    ")"
-    ;
-
-static const char SQL_MPI_RANKS[] =
-    "CREATE TABLE MPI_RANKS (\n"
-    "    -- Mapping of global thread IDs (gtid) to MPI ranks\n"
-    "\n"
-    "    globalTid                   INTEGER   NOT NULL,                    -- Serialized GlobalId.\n"
-    "    rank                        INTEGER   NOT NULL                     -- MPI rank\n"
-    ")"
-    ;
-
-static const char SQL_NET_NIC_METRIC[] =
-    "CREATE TABLE NET_NIC_METRIC (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    globalId                    INTEGER   NOT NULL,                    -- Serialized GlobalId.\n"
-    "    metricsListId               INTEGER   NOT NULL,                    -- REFERENCES TARGET_INFO_NETWORK_METRICS(metricsListId)\n"
-    "    metricsIdx                  INTEGER   NOT NULL,                    -- REFERENCES TARGET_INFO_NETWORK_METRICS(metricsIdx)\n"
-    "    value                       INTEGER   NOT NULL                     -- Counter data value\n"
-    ")"
-    ;
-
-static const char SQL_NET_IB_SWITCH_METRIC[] =
-    "CREATE TABLE NET_IB_SWITCH_METRIC (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    globalId                    INTEGER   NOT NULL,                    -- Serialized GlobalId.\n"
-    "    metricsListId               INTEGER   NOT NULL,                    -- REFERENCES TARGET_INFO_NETWORK_METRICS(metricsListId)\n"
-    "    metricsIdx                  INTEGER   NOT NULL,                    -- REFERENCES TARGET_INFO_NETWORK_METRICS(metricsIdx)\n"
-    "    value                       INTEGER   NOT NULL                     -- Counter data value\n"
-    ")"
-    ;
-
-static const char SQL_NIC_ID_MAP[] =
-    "CREATE TABLE NIC_ID_MAP (\n"
-    "    -- Map between NIC info nicId and NIC metric globalId\n"
-    "\n"
-    "    nicId                       INTEGER   NOT NULL,                    -- REFERENCES TARGET_INFO_NIC_INFO(nicId)\n"
-    "    globalId                    INTEGER   NOT NULL                     -- REFERENCES NET_NIC_METRIC(globalId)\n"
-    ")"
-    ;
-
-static const char SQL_TARGET_INFO_NETWORK_METRICS[] =
-    "CREATE TABLE TARGET_INFO_NETWORK_METRICS (\n"
-    "    metricsListId               INTEGER   NOT NULL,                    -- Metric list ID\n"
-    "    metricsIdx                  INTEGER   NOT NULL,                    -- List index of metric\n"
-    "    name                        TEXT      NOT NULL,                    -- Name of metric\n"
-    "    description                 TEXT      NOT NULL,                    -- Description of metric\n"
-    "    unit                        TEXT      NOT NULL                     -- Measurement unit of metric\n"
-    ")"
-    ;
-
-static const char SQL_TARGET_INFO_NIC_INFO[] =
-    "CREATE TABLE TARGET_INFO_NIC_INFO (\n"
-    "    GUID                        INTEGER   NOT NULL,                    -- Network interface GUID\n"
-    "    stateName                   TEXT      NOT NULL,                    -- Device state name\n"
-    "    nicId                       INTEGER   NOT NULL,                    -- Network interface Id\n"
-    "    name                        TEXT      NOT NULL,                    -- Network interface name\n"
-    "    deviceId                    INTEGER   NOT NULL,                    -- REFERENCES ENUM_NET_DEVICE_ID(id)\n"
-    "    vendorId                    INTEGER   NOT NULL,                    -- REFERENCES ENUM_NET_VENDOR_ID(id)\n"
-    "    linkLayer                   INTEGER   NOT NULL                     -- REFERENCES ENUM_NET_LINK_TYPE(id)\n"
-    ")"
-    ;
-
-static const char SQL_NVVIDEO_ENCODER_API[] =
-    "CREATE TABLE NVVIDEO_ENCODER_API (\n"
-    "    -- NV Video Encoder API traced to gather information about NVIDIA Video Codek SDK Encoder APIs.\n"
-    "\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    nameId                      INTEGER   NOT NULL                     -- REFERENCES StringIds(id) -- Function name\n"
-    ")"
-    ;
-
-static const char SQL_NVVIDEO_DECODER_API[] =
-    "CREATE TABLE NVVIDEO_DECODER_API (\n"
-    "    -- NV Video Encoder API traced to gather information about NVIDIA Video Codek SDK Decoder APIs.\n"
-    "\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    nameId                      INTEGER   NOT NULL                     -- REFERENCES StringIds(id) -- Function name\n"
-    ")"
-    ;
-
-static const char SQL_NVVIDEO_JPEG_API[] =
-    "CREATE TABLE NVVIDEO_JPEG_API (\n"
-    "    -- NV Video Encoder API traced to gather information about NVIDIA Video Codek SDK JPEG APIs.\n"
-    "\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    nameId                      INTEGER   NOT NULL                     -- REFERENCES StringIds(id) -- Function name\n"
-    ")"
-    ;
 
 #define MPI_COMM_WORLD_HANDLE INT64_C(0x44000000) /* as MPICH numbers it */
 #define MPI_FIRST_REQUEST INT64_C(0x98000000)
@@ -5830,19 +5009,19 @@ static void gen_mpi_net_video(struct gen *g)
         return;
     struct mpi_gen x = {
         .g = g,
-        .p2p = WRITER("MPI_P2P_EVENTS", SQL_MPI_P2P_EVENTS),
-        .coll = WRITER("MPI_COLLECTIVES_EVENTS", SQL_MPI_COLLECTIVES_EVENTS),
-        .start_wait = WRITER("MPI_START_WAIT_EVENTS", SQL_MPI_START_WAIT_EVENTS),
-        .other = WRITER("MPI_OTHER_EVENTS", SQL_MPI_OTHER_EVENTS),
-        .ranks = WRITER("MPI_RANKS", SQL_MPI_RANKS),
-        .nic_metric = WRITER("NET_NIC_METRIC", SQL_NET_NIC_METRIC),
-        .ib_metric = WRITER("NET_IB_SWITCH_METRIC", SQL_NET_IB_SWITCH_METRIC),
-        .nic_map = WRITER("NIC_ID_MAP", SQL_NIC_ID_MAP),
-        .net_metrics = WRITER("TARGET_INFO_NETWORK_METRICS", SQL_TARGET_INFO_NETWORK_METRICS),
-        .nic_info = WRITER("TARGET_INFO_NIC_INFO", SQL_TARGET_INFO_NIC_INFO),
-        .nvvideo = {WRITER("NVVIDEO_ENCODER_API", SQL_NVVIDEO_ENCODER_API),
-                    WRITER("NVVIDEO_DECODER_API", SQL_NVVIDEO_DECODER_API),
-                    WRITER("NVVIDEO_JPEG_API", SQL_NVVIDEO_JPEG_API)},
+        .p2p = WRITER("MPI_P2P_EVENTS"),
+        .coll = WRITER("MPI_COLLECTIVES_EVENTS"),
+        .start_wait = WRITER("MPI_START_WAIT_EVENTS"),
+        .other = WRITER("MPI_OTHER_EVENTS"),
+        .ranks = WRITER("MPI_RANKS"),
+        .nic_metric = WRITER("NET_NIC_METRIC"),
+        .ib_metric = WRITER("NET_IB_SWITCH_METRIC"),
+        .nic_map = WRITER("NIC_ID_MAP"),
+        .net_metrics = WRITER("TARGET_INFO_NETWORK_METRICS"),
+        .nic_info = WRITER("TARGET_INFO_NIC_INFO"),
+        .nvvideo = {WRITER("NVVIDEO_ENCODER_API"),
+                    WRITER("NVVIDEO_DECODER_API"),
+                    WRITER("NVVIDEO_JPEG_API")},
     };
     rng_seed(&x.rng, c->seed ^ UINT64_C(0x6d70696e65747669));
     if (c->mpi_events > 0)
@@ -5868,15 +5047,6 @@ static void gen_mpi_net_video(struct gen *g)
  * inside it, on its edges (sharing its first start or its last end), straddling them and outside
  * it, under those names and others, on the main thread, on no thread (NULL) and on a thread of a
  * process with no GPU work. Written after everything else, from a random stream of its own. */
-
-static const char SQL_PROFILER_OVERHEAD[] =
-    "CREATE TABLE PROFILER_OVERHEAD (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
-    "    returnValue                 INTEGER   NOT NULL                     -- Return value of the function call.\n"
-    ");\n";
 
 static const char *const OVERHEAD_NAMES[] = {
     "CUDA profiling data flush overhead", "CUDA profiling stop overhead", "CUDA profiling overhead",
@@ -5958,7 +5128,7 @@ static void write_profiler_overhead(struct gen *g)
     const struct config *c = g->cfg;
     if (c->overhead_rows == 0)
         return;
-    struct table_writer w = WRITER("PROFILER_OVERHEAD", SQL_PROFILER_OVERHEAD);
+    struct table_writer w = WRITER("PROFILER_OVERHEAD");
     struct rng r;
     rng_seed(&r, c->seed ^ UINT64_C(0x6f76657268656164));
     size_t n = 0;
@@ -5982,20 +5152,6 @@ static void write_profiler_overhead(struct gen *g)
  * Each process has 3 graphs (graphId 1..3), each instantiated once (graphExecId 101..103). Written
  * after everything else from a random stream of their own: the other rows are those of the same run
  * without --graphs, and correlationIds continue past the ones the process used. */
-
-static const char SQL_GRAPH_TRACE[] =
-    "CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE (\n"
-    "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
-    "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
-    "    deviceId                    INTEGER   NOT NULL,                    -- Device ID.\n"
-    "    contextId                   INTEGER   NOT NULL,                    -- Context ID.\n"
-    "    greenContextId              INTEGER,                               -- Green context ID.\n"
-    "    streamId                    INTEGER   NOT NULL,                    -- Stream ID.\n"
-    "    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)\n"
-    "    globalPid                   INTEGER,                               -- Serialized GlobalId.\n"
-    "    graphId                     INTEGER   NOT NULL,                    -- REFERENCES CUDA_GRAPH_EVENTS(graphId)\n"
-    "    graphExecId                 INTEGER   NOT NULL                     -- REFERENCES CUDA_GRAPH_EVENTS(graphExecId)\n"
-    ")";
 
 static void write_graph_trace_row(struct gen *g, struct table_writer *w, const struct gpu_span *s, int ctx,
                                   int stream, int64_t corr, int64_t graph)
@@ -6030,7 +5186,7 @@ static void write_cuda_graphs(struct gen *g)
     const struct config *c = g->cfg;
     if (c->graph_launches == 0)
         return;
-    struct table_writer w = WRITER("CUPTI_ACTIVITY_KIND_GRAPH_TRACE", SQL_GRAPH_TRACE);
+    struct table_writer w = WRITER("CUPTI_ACTIVITY_KIND_GRAPH_TRACE");
     struct rng r;
     rng_seed(&r, c->seed ^ UINT64_C(0x6772617068736e73));
     int64_t api_name = intern(g, "cudaGraphLaunch_v10000");
@@ -6049,7 +5205,6 @@ static void write_cuda_graphs(struct gen *g)
  * random stream of its own: without them the export is byte for byte what it was. Rows are picked by
  * rank in rowid order; a row may be picked twice, and faults may meet (the tests count what is there,
  * not what was asked for). */
-
 
 static const char *const FAULT_GPU_TABLES[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
                                                "CUPTI_ACTIVITY_KIND_MEMSET"};
@@ -6209,8 +5364,11 @@ static void fault_graph_rows(struct rng *r, int64_t n)
     if (n == 0 || kernels == 0)
         return;
     /* --graphs may have made the table already */
-    if (fault_sql("SELECT count(*) FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_GRAPH_TRACE'", 0, NULL) == 0)
-        exec_sql(SQL_GRAPH_TRACE, "creating CUPTI_ACTIVITY_KIND_GRAPH_TRACE");
+    if (fault_sql("SELECT count(*) FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_GRAPH_TRACE'", 0, NULL) == 0) {
+        char *create = schema_create_table("CUPTI_ACTIVITY_KIND_GRAPH_TRACE");
+        exec_sql(create, "creating CUPTI_ACTIVITY_KIND_GRAPH_TRACE");
+        sqlite3_free(create);
+    }
     exec_sql("INSERT INTO META_DATA_CAPTURE (name, value) VALUES ('CUDA_GRAPH_TRACE_OPTIONS:MODE', 'Graph')",
              "writing META_DATA_CAPTURE");
     for (int64_t i = 0; i < n; i++) {
@@ -6247,24 +5405,24 @@ static void gen_init(struct gen *g, const struct config *c)
 {
     *g = (struct gen){
         .cfg = c,
-        .w_strings = WRITER("StringIds", SQL_STRINGIDS),
-        .w_thread_names = WRITER("ThreadNames", SQL_THREADNAMES),
-        .w_processes = WRITER("PROCESSES", SQL_PROCESSES),
-        .w_meta_export = WRITER("META_DATA_EXPORT", SQL_META_DATA_EXPORT),
-        .w_meta_capture = WRITER("META_DATA_CAPTURE", SQL_META_DATA_CAPTURE),
-        .w_session = WRITER("TARGET_INFO_SESSION_START_TIME", SQL_TARGET_INFO_SESSION_START_TIME),
-        .w_gpu_info = WRITER("TARGET_INFO_GPU", SQL_TARGET_INFO_GPU),
-        .w_context_info = WRITER("TARGET_INFO_CUDA_CONTEXT_INFO", SQL_TARGET_INFO_CUDA_CONTEXT_INFO),
-        .w_stream_info = WRITER("TARGET_INFO_CUDA_STREAM", SQL_TARGET_INFO_CUDA_STREAM),
-        .w_analysis = WRITER("ANALYSIS_DETAILS", SQL_ANALYSIS_DETAILS),
-        .w_runtime = WRITER("CUPTI_ACTIVITY_KIND_RUNTIME", SQL_CUPTI_ACTIVITY_KIND_RUNTIME),
-        .w_cuda_callchains = WRITER("CUDA_CALLCHAINS", SQL_CUDA_CALLCHAINS),
-        .w_kernel = WRITER("CUPTI_ACTIVITY_KIND_KERNEL", SQL_CUPTI_ACTIVITY_KIND_KERNEL),
-        .w_memcpy = WRITER("CUPTI_ACTIVITY_KIND_MEMCPY", SQL_CUPTI_ACTIVITY_KIND_MEMCPY),
-        .w_memset = WRITER("CUPTI_ACTIVITY_KIND_MEMSET", SQL_CUPTI_ACTIVITY_KIND_MEMSET),
-        .w_nvtx = WRITER("NVTX_EVENTS", SQL_NVTX_EVENTS),
-        .w_osrt = WRITER("OSRT_API", SQL_OSRT_API),
-        .w_osrt_callchains = WRITER("OSRT_CALLCHAINS", SQL_OSRT_CALLCHAINS),
+        .w_strings = WRITER("StringIds"),
+        .w_thread_names = WRITER("ThreadNames"),
+        .w_processes = WRITER("PROCESSES"),
+        .w_meta_export = WRITER("META_DATA_EXPORT"),
+        .w_meta_capture = WRITER("META_DATA_CAPTURE"),
+        .w_session = WRITER("TARGET_INFO_SESSION_START_TIME"),
+        .w_gpu_info = WRITER("TARGET_INFO_GPU"),
+        .w_context_info = WRITER("TARGET_INFO_CUDA_CONTEXT_INFO"),
+        .w_stream_info = WRITER("TARGET_INFO_CUDA_STREAM"),
+        .w_analysis = WRITER("ANALYSIS_DETAILS"),
+        .w_runtime = WRITER("CUPTI_ACTIVITY_KIND_RUNTIME"),
+        .w_cuda_callchains = WRITER("CUDA_CALLCHAINS"),
+        .w_kernel = WRITER("CUPTI_ACTIVITY_KIND_KERNEL"),
+        .w_memcpy = WRITER("CUPTI_ACTIVITY_KIND_MEMCPY"),
+        .w_memset = WRITER("CUPTI_ACTIVITY_KIND_MEMSET"),
+        .w_nvtx = WRITER("NVTX_EVENTS"),
+        .w_osrt = WRITER("OSRT_API"),
+        .w_osrt_callchains = WRITER("OSRT_CALLCHAINS"),
     };
     rng_seed(&g->rng, c->seed);
     rng_seed(&g->backtrace_rng, c->seed ^ UINT64_C(0x6261636b74726163));
