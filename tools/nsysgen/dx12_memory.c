@@ -60,13 +60,17 @@ static void dxm_op_row(struct dxm_gen *x, int64_t call_id, enum dxm_kind kind, i
     int64_t range_start = 256 * rng_below(&x->rng, 16);
     /* An empty range (start == end) says the CPU reads or writes nothing. */
     int64_t range_end = rng_one_in(&x->rng, 4) ? range_start : range_start + 256 * rng_range(&x->rng, 1, 64);
+    int64_t device = rng_below(&x->rng, c->devices);
+    bool has_device = !rng_one_in(&x->rng, 16);
+    int64_t heap_flags = DXM_HEAP_FLAGS[rng_below(&x->rng, COUNT_OF(DXM_HEAP_FLAGS))];
+    bool has_heap_flags = !rng_one_in(&x->rng, 12);
     row_begin(c, w);
-    put_int_or_null(w, !rng_one_in(&x->rng, 16), rng_below(&x->rng, c->devices));
+    put_int_or_null(w, has_device, device);
     put_int_or_null(w, kind != DXM_CREATE, range_start);
     put_int_or_null(w, kind != DXM_CREATE, range_end);
     put_int_or_null(w, kind != DXM_CREATE, subresource);
     put_int(w, heap);
-    put_int_or_null(w, !rng_one_in(&x->rng, 12), DXM_HEAP_FLAGS[rng_below(&x->rng, COUNT_OF(DXM_HEAP_FLAGS))]);
+    put_int_or_null(w, has_heap_flags, heap_flags);
     put_int(w, page);
     put_int(w, 0);
     put_int(w, call_id);

@@ -72,7 +72,9 @@ static void fault_dup_across(struct rng *r)
     int64_t nk = fault_rows(FAULT_GPU_TABLES[0]), ns = fault_rows(FAULT_GPU_TABLES[2]);
     if (nk == 0 || ns == 0)
         return;
-    int64_t args[2] = {fault_pick(r, FAULT_GPU_TABLES[2], ns), fault_pick(r, FAULT_GPU_TABLES[0], nk)};
+    int64_t memset_row = fault_pick(r, FAULT_GPU_TABLES[2], ns);
+    int64_t kernel_row = fault_pick(r, FAULT_GPU_TABLES[0], nk);
+    int64_t args[2] = {memset_row, kernel_row};
     fault_sql("INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET SELECT * FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE rowid = ?1", 1,
               args);
     int64_t moved[2] = {sqlite3_last_insert_rowid(g_out.db), args[1]};
@@ -113,9 +115,10 @@ static void fault_orphan_gpu(struct rng *r, int64_t n)
 static void fault_stream_overlap(struct rng *r, int64_t n)
 {
     int64_t rows = fault_rows(FAULT_GPU_TABLES[0]);
-    for (int64_t i = 0; rows > 0 && i < n; i++)
-        fault_update(FAULT_GPU_TABLES[0], "end = end + ?1", rng_range(r, 1000, 200000),
-                     fault_pick(r, FAULT_GPU_TABLES[0], rows));
+    for (int64_t i = 0; rows > 0 && i < n; i++) {
+        int64_t rowid = fault_pick(r, FAULT_GPU_TABLES[0], rows);
+        fault_update(FAULT_GPU_TABLES[0], "end = end + ?1", rng_range(r, 1000, 200000), rowid);
+    }
 }
 
 static void fault_bad_durations(struct rng *r, int64_t n)
@@ -127,7 +130,8 @@ static void fault_bad_durations(struct rng *r, int64_t n)
         const char *t = fault_table(r, tables, COUNT_OF(tables), &rows);
         if (!t)
             return;
-        fault_update(t, "end = start - ?1", rng_range(r, 0, 2), fault_pick(r, t, rows));
+        int64_t rowid = fault_pick(r, t, rows);
+        fault_update(t, "end = start - ?1", rng_range(r, 0, 2), rowid);
     }
 }
 
@@ -172,7 +176,9 @@ static void fault_graph_rows(struct rng *r, int64_t n)
     exec_sql("INSERT INTO META_DATA_CAPTURE (name, value) VALUES ('CUDA_GRAPH_TRACE_OPTIONS:MODE', 'Graph')",
              "writing META_DATA_CAPTURE");
     for (int64_t i = 0; i < n; i++) {
-        int64_t args[3] = {fault_pick(r, FAULT_GPU_TABLES[0], kernels), rng_range(r, 2000, 50000), i};
+        int64_t kernel_row = fault_pick(r, FAULT_GPU_TABLES[0], kernels);
+        int64_t duration = rng_range(r, 2000, 50000);
+        int64_t args[3] = {kernel_row, duration, i};
         fault_sql("INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE SELECT end + 1, end + 1 + ?2, deviceId, contextId, "
                   "NULL, streamId, 800000000 + ?3, globalPid, 1 + ?3 % 3, ?3 FROM CUPTI_ACTIVITY_KIND_KERNEL "
                   "WHERE rowid = ?1",

@@ -327,10 +327,11 @@ static int record_frame(struct gfx_gen *x, struct thread *th, int64_t number, in
         vk_call(x, th, x->vk_frame[VK_WAIT]);
         vk_call(x, th, x->vk_frame[VK_RESET]);
         vk_call(x, th, x->vk_frame[VK_BEGIN_CB]);
-        if (number <= x->g->nthreads || rng_one_in(&x->rng, 6)) /* each thread sets up in its first frame */
-            vk_api_row(x, th, rng_range(&x->rng, 5000, 60000), EVENT_CLASS_VULKAN_CREATE_OBJECT,
-                       x->vk_create[rng_below(&x->rng, (int64_t)COUNT_OF(VK_CREATE_CALLS))],
-                       x->g->procs[th->process].next_corr++);
+        if (number <= x->g->nthreads || rng_one_in(&x->rng, 6)) { /* each thread sets up in its first frame */
+            int64_t name = x->vk_create[rng_below(&x->rng, (int64_t)COUNT_OF(VK_CREATE_CALLS))];
+            int64_t duration = rng_range(&x->rng, 5000, 60000);
+            vk_api_row(x, th, duration, EVENT_CLASS_VULKAN_CREATE_OBJECT, name, x->g->procs[th->process].next_corr++);
+        }
     }
     struct gfx_label *frame = label_begin(x, th, &f, -1);
     for (int pass = 0; pass < (int)COUNT_OF(GFX_PASSES) && f.n < budget; pass++)

@@ -166,8 +166,12 @@ static inline uint64_t rng_next(struct rng *r)
 }
 
 /* A number in [0, n); the modulo bias is irrelevant for test data.
- * Never draw twice in one expression or argument list: C leaves their order unspecified, and gcc and
- * clang really do differ, which would make the output depend on the compiler. */
+ * No two draws (these functions, or any that call them) may be unsequenced: not two arguments of one
+ * call, two operands of one operator other than ?:, && and ||, or two values of one braced initializer;
+ * each takes a statement of its own, into a local variable. C leaves their order unspecified, and gcc
+ * (arguments right to left) and clang (left to right) really do differ, which would make the output
+ * depend on the compiler. Where a call once drew twice, the statements keep gcc's order, so that the
+ * exports the golden tests were made from stayed byte for byte the same. */
 static inline int64_t rng_below(struct rng *r, int64_t n) { return n <= 1 ? 0 : (int64_t)(rng_next(r) % (uint64_t)n); }
 
 static inline int64_t rng_range(struct rng *r, int64_t lo, int64_t hi) { return lo + rng_below(r, hi - lo + 1); }
