@@ -179,8 +179,11 @@ static void fault_graph_rows(struct rng *r, int64_t n)
         int64_t kernel_row = fault_pick(r, FAULT_GPU_TABLES[0], kernels);
         int64_t duration = rng_range(r, 2000, 50000);
         int64_t args[3] = {kernel_row, duration, i};
-        fault_sql("INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE SELECT end + 1, end + 1 + ?2, deviceId, contextId, "
-                  "NULL, streamId, 800000000 + ?3, globalPid, 1 + ?3 % 3, ?3 FROM CUPTI_ACTIVITY_KIND_KERNEL "
+        /* columns by name, less greenContextId (NULL where the table has it): the table that --graphs
+         * made under --no-green-context has no such column */
+        fault_sql("INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE (start, end, deviceId, contextId, streamId, "
+                  "correlationId, globalPid, graphId, graphExecId) SELECT end + 1, end + 1 + ?2, deviceId, "
+                  "contextId, streamId, 800000000 + ?3, globalPid, 1 + ?3 % 3, ?3 FROM CUPTI_ACTIVITY_KIND_KERNEL "
                   "WHERE rowid = ?1",
                   3, args);
     }
