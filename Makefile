@@ -14,6 +14,7 @@ TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/obj/%.o)
 TESTS    := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
+NSYSGEN_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(sort $(wildcard tools/nsysgen/*.c)))
 # brute-force references for nstats's own reports: SQLite only, nothing of nstats
 BRUTE    := $(patsubst tests/accounting/%.c,$(B)/tests/%,$(sort $(wildcard tests/accounting/brute_*.c)))
 EXAMPLE  := $(B)/example.sqlite
@@ -81,9 +82,22 @@ uninstall:
 	rm -f $(addprefix $(D)/,$(INSTALLED))
 	-rmdir $(D)/include/nstats 2>/dev/null
 
-$(B)/nsysgen: tools/nsysgen.c
-	@mkdir -p $(B)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
+
+# nsysgen's CREATE TABLE texts: schema.sql as one C string, each line quoted with its backslashes,
+# quotes and '?' (no trigraphs) escaped, so that the binary needs no file beside it
+$(B)/gen/nsysgen_schema.c: tools/nsysgen/schema.sql
+	@mkdir -p $(dir $@)
+	{ echo '/* Made from $< by the Makefile. */' && echo 'extern const char SCHEMA_SQL[];' && \
+	  echo 'const char SCHEMA_SQL[] =' && sed -e 's/[\\"?]/\\&/g' -e 's/^/    "/' -e 's/$$/\\n"/' $< && \
+	  echo '    ;'; } >$@.tmp && mv $@.tmp $@
+
+$(B)/obj/nsysgen_schema.o: $(B)/gen/nsysgen_schema.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+# its objects go through $(B)/obj/%.o, whose -MMD rebuilds them when nsysgen.h changes
+$(B)/nsysgen: $(NSYSGEN_OBJ) $(B)/obj/nsysgen_schema.o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/tests/%: tests/unit/%.c $(B)/libnstats.a
 	@mkdir -p $(B)/tests

@@ -1,0 +1,331 @@
+/* nsysgen's command line: every option is a row of OPTIONS[], which the parser reads and --help prints. */
+#include <errno.h>
+#include <stdarg.h>
+
+#include "nsysgen.h"
+
+enum option_kind {
+    OPT_COUNT, /* --name N: an integer in [min, max] */
+    OPT_SEED,  /* --name N: any unsigned 64-bit integer */
+    OPT_PATH,  /* --name FILE */
+    OPT_SET,   /* a flag that sets a bool */
+    OPT_CLEAR, /* a flag that clears a bool */
+};
+
+struct option_spec {
+    const char *name;
+    const char *alias; /* a one-letter form, or NULL */
+    enum option_kind kind;
+    size_t field;      /* offsetof(struct config, ...) */
+    int64_t min, max;  /* OPT_COUNT only */
+    bool content;      /* chooses content, so it cannot be combined with --example */
+    const char *help;
+};
+
+#define FIELD(f) offsetof(struct config, f)
+#define MAX_OPS INT64_C(1000000000)
+
+static const struct option_spec OPTIONS[] = {
+    {"--output", "-o", OPT_PATH, FIELD(out_path), 0, 0, false,
+     "write the export to FILE (required; an existing FILE is refused)"},
+    {"--force", NULL, OPT_SET, FIELD(force), 0, 0, false, "overwrite FILE if it exists"},
+    {"--quiet", "-q", OPT_SET, FIELD(quiet), 0, 0, false, "no progress report on stderr for big runs"},
+    {"--example", NULL, OPT_SET, FIELD(example), 0, 0, false,
+     "the bundled example: 2 processes on 2 devices, every kind of row, backtraces on the first process, "
+     "a few hundred rows, fixed content"},
+    {"--seed", NULL, OPT_SEED, FIELD(seed), 0, 0, true, "seed of the pseudo-random content"},
+    {"--kernels", NULL, OPT_COUNT, FIELD(kernels), 0, MAX_OPS, true,
+     "kernel launches: one cudaLaunchKernel_v7000 runtime row and one kernel row each"},
+    {"--memcpy", NULL, OPT_COUNT, FIELD(memcpys), 0, MAX_OPS, true,
+     "memory copies, each with its cudaMemcpy* call; unified-memory migrations have none. "
+     "From 20 on, every copyKind and every source and destination memory kind appears"},
+    {"--memset", NULL, OPT_COUNT, FIELD(memsets), 0, MAX_OPS, true, "memsets, each with its cudaMemset* call"},
+    {"--other-api", NULL, OPT_COUNT, FIELD(other_api), 0, MAX_OPS, true,
+     "CUDA runtime and driver calls with no GPU work (cudaMalloc, cudaStreamSynchronize, cuMemAlloc_v2, ...)"},
+    {"--processes", NULL, OPT_COUNT, FIELD(processes), 1, 1000, true, "processes"},
+    {"--threads", NULL, OPT_COUNT, FIELD(threads), 1, 1000, true, "threads per process that make calls"},
+    {"--devices", NULL, OPT_COUNT, FIELD(devices), 1, 64, true,
+     "GPUs; with at least as many processes as GPUs each process uses one, otherwise they are shared out"},
+    {"--streams", NULL, OPT_COUNT, FIELD(streams), 1, 64, true,
+     "streams per device and process; the first one is the null stream"},
+    {"--kernel-names", NULL, OPT_COUNT, FIELD(kernel_names), 1, 1000000, true,
+     "distinct kernels (templated C++ names with commas and spaces, extern \"C\" names)"},
+    {"--nvtx", NULL, OPT_COUNT, FIELD(nvtx_ranges), 0, MAX_OPS, true,
+     "NVTX ranges: push/pop nested up to 4 deep and start/end, in the default domain and 2 named ones; "
+     "also about one mark per 8 ranges"},
+    {"--osrt", NULL, OPT_COUNT, FIELD(osrt_calls), 0, MAX_OPS, true, "OS runtime calls (OSRT_API)"},
+    {"--zero-durations", NULL, OPT_COUNT, FIELD(zero_durations), 0, MAX_OPS, true,
+     "GPU operations (kernel, memcpy, memset) that get a zero duration"},
+    {"--vulkan", NULL, OPT_COUNT, FIELD(vulkan), 0, MAX_OPS, true,
+     "Vulkan debug-utils label ranges (begin and end calls, and their GPU workloads) in frames of passes, "
+     "with the Vulkan API calls of each frame"},
+    {"--opengl", NULL, OPT_COUNT, FIELD(opengl), 0, MAX_OPS, true,
+     "OpenGL KHR_debug groups on the CPU and the GPU, in frames of passes; one more is left open"},
+    {"--dx11", NULL, OPT_COUNT, FIELD(dx11), 0, MAX_OPS, true, "D3D11 PIX event ranges (begin and end calls)"},
+    {"--dx12", NULL, OPT_COUNT, FIELD(dx12), 0, MAX_OPS, true,
+     "D3D12 PIX event ranges on a command list (begin and end calls, and their GPU workloads)"},
+    {"--launch-ranges", NULL, OPT_COUNT, FIELD(launch_ranges), 0, MAX_OPS, true,
+     "about N more NVTX ranges, around GPU launches on the launching thread: push/pop ranges that hold "
+     "1 to 8 launches, inside them up to 3 nested push/pop ranges around one launch, and 1 in 4 "
+     "chains inside a start/end range (1 in 8 of them ended by another thread); the other ranges "
+     "of --nvtx do not nest with these, so use --nvtx 0 with it"},
+    {"--backtrace", NULL, OPT_SET, FIELD(backtrace), 0, 0, true,
+     "every CUDA API call also gets a CUDA backtrace row (eventClass 67) and a callchain"},
+    {"--overlap", NULL, OPT_SET, FIELD(overlap), 0, 0, true,
+     "kernels on different streams of a device overlap in time (default: a device runs one operation at a time)"},
+    {"--collide", NULL, OPT_SET, FIELD(collide), 0, 0, true,
+     "correlationIds start at the same value in every process, as in real captures (the default)"},
+    {"--no-collide", NULL, OPT_CLEAR, FIELD(collide), 0, 0, true, "give each process its own correlationId range"},
+    {"--no-enums", NULL, OPT_CLEAR, FIELD(enums), 0, 0, true, "omit the ENUM_* tables, like exports before schema 3.0"},
+    {"--no-green-context", NULL, OPT_CLEAR, FIELD(green_context), 0, 0, true,
+     "omit the greenContextId columns, like exports before 2024.2"},
+    {"--um", NULL, OPT_COUNT, FIELD(um_events), 0, MAX_OPS, true,
+     "unified memory events: migrations each way (CUPTI_ACTIVITY_KIND_MEMCPY with a virtualAddress) and CPU and GPU "
+     "page faults, over a few pages per process so that addresses repeat"},
+    {"--openmp", NULL, OPT_COUNT, FIELD(openmp_events), 0, MAX_OPS, true,
+     "OpenMP events in five OPENMP_EVENT_KIND_* tables (parallel, sync region, sync region wait, workshare, task)"},
+    {"--openacc", NULL, OPT_COUNT, FIELD(openacc_events), 0, MAX_OPS, true,
+     "OpenACC events in CUPTI_ACTIVITY_KIND_OPENACC_DATA, _LAUNCH and _OTHER"},
+    {"--wddm", NULL, OPT_COUNT, FIELD(wddm_packets), 0, MAX_OPS, true,
+     "WDDM packets: queue and DMA packet start and stop events on three contexts per process "
+     "(TARGET_INFO_WDDM_CONTEXTS); the last ones may still be in flight"},
+    {"--nvtx-edges", NULL, OPT_SET, FIELD(nvtx_edges), 0, 0, true,
+     "after everything else, every thread of the first process pushes the same odd ranges at the same "
+     "instants: a chain 8 deep, equal starts and ends, identical twins, a zero-length range where two "
+     "ranges touch, ranges that cross, and (first thread) a range never popped"},
+    {"--nvtx-domain-threads", NULL, OPT_SET, FIELD(nvtx_domain_threads), 0, 0, true,
+     "the named NVTX domains are created again on every other thread of each process (rows added at the "
+     "end of NVTX_EVENTS)"},
+    /* MPI, network, NvVideo */
+    {"--mpi", NULL, OPT_COUNT, FIELD(mpi_events), 0, MAX_OPS, true,
+     "MPI events (point-to-point, collectives, start/wait, other), every rank (process) calling in lockstep, "
+     "with MPI_RANKS; rank 0's MPI_Finalize has no end"},
+    {"--mpi-no-ranks", NULL, OPT_SET, FIELD(mpi_no_ranks), 0, 0, true, "leave MPI_RANKS out"},
+    {"--mpi-empty-ranks", NULL, OPT_SET, FIELD(mpi_empty_ranks), 0, 0, true, "write MPI_RANKS with no rows"},
+    {"--net", NULL, OPT_COUNT, FIELD(net_samples), 0, MAX_OPS, true,
+     "1 ms samples of 4 NICs and 2 InfiniBand switches (bytes, packets, send waits)"},
+    {"--net-no-nic-map", NULL, OPT_SET, FIELD(net_no_nic_map), 0, 0, true, "leave NIC_ID_MAP out"},
+    {"--nvvideo", NULL, OPT_COUNT, FIELD(nvvideo_calls), 0, MAX_OPS, true,
+     "NvVideo encoder, decoder and nvJPEG API calls"},
+    /* DX12 memory operations */
+    {"--dx12-mem", NULL, OPT_COUNT, FIELD(dx12_mem_calls), 0, MAX_OPS, true,
+     "D3D12 calls in DX12_API with their DX12_MEMORY_OPERATION rows: heaps and committed resources "
+     "created with and without zeroing, maps, unmaps, subresource reads and writes on every heap type "
+     "and CPU page; some calls touch two subresources, some touch no memory"},
+    {"--overhead", NULL, OPT_COUNT, FIELD(overhead_rows), 0, MAX_OPS, true,
+     "PROFILER_OVERHEAD rows per process and device: CUDA profiling flush/stop overhead and other profiler "
+     "work, inside, across the ends of and outside the span of its GPU operations"},
+    /* export faults for `nstats check`: applied to the finished export, each from a random stream of
+     * its own, so that without them every row is what it was */
+    {"--dup-gpu-rows", NULL, OPT_COUNT, FIELD(fault_dup_gpu), 0, MAX_OPS, true,
+     "exact copies of N random kernel, memcpy or memset rows; every third one is instead a memset row "
+     "moved onto a kernel's device, stream, start and end (a duplicate across tables)"},
+    {"--orphan-gpu-rows", NULL, OPT_COUNT, FIELD(fault_orphan_gpu), 0, MAX_OPS, true,
+     "N random kernel, memcpy or memset rows get a correlationId no call has (their calls are left "
+     "without GPU work)"},
+    {"--stream-overlap", NULL, OPT_COUNT, FIELD(fault_stream_overlap), 0, MAX_OPS, true,
+     "N random kernels end 1 to 200 us later (most then overlap the next kernel of their stream)"},
+    {"--bad-durations", NULL, OPT_COUNT, FIELD(fault_bad_durations), 0, MAX_OPS, true,
+     "N random kernel, memcpy, memset or runtime rows end 0 to 2 ns before they start"},
+    {"--open-ranges", NULL, OPT_COUNT, FIELD(fault_open_ranges), 0, MAX_OPS, true,
+     "N random NVTX push/pop or start/end ranges lose their end"},
+    {"--truncated", NULL, OPT_COUNT, FIELD(fault_truncated), 0, MAX_OPS, true,
+     "N random kernel, memcpy, runtime or NVTX rows move after the session's end (ANALYSIS_DETAILS.duration)"},
+    {"--graph-rows", NULL, OPT_COUNT, FIELD(fault_graph_rows), 0, MAX_OPS, true,
+     "N CUPTI_ACTIVITY_KIND_GRAPH_TRACE rows (graph-level tracing) after random kernels on their stream, "
+     "and CUDA_GRAPH_TRACE_OPTIONS:MODE=Graph in META_DATA_CAPTURE"},
+    /* GPU time: CUDA graphs */
+    {"--graphs", NULL, OPT_COUNT, FIELD(graph_launches), 0, MAX_OPS, true,
+     "CUDA graph launches traced at graph level: a cudaGraphLaunch_v10000 call and one "
+     "CUPTI_ACTIVITY_KIND_GRAPH_TRACE row each (its kernels in no KERNEL row), on the streams of every process, "
+     "spread over the run so that they overlap kernels, copies and each other now and then"},
+    /* scale: sizes that switch nstats's algorithms */
+    {"--corr-stride", NULL, OPT_COUNT, FIELD(corr_stride), 1, 1000000, true,
+     "consecutive CUDA calls of a process take correlationIds N apart (default 1: nearly dense, as in "
+     "real captures); from about 5 on, a process's ids are too sparse for a direct-address index"},
+    {"--help", "-h", OPT_SET, FIELD(help), 0, 0, false, "print this help and exit"},
+};
+
+static struct config default_config(void)
+{
+    return (struct config){
+        .seed = 1,
+        .kernels = 1000,
+        .memcpys = 40,
+        .memsets = 10,
+        .other_api = 40,
+        .processes = 2,
+        .threads = 2,
+        .devices = 2,
+        .streams = 2,
+        .kernel_names = 12,
+        .nvtx_ranges = 60,
+        .osrt_calls = 40,
+        .collide = true,
+        .enums = true,
+        .green_context = true,
+        .corr_stride = 1,
+    };
+}
+
+/* The bundled example (`make run` prints its reports): small enough to read, every kind of row present. */
+static void apply_example(struct config *c)
+{
+    c->seed = 20240611;
+    c->kernels = 32;
+    c->memcpys = 20;
+    c->memsets = 4;
+    c->other_api = 12;
+    c->processes = 2;
+    c->threads = 2;
+    c->devices = 2;
+    c->streams = 2;
+    c->kernel_names = 8;
+    c->nvtx_ranges = 24;
+    c->osrt_calls = 20;
+    c->backtrace_processes = 1;
+}
+
+/* Prints `text` from column `indent` on, breaking lines at spaces before column `width`. */
+static void print_wrapped(FILE *out, const char *text, int indent, int width)
+{
+    int col = indent;
+    while (*text) {
+        int word = (int)strcspn(text, " ");
+        if (col > indent && col + 1 + word > width) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+        }
+        fprintf(out, " %.*s", word, text);
+        col += 1 + word;
+        text += word;
+        text += strspn(text, " ");
+    }
+    fputc('\n', out);
+}
+
+void print_help(FILE *out)
+{
+    const struct config defaults = default_config();
+    fputs("usage: nsysgen [options] -o FILE\n"
+          "Writes a synthetic Nsight Systems 2024.2.3 SQLite export (schema 3.11) with chosen content.\n"
+          "The same options always give the same bytes.\n\noptions:\n",
+          out);
+    for (size_t i = 0; i < COUNT_OF(OPTIONS); i++) {
+        const struct option_spec *o = &OPTIONS[i];
+        char left[64];
+        const char *arg = o->kind == OPT_PATH ? " FILE" : o->kind == OPT_COUNT || o->kind == OPT_SEED ? " N" : "";
+        snprintf(left, sizeof left, "%s%s%s%s", o->alias ? o->alias : "", o->alias ? ", " : "    ", o->name, arg);
+        char help[512];
+        const char *field = (const char *)&defaults + o->field;
+        if (o->kind == OPT_COUNT)
+            snprintf(help, sizeof help, "%s (default %" PRId64 ")", o->help, *(const int64_t *)(const void *)field);
+        else if (o->kind == OPT_SEED)
+            snprintf(help, sizeof help, "%s (default %" PRIu64 ")", o->help, *(const uint64_t *)(const void *)field);
+        else
+            snprintf(help, sizeof help, "%s", o->help);
+        fprintf(out, "  %-24s", left);
+        print_wrapped(out, help, 26, 100);
+    }
+}
+
+static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("nsysgen: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nTry 'nsysgen --help'.\n", stderr);
+    exit(2);
+}
+
+static const struct option_spec *find_option(const char *arg, size_t len)
+{
+    for (size_t i = 0; i < COUNT_OF(OPTIONS); i++) {
+        const struct option_spec *o = &OPTIONS[i];
+        if ((strlen(o->name) == len && strncmp(o->name, arg, len) == 0) ||
+            (o->alias && strlen(o->alias) == len && strncmp(o->alias, arg, len) == 0))
+            return o;
+    }
+    return NULL;
+}
+
+static int64_t parse_count(const struct option_spec *o, const char *text)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno || end == text || *end || v < o->min || v > o->max)
+        usage_error("%s: expected a whole number from %" PRId64 " to %" PRId64 ", got '%s'", o->name, o->min,
+                    o->max, text);
+    return v;
+}
+
+static uint64_t parse_seed(const struct option_spec *o, const char *text)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || end == text || *end || text[0] == '-')
+        usage_error("%s: expected a whole number from 0 to %" PRIu64 ", got '%s'", o->name, UINT64_MAX, text);
+    return v;
+}
+
+/* Stores one option's value into the config. */
+static void apply_option(struct config *c, const struct option_spec *o, const char *value)
+{
+    void *field = (char *)c + o->field;
+    switch (o->kind) {
+    case OPT_COUNT: *(int64_t *)field = parse_count(o, value); break;
+    case OPT_SEED: *(uint64_t *)field = parse_seed(o, value); break;
+    case OPT_PATH: *(const char **)field = value; break;
+    case OPT_SET: *(bool *)field = true; break;
+    case OPT_CLEAR: *(bool *)field = false; break;
+    }
+}
+
+struct config parse_args(int argc, char **argv)
+{
+    struct config c = default_config();
+    const char *content_option = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        const struct option_spec *o = find_option(arg, len);
+        if (!o)
+            usage_error("unknown option '%s'", arg);
+        bool takes_value = o->kind == OPT_COUNT || o->kind == OPT_SEED || o->kind == OPT_PATH;
+        const char *value = NULL;
+        if (takes_value) {
+            if (eq)
+                value = eq + 1;
+            else if (i + 1 < argc)
+                value = argv[++i];
+            else
+                usage_error("%s needs a value", o->name);
+        } else if (eq) {
+            usage_error("%s takes no value", o->name);
+        }
+        if (o->content)
+            content_option = o->name;
+        apply_option(&c, o, value);
+    }
+    if (c.help)
+        return c;
+    if (c.example) {
+        if (content_option)
+            usage_error("--example has fixed content; it cannot be combined with %s", content_option);
+        apply_example(&c);
+    } else {
+        c.backtrace_processes = c.backtrace ? c.processes : 0;
+    }
+    if (!c.out_path)
+        usage_error("no output file: give -o FILE");
+    if (c.processes * c.threads > 100000)
+        usage_error("--processes times --threads must be at most 100000");
+    return c;
+}
