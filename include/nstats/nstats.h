@@ -35,6 +35,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define NSTATS_VERSION "0.2.0"
 /* The version of the option structs below; set their .version to it. */
 #define NST_API_VERSION 1
@@ -272,5 +276,9 @@ enum nst_status nst_audit_rows(const struct nst_audit *a, const struct nst_sink 
  * or as one JSON object. */
 enum nst_status nst_audit_write(const struct nst_audit *a, bool json, FILE *out,
 				struct nst_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
