@@ -15,8 +15,7 @@ static void indented(FILE *out, const char *text, int indent)
 
 void cli_about(FILE *out, const struct nst_about *a, bool whole)
 {
-	const char *mark = a->addition ? " (nstats addition)"
-			 : a->informational ? " (informational)" : "";
+	const char *mark = a->addition ? " (nstats addition)" : "";
 	if (!whole) {
 		fprintf(out, "  %s -- %s%s\n", a->name, a->title, mark);
 		return;
@@ -41,8 +40,9 @@ void cli_usage(FILE *out, const struct command_doc *d)
 		struct nst_about a;
 		fprintf(out, "\n%s\n", d->lists_intro);
 		for (size_t i = 0; nst_catalog_entry((enum nst_catalog)d->lists, i, &a); i++) {
-			fputc('\n', out);
-			cli_about(out, &a, true);
+			fprintf(out, "\n  %s%s -- %s\n", a.name,
+				a.informational ? " (informational)" : "", a.title);
+			indented(out, a.help, 6);
 		}
 	}
 	fprintf(out, "\n%s", d->exit_status);
