@@ -432,6 +432,56 @@ static void two_exports_on_two_threads(void **state)
 	free(b);
 }
 
+/* ---- the audit as rows, and the timing hook --------------------------------------------- */
+
+struct findings {
+	size_t rows, found;
+};
+
+static enum nst_status count_finding(void *ctx, const struct nst_cell *cells,
+				     struct nst_error *err)
+{
+	struct findings *f = ctx;
+	(void)err;
+	assert_int_equal(cells[0].kind, NST_TEXT);
+	assert_int_equal(cells[1].kind, NST_TEXT);
+	f->rows++;
+	f->found += strcmp(cells[1].v.s, "FOUND") == 0;
+	return NST_OK;
+}
+
+struct lines {
+	size_t reads;
+};
+
+static void count_timing(void *arg, const char *line)
+{
+	struct lines *l = arg;
+	assert_null(strchr(line, '\n'));
+	l->reads += strncmp(line, "read ", 5) == 0;
+}
+
+static void the_audit_and_the_hooks(void **state)
+{
+	(void)state;
+	struct lines lines = { 0 };
+	struct nst_options o = { .version = NST_API_VERSION, .read_threads = 1,
+				 .timing = count_timing, .arg = &lines };
+	struct nst_export *x = NULL;
+	struct nst_error err = { 0 };
+	assert_int_equal(nst_export_open(API_EXPORT_B, &o, &x, &err), NST_OK);
+	struct nst_audit *a = NULL;
+	assert_int_equal(nst_audit_run(x, NULL, 0, &a, &err), NST_OK);
+	struct findings f = { 0 };
+	struct nst_sink sink = { ok_begin, count_finding, NULL, &f };
+	assert_int_equal(nst_audit_rows(a, &sink, &err), NST_OK);
+	assert_int_equal(f.rows, nst_catalog_size(NST_FINDINGS));
+	assert_int_equal(f.found, nst_audit_found(a));
+	assert_true(lines.reads > 0);
+	nst_audit_free(a);
+	nst_export_close(x);
+}
+
 /* ---- the catalog ------------------------------------------------------------------- */
 
 static void the_catalog(void **state)
@@ -465,6 +515,7 @@ int main(void)
 		cmocka_unit_test(running_errors),
 		cmocka_unit_test(nothing_on_stdout_or_stderr),
 		cmocka_unit_test(two_exports_on_two_threads),
+		cmocka_unit_test(the_audit_and_the_hooks),
 		cmocka_unit_test(the_catalog),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
