@@ -52,6 +52,11 @@ main() {
 		mkdir "$work/$name"
 		make_fixture "$nsysgen" "$name" "$opts" "$work/$name"
 		(cd "$work/$name" && run_cases "$(with_opts "$nstats" "$opts" "$work/$name")" "$name.sqlite" "$work/$name" "${reports[@]}")
+		if [[ -e $work/$name/.together ]]; then
+			echo "FAIL $key: the reports together"
+			cat "$work/$name/.together"
+			failed+=1
+		fi
 		if [[ $twin != - ]]; then
 			# the twin's messages name the twin's file
 			mkdir "$work/expected-$name"
