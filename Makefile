@@ -72,9 +72,16 @@ accounting: all $(BRUTE)
 hostile: all
 	@tests/hostile/run.sh $(B)
 
+# make test: builds (on every core unless make was given -j) and runs the suites SUITES names
+# (all of them when empty) through tests/run-all.sh, which runs TEST_JOBS at a time (default: the
+# number of cores) and prints each one's output whole, in order, with its time.
+SUITES   ?=
+NPROC    := $(shell nproc 2>/dev/null || echo 2)
+TEST_PAR  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+
 test: deps
-	@$(MAKE) --no-print-directory all $(TESTS) $(BRUTE)
-	@tests/run-all.sh $(B)
+	@$(MAKE) --no-print-directory $(TEST_PAR) all $(TESTS) $(BRUTE)
+	@tests/run-all.sh $(B) $(SUITES)
 
 sanitize: export ASAN_OPTIONS ?= detect_leaks=1:halt_on_error=1
 sanitize: export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
