@@ -18,7 +18,7 @@ TESTS    := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 BRUTE    := $(patsubst tests/accounting/%.c,$(B)/tests/%,$(sort $(wildcard tests/accounting/brute_*.c)))
 EXAMPLE  := $(B)/example.sqlite
 
-.PHONY: all deps run test unit cli golden corpus accounting hostile bench clean sanitize fuzz fuzz-build fuzz-smoke
+.PHONY: all deps run test unit cli golden corpus accounting hostile valgrind bench clean sanitize fuzz fuzz-build fuzz-smoke
 all: $(B)/nstats $(B)/nsysgen
 
 deps:
@@ -124,6 +124,10 @@ sanitize:
 		OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" SUITES="$(SAN_SUITES)" test
 
+# nstats under valgrind on a few exports in every format, VALGRIND_JOBS runs at a time (.ci/run)
+valgrind: all $(EXAMPLE)
+	@tests/valgrind/run.sh $(B)
+
 $(B)/measure: bench/measure.c
 	@mkdir -p $(B)
 	$(CC) $(CFLAGS) -o $@ $<
@@ -142,7 +146,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CLI := $(filter-out $(FUZZ_B)/obj/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ_B)/obj/%.o))
 
 fuzz-build:
-	@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=clang \
+	@$(MAKE) --no-print-directory $(TEST_PAR) B=$(FUZZ_B) CC=clang \
 		OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
 		$(FUZZ_B)/libnstats.a $(FUZZ_CLI)
 	@for f in $(FUZZERS); do \
