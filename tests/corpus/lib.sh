@@ -76,10 +76,10 @@ single_cases() {
 #  2: a status other than 0 or a sanitizer report: which report caused it cannot be told.
 # OUT/.batch.out, .err and .rc keep the batch's stdout, stderr and status when it is not used.
 batch_cases() {
-	local nstats=$1 base=$2 out=$3 cmd=$4 opt=--report entry report fmt f rc=0
+	local nstats=$1 base=$2 out=$3 verb=$4 opt=--report entry report fmt f rc=0
 	local -a args=() pieces=()
 	shift 4
-	[[ $cmd == analyze ]] && opt=--rule
+	[[ $verb == analyze ]] && opt=--rule
 	: >"$out/.batch.list"
 	for fmt in "${FORMATS[@]}"; do
 		for entry; do
@@ -89,7 +89,7 @@ batch_cases() {
 			printf 'Processing [%s] with [%s]... \t%s\n' "$base" "${entry#rule:}" "${pieces[-1]}" >>"$out/.batch.list"
 		done
 	done
-	LC_ALL=C.UTF-8 "$nstats" "$cmd" "${args[@]}" "$base" >"$out/.batch.out" 2>"$out/.batch.err" || rc=$?
+	LC_ALL=C.UTF-8 "$nstats" "$verb" "${args[@]}" "$base" >"$out/.batch.out" 2>"$out/.batch.err" || rc=$?
 	echo "$rc" >"$out/.batch.rc"
 	((rc == 0)) || return 2
 	! grep -q -E 'Sanitizer|runtime error:' "$out/.batch.err" || return 2
