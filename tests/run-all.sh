@@ -27,8 +27,11 @@ suite_cmd() {
 	*) return 1 ;;
 	esac
 }
+declare -A seen=()
 for name in "${order[@]}"; do
 	suite_cmd "$name" >/dev/null || { echo "run-all: no suite '$name'" >&2; exit 2; }
+	[[ -z ${seen[$name]:-} ]] || { echo "run-all: '$name' is named twice" >&2; exit 2; }
+	seen[$name]=1
 done
 
 # The longest suites start first, so that the short ones fill the other lanes while they run
@@ -79,7 +82,7 @@ print_done() {
 		[[ -f $tmp/$name.rc ]] || return 0
 		read -r rc <"$tmp/$name.rc"
 		{ read -r started _; read -r secs; } <"$tmp/$name.time"
-		echo "== $name (started $started, took $((secs / 60))m$((secs % 60))s)"
+		printf '== %s (started %s, took %dm%02ds)\n' "$name" "$started" $((secs / 60)) $((secs % 60))
 		cat "$tmp/$name.log"
 		if ((rc == 0)); then passed=$((passed + 1)); else failed=$((failed + 1)) failing+=("$name"); fi
 		printed=$((printed + 1))
