@@ -26,7 +26,7 @@ SHLIB   := libnstats.so.$(VERSION)
 # The shared library's objects: position-independent, built only for it.
 PIC_OBJ := $(LIB_SRC:%.c=$(B)/pic/%.o)
 
-.PHONY: all shared install uninstall deps run test unit cli golden corpus accounting hostile bench clean sanitize fuzz fuzz-build fuzz-smoke
+.PHONY: all shared install uninstall deps run test unit cli golden corpus accounting hostile valgrind bench clean sanitize fuzz fuzz-build fuzz-smoke
 all: $(B)/nstats $(B)/nsysgen
 
 deps:
@@ -145,15 +145,61 @@ accounting: all $(BRUTE)
 hostile: all
 	@tests/hostile/run.sh $(B)
 
+# make test: builds (on every core unless make was given -j) and runs the suites SUITES names
+# (all of them when empty) through tests/run-all.sh, which runs TEST_JOBS at a time (default: the
+# number of cores) and prints each one's output whole, in order, with its time.
+SUITES   ?=
+NPROC    := $(shell nproc 2>/dev/null || echo 2)
+TEST_PAR  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+
 test: deps
-	@$(MAKE) --no-print-directory all $(TESTS) $(BRUTE)
-	@tests/run-all.sh $(B)
+	@$(MAKE) --no-print-directory $(TEST_PAR) all $(TESTS) $(BRUTE)
+	@tests/run-all.sh $(B) $(SUITES)
+
+# make sanitize: everything built again in build-san with ASan and UBSan, and the suites where a
+# memory error or undefined behaviour can hide run on it: unit, cli, hostile (bad exports, every
+# report, rule and format on one export), accounting (nstats's own reports against brute force,
+# and its commands on every export of shared/data), and golden on SAN_GOLDEN only. The byte
+# comparisons of every golden fixture and of the corpus are the normal pass's job (make test): a
+# second copy of all of them under ASan cost most of CI's time. Every report, rule and format
+# still runs under ASan here (golden below, hostile's unchanged-export.sh, cli's escaping tests),
+# and the corpus's reports run on real exports under valgrind in .ci/run.
+SAN_SUITES := unit cli golden accounting hostile
+# The golden fixtures under ASan+UBSan, and why each: together they give rows to every report and
+# rule entry of tests/corpus/reports and tests/golden/extra-reports (rule:gpu_gaps at its default
+# 500 ms finds nothing in any fixture; gap=0 and gap=1 do), cross every size at which nstats
+# changes algorithm, and take every reading path that a fixture exists for:
+#   mid-sums, mid-traces  the size switches: radix sort past 256 values, columns of 131072 rows
+#                         and more mapped whole, column format streaming after 100 rows, the
+#                         sparse correlationId index (--corr-stride)
+#   small                 the CUDA, NVTX and OS runtime reports, the rules (cuda_api_sync with
+#                         process= and thread=)
+#   multiproc             several processes and devices, correlationIds shared by the processes
+#   graphics              Vulkan, OpenGL, DX11 and DX12 reports
+#   um-many               unified memory, OpenMP, OpenACC, WDDM; cuda_memcpy_async, cuda_memset_sync
+#   mpi-net-video         MPI, network, NVIDIA video; cuda_kern_exec_sum:nvtx-name
+#   dx12-mem              dx12_mem_ops
+#   graphs                graph-level CUDA graph rows (the graph note), overlap on several streams
+#   nvtx-edges            odd NVTX nesting: a chain 8 deep, equal starts and ends, twins,
+#                         zero-length and crossing ranges, a range never popped
+#   backtrace noenums nogreen   rows nstats leaves out, no ENUM tables, no greenContextId column
+#   filter-time filter-pushpop-thread filter-startend-main filter-nvtx-notfound   the time and
+#                         NVTX filters: a window, a push/pop range of a thread, a start/end range
+#                         of a process, a range that is not there (reports run on no rows)
+SAN_GOLDEN := mid-sums mid-traces small multiproc graphics um-many mpi-net-video dx12-mem graphs \
+	nvtx-edges backtrace noenums nogreen filter-time filter-pushpop-thread filter-startend-main \
+	filter-nvtx-notfound
 
 sanitize: export ASAN_OPTIONS ?= detect_leaks=1:halt_on_error=1
 sanitize: export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
 sanitize:
-	@$(MAKE) --no-print-directory B=build-san OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		LDFLAGS="-fsanitize=address,undefined" test
+	@GOLDEN_FIXTURES="$(SAN_GOLDEN)" $(MAKE) --no-print-directory B=build-san \
+		OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" SUITES="$(SAN_SUITES)" test
+
+# nstats under valgrind on a few exports in every format, VALGRIND_JOBS runs at a time (.ci/run)
+valgrind: all $(EXAMPLE)
+	@tests/valgrind/run.sh $(B)
 
 $(B)/measure: bench/measure.c
 	@mkdir -p $(B)
@@ -173,7 +219,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CLI := $(filter-out $(FUZZ_B)/obj/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ_B)/obj/%.o))
 
 fuzz-build:
-	@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=clang \
+	@$(MAKE) --no-print-directory $(TEST_PAR) B=$(FUZZ_B) CC=clang \
 		OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
 		$(FUZZ_B)/libnstats.a $(FUZZ_CLI)
 	@for f in $(FUZZERS); do \

@@ -24,6 +24,8 @@ fmt_ext() { if [[ $1 == column ]]; then echo column.txt; else echo "$1"; fi; }
 # case_name ENTRY: the name of a list entry's output files, as oracle-outputs names them: a rule
 # (`rule:NAME[:ARG...]`) without its prefix, ':' in arguments as '_'
 case_name() { local n=${1#rule:}; echo "${n//:/_}"; }
+# case_name_to VAR ENTRY: the same into VAR, without a subshell (the suites call it per case)
+case_name_to() { local n=${2#rule:}; printf -v "$1" '%s' "${n//:/_}"; }
 
 # case_cmd ENTRY: the nstats command words that run it (`analyze --rule` for `rule:` entries)
 case_cmd() { if [[ $1 == rule:* ]]; then echo "analyze --rule ${1#rule:}"; else echo "stats --report $1"; fi; }
@@ -35,6 +37,107 @@ expected_file() {
 	local f=$1/${2//:/_}.$3
 	if [[ -f $f ]]; then echo "$f"; else echo /dev/null; fi
 }
+# expected_file_to VAR EXPDIR REPORT SUFFIX: the same into VAR, without a subshell
+expected_file_to() {
+	local f=$2/${3//:/_}.$4
+	[[ -f $f ]] || f=/dev/null
+	printf -v "$1" '%s' "$f"
+}
+
+# single_cases NSTATS BASENAME OUT ENTRY...: one nstats process per case, stdout, stderr and the
+# exit status of each in OUT/R.F.out, .err and .rc
+single_cases() {
+	local nstats=$1 base=$2 out=$3 entry report fmt rc
+	local -a cmd
+	shift 3
+	for entry; do
+		case_name_to report "$entry"
+		read -r -a cmd <<<"$(case_cmd "$entry")"
+		for fmt in "${FORMATS[@]}"; do
+			rc=0
+			LC_ALL=C.UTF-8 "$nstats" "${cmd[@]}" --format "$fmt" "$base" \
+				>"$out/$report.$fmt.out" 2>"$out/$report.$fmt.err" || rc=$?
+			echo "$rc" >"$out/$report.$fmt.rc"
+		done
+	done
+}
+
+# batch_cases NSTATS BASENAME OUT COMMAND ENTRY...: every ENTRY (all of them `stats` reports, or
+# all `rule:` entries for `analyze`) in every format of FORMATS through one nstats process on the
+# console (reports and formats pair up in order), its stdout cut into the R.F.out that each case
+# would have printed alone: on the console nsys and nstats print, per report, its Processing line,
+# its output and its empty line, and flush stdout before the next report begins. Each R.F.err is
+# left empty and each R.F.rc says 0. The batch cannot stand for the single runs (and the caller
+# runs the cases one by one, which says which case failed and why) when it returns
+#  1: a SKIPPED, ERROR or WARNING line on stderr (stderr cannot be split between the reports, and
+#     those lines belong to a case's .msg; nstats says SKIPPED on stdout unless -q, not given
+#     here), or a stdout that is not exactly, in order, each case's Processing line and what
+#     follows it (checked by putting the pieces together again and comparing the bytes);
+#  2: a status other than 0 or a sanitizer report: which report caused it cannot be told.
+# OUT/.batch.out, .err and .rc keep the batch's stdout, stderr and status when it is not used.
+batch_cases() {
+	local nstats=$1 base=$2 out=$3 verb=$4 opt=--report entry report fmt f rc=0
+	local -a args=() pieces=()
+	shift 4
+	[[ $verb == analyze ]] && opt=--rule
+	: >"$out/.batch.list"
+	for fmt in "${FORMATS[@]}"; do
+		for entry; do
+			args+=("$opt" "${entry#rule:}" --format "$fmt")
+			case_name_to report "$entry"
+			pieces+=("$out/$report.$fmt.out")
+			printf 'Processing [%s] with [%s]... \t%s\n' "$base" "${entry#rule:}" "${pieces[-1]}" >>"$out/.batch.list"
+		done
+	done
+	LC_ALL=C.UTF-8 "$nstats" "$verb" "${args[@]}" "$base" >"$out/.batch.out" 2>"$out/.batch.err" || rc=$?
+	echo "$rc" >"$out/.batch.rc"
+	((rc == 0)) || return 2
+	! grep -q -E 'Sanitizer|runtime error:' "$out/.batch.err" || return 2
+	! grep -q -E '^(SKIPPED|ERROR|WARNING)' "$out/.batch.err" || return 1
+	# each case's piece begins at its Processing line; anything before the first one, a missing one
+	# or one out of order fails the batch
+	LC_ALL=C awk -v list="$out/.batch.list" '
+		BEGIN {
+			while ((getline l <list) > 0) { split(l, p, "\t"); n++; head[n] = p[1]; file[n] = p[2] }
+			k = 0
+		}
+		k < n && $0 == head[k + 1] { if (k) close(file[k]); k++ }
+		k == 0 { bad = 1; exit }
+		{ print >file[k] }
+		END { exit bad || k != n }' "$out/.batch.out" || return 1
+	cat -- "${pieces[@]}" | cmp -s - "$out/.batch.out" || return 1
+	for f in "${pieces[@]}"; do
+		: >"${f%.out}.err"
+		echo 0 >"${f%.out}.rc"
+	done
+	rm -f "$out/.batch.out" "$out/.batch.err" "$out/.batch.rc" "$out/.batch.list"
+}
+
+# run_group NSTATS BASENAME OUT COMMAND ENTRY...: the cases of ENTRY through batch_cases, or one by
+# one (single_cases) where the batch cannot stand for them, or always with TEST_BATCH=0 (as before
+# batching: slower; to compare). Fails when the batch exited non-zero or with a sanitizer report
+# but every case passes alone: the fault is then in running them together, and no case's files
+# would show it; OUT/.together says why (indented lines), and the caller fails on it.
+run_group() {
+	local brc=0 entry report fmt rc
+	if [[ ${TEST_BATCH:-1} != 0 ]]; then
+		batch_cases "$@" && return 0 || brc=$?
+	fi
+	single_cases "$1" "$2" "$3" "${@:5}"
+	((brc == 2)) || return 0
+	for entry in "${@:5}"; do
+		case_name_to report "$entry"
+		for fmt in "${FORMATS[@]}"; do
+			read -r rc <"$3/$report.$fmt.rc"
+			[[ $rc == 0 ]] || return 0
+			! grep -q -E 'Sanitizer|runtime error:' "$3/$report.$fmt.err" || return 0
+		done
+	done
+	{
+		echo "    nstats $4 with all $(($# - 4)) entries in one process exited $(<"$3/.batch.rc"), though each case passes alone; its stderr:"
+		head -n 30 "$3/.batch.err" | sed 's/^/    /'
+	} >>"$3/.together"
+}
 
 # run_cases NSTATS BASENAME OUT REPORT... runs, in the current folder, with LC_ALL=C.UTF-8,
 # `NSTATS stats --report R --format F BASENAME` for each REPORT and format (`NSTATS analyze
@@ -44,23 +147,28 @@ expected_file() {
 #   OUT/R.F.msg  the SKIPPED/ERROR/WARNING lines of stdout and stderr, sorted, once each
 #   OUT/R.F.err  stderr;  OUT/R.F.rc  the exit status;  OUT/R.F.err.san  there when stderr
 #                holds a sanitizer report
+# A process costs more than most reports (and far more under a sanitizer), so the cases run in
+# batches, one nstats process for all the stats entries and one for all the rule entries
+# (run_group); a batch that cannot stand for its single runs is run again one case per
+# process, the way oracle-outputs ran nsys. Either way each case gets the same files.
+#   OUT/.together  there when a batch failed though each of its cases passes alone: why
+#                  (indented lines); the caller must fail then
 run_cases() {
-	local nstats=$1 base=$2 out=$3 entry report fmt rc f
-	local -a files=() cmd
+	local nstats=$1 base=$2 out=$3 entry report fmt f
+	local -a files=() stats=() rules=()
 	local -A keep=()
 	shift 3
 	for entry; do
-		report=$(case_name "$entry")
-		read -r -a cmd <<<"$(case_cmd "$entry")"
+		if [[ $entry == rule:* ]]; then rules+=("$entry"); else stats+=("$entry"); fi
+		case_name_to report "$entry"
 		for fmt in "${FORMATS[@]}"; do
-			rc=0
-			LC_ALL=C.UTF-8 "$nstats" "${cmd[@]}" --format "$fmt" "$base" \
-				>"$out/$report.$fmt.out" 2>"$out/$report.$fmt.err" || rc=$?
-			echo "$rc" >"$out/$report.$fmt.rc"
 			: >"$out/$report.$fmt.msg"
 			files+=("$out/$report.$fmt.out" "$out/$report.$fmt.err")
 		done
 	done
+	rm -f "$out/.together"
+	if ((${#stats[@]})); then run_group "$nstats" "$base" "$out" stats "${stats[@]}"; fi
+	if ((${#rules[@]})); then run_group "$nstats" "$base" "$out" analyze "${rules[@]}"; fi
 	# one pass over all: each case's messages into its .msg; prints the outputs that have more
 	# than blanks besides those lines (an empty file never reaches FNR == 1, and needs nothing)
 	while IFS= read -r f; do
@@ -96,15 +204,18 @@ run_cases() {
 # finds no sanitizer report. Prints
 # `ok R F`, or `bad R F` followed by indented lines that say why (short diffs).
 check_cases() {
-	local expdir=$1 out=$2 entry report fmt e a eo em o m rc why md od
+	local expdir=$1 out=$2 entry report fmt ext e a eo em o m rc why md od
 	local -A sum=()
 	local -a files=()
 	shift 2
 	for entry; do
-		report=$(case_name "$entry")
+		case_name_to report "$entry"
+		expected_file_to em "$expdir" "$report" msg
 		for fmt in "${FORMATS[@]}"; do
-			files+=("$(expected_file "$expdir" "$report" "$(fmt_ext "$fmt")")" "$out/$report.$fmt.out"
-				"$(expected_file "$expdir" "$report" msg)" "$out/$report.$fmt.msg")
+			ext=$fmt
+			[[ $fmt == column ]] && ext=column.txt # as fmt_ext says
+			expected_file_to eo "$expdir" "$report" "$ext"
+			files+=("$eo" "$out/$report.$fmt.out" "$em" "$out/$report.$fmt.msg")
 		done
 	done
 	# one checksum run for all the files; diff only where they differ
@@ -117,7 +228,7 @@ check_cases() {
 		md=0 od=0
 		[[ ${sum[$em]} == "${sum[$m]}" ]] || md=1
 		[[ ${sum[$eo]} == "${sum[$o]}" ]] || od=1
-		rc=$(<"${o%.out}.rc")
+		read -r rc <"${o%.out}.rc"
 		why=""
 		# the common case without a fork
 		[[ $rc == 0 && ! -e ${o%.out}.err.san && $md$od == 00 ]] || why=$(why_case "$eo" "$em" "$o" $md $od)

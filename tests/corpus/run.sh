@@ -101,6 +101,7 @@ one_export() {
 	ln -s "$DATA/$rel" "$dir/${rel##*/}"
 	mapfile -t reports < <(report_list)
 	(cd "$dir" && run_cases "$nstats" "${rel##*/}" "$dir" "${reports[@]}")
+	[[ ! -e $dir/.together ]] || record failed "$rel" '*' together "" "$(<"$dir/.together")"
 	check_cases "$exp" "$dir" "${reports[@]}" | judge_all "$rel"
 	ground_truth "$rel" "$dir"
 }

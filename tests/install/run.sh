@@ -25,6 +25,8 @@ check() { # check NAME COMMAND...: passes when COMMAND succeeds
 }
 
 cd "$ROOT" || exit 1
+# A make of its own: not the jobserver or the variables of a make this suite may run under.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 if ! make -s --no-print-directory B="$B" install DESTDIR="$DEST" PREFIX="$PREFIX" >"$WORK/make.log" 2>&1; then
 	cat "$WORK/make.log"
 	echo "install: 0 passed, 1 failed (make install)"
