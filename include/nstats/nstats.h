@@ -112,6 +112,7 @@ enum nst_catalog {
 	NST_REPORTS,  /* nsys stats's reports, and nstats's own */
 	NST_RULES,    /* nsys analyze's rules */
 	NST_FINDINGS, /* the audit's findings (nst_audit_run) */
+	NST_DIFFS,    /* comparisons of two exports (nst_diff) */
 };
 
 /* A report, rule or finding as --help-reports describes it. */
@@ -160,6 +161,9 @@ struct nst_filter {
  * is wrong and where, for "illegal --filter-time argument '...': <msg>". */
 enum nst_status nst_filter_parse_time(const char *arg, struct nst_filter *f,
 				      struct nst_error *err);
+
+/* One time value of that grammar: "250us", "1s2ms", "2.5e6" (ns). */
+enum nst_status nst_time_parse(const char *arg, int64_t *ns, struct nst_error *err);
 
 /* ---- formats --------------------------------------------------------------- */
 
@@ -227,6 +231,12 @@ enum nst_status nst_export_load(struct nst_export *x, const struct nst_filter *f
 
 /* ---- running a report or rule ---------------------------------------------- */
 
+/* How nst_diff matches kernels across the two sides: by their whole
+ * demangled names, or by base name (no return type, qualifiers, template
+ * arguments or parameters: nsys's shortName), which is what matches
+ * across profilers, whose demangled spellings differ. */
+enum nst_names { NST_NAMES_EXACT, NST_NAMES_BASE };
+
 /* One report or rule on an export: its rows go to `sink`, or, when sink
  * is NULL, as text in `format` to `out` or to the stream `open` returns.
  * open is called once, when the first line is ready, so that a report
@@ -240,6 +250,7 @@ struct nst_run {
 	FILE *out;
 	FILE *(*open)(void *arg, struct nst_error *err);
 	void *open_arg;
+	enum nst_names names;             /* nst_diff only */
 };
 
 /* What a run found beside its rows. */
@@ -256,6 +267,21 @@ struct nst_run_result {
  * NULL. */
 enum nst_status nst_run(struct nst_export *x, const struct nst_run *run,
 			struct nst_run_result *res, struct nst_error *err);
+
+/* ---- comparing two exports -------------------------------------------------- */
+
+/* What a verdict job ("verdict:gate=PCT[:min=NS]") decided. */
+struct nst_diff_result {
+	bool gate_failed;
+	char worst[512]; /* the worst offender, one line; "" when none grew */
+};
+
+/* Runs a job of NST_DIFFS on baseline a and candidate b: rows compare the
+ * two (deltas are b - a); the filter applies to each side on its own
+ * clock.  run as for nst_run (format, sink...), run->names for kernels.
+ * res may be NULL. */
+enum nst_status nst_diff(struct nst_export *a, struct nst_export *b, const struct nst_run *run,
+			 struct nst_diff_result *res, struct nst_error *err);
 
 /* ---- the audit: is the export hiding or doubling work? ---------------------- */
 

@@ -33,6 +33,7 @@ struct nst_need {
 };
 
 struct nst_shared; /* what reports derive once per export (common.c) */
+struct nst_diff_ctx; /* two exports compared (src/diff/diff.h) */
 
 struct nst_ctx {
 	/* The events as the report's start=/end=/nvtx= filter shows them (all
@@ -80,6 +81,14 @@ struct nst_report {
 	 * with NST_ERR_USAGE and a message. */
 	enum nst_status (*check)(const struct nst_arg *args, size_t nargs,
 				 struct nst_error *err);
+	/* A report of `nstats diff` (src/diff) compares two exports: it has
+	 * this instead of run, and reads each side through the reports it
+	 * names (needs are theirs). */
+	enum nst_status (*diff)(struct nst_diff_ctx *d, const struct nst_sink *out,
+				struct nst_error *err);
+	/* The reports of `nstats stats` a diff report reads on each side:
+	 * their needs are its own.  NULL-terminated. */
+	const char *const *sources;
 };
 
 /* The registry. */

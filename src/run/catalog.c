@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "diff/diff.h"
 #include "run/run.h"
 #include "rules/rule.h"
 
@@ -19,6 +20,8 @@ static const struct nst_report *const *reports_of(enum nst_catalog c, size_t *n)
 		return nst_report_all(n);
 	if (c == NST_RULES)
 		return nst_rule_all(n);
+	if (c == NST_DIFFS)
+		return nst_diff_all(n);
 	*n = 0;
 	return NULL;
 }
@@ -68,6 +71,8 @@ const char *const *nst_catalog_defaults(enum nst_catalog c, size_t *n)
 		return nst_report_default_set(n);
 	if (c == NST_RULES)
 		return nst_rule_default_set(n);
+	if (c == NST_DIFFS)
+		return nst_diff_default_set(n);
 	*n = 0;
 	return NULL;
 }
@@ -75,7 +80,8 @@ const char *const *nst_catalog_defaults(enum nst_catalog c, size_t *n)
 const struct nst_report *run_report_find(enum nst_catalog c, const char *name)
 {
 	return c == NST_REPORTS ? nst_report_find(name)
-	     : c == NST_RULES   ? nst_rule_find(name) : NULL;
+	     : c == NST_RULES   ? nst_rule_find(name)
+	     : c == NST_DIFFS   ? nst_diff_find(name) : NULL;
 }
 
 /* ---- jobs: "name:arg:key=value" ------------------------------------------- */

@@ -84,6 +84,23 @@ static enum nst_status bad_time(struct nst_error *err, const char *why, const ch
 	return nst_fail(err, NST_ERR_USAGE, "%s", why);
 }
 
+/* The sides of a range in the C locale: strtod() reads the decimal point
+ * of LC_NUMERIC, and nsys's is '.'.  An empty side keeps its default. */
+static enum nst_status parse_sides(const char *start, const char *end, int64_t *s, int64_t *e,
+				   struct nst_error *err)
+{
+	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	if (!c)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	locale_t saved = uselocale(c);
+	const char *why = NULL, *at = NULL;
+	bool ok = (!*start || parse_time(start, s, &why, &at)) &&
+		  (!end || !*end || parse_time(end, e, &why, &at));
+	uselocale(saved);
+	freelocale(c);
+	return ok ? NST_OK : bad_time(err, why, at);
+}
+
 enum nst_status nst_filter_parse_time(const char *arg, struct nst_filter *f,
 				      struct nst_error *err)
 {
@@ -95,23 +112,9 @@ enum nst_status nst_filter_parse_time(const char *arg, struct nst_filter *f,
 	char *start = strndup(arg, (size_t)(slash - arg));
 	if (!start)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	/* strtod() reads the decimal point of LC_NUMERIC; nsys's is '.'. */
-	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	if (!c) {
-		free(start);
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	}
-	locale_t saved = uselocale(c);
-	const char *why = NULL, *at = NULL;
 	int64_t s = INT64_MIN, e = INT64_MAX;
-	bool ok = (!*start || parse_time(start, &s, &why, &at)) &&
-		  (!slash[1] || parse_time(slash + 1, &e, &why, &at));
-	uselocale(saved);
-	freelocale(c);
-	enum nst_status rc = NST_OK;
-	if (!ok)
-		rc = bad_time(err, why, at);
-	else if (s > e)
+	enum nst_status rc = parse_sides(start, slash + 1, &s, &e, err);
+	if (rc == NST_OK && s > e)
 		rc = bad_time(err, "the start time must be less than or equal to the end time", NULL);
 	free(start);
 	if (rc == NST_OK) {
@@ -120,6 +123,13 @@ enum nst_status nst_filter_parse_time(const char *arg, struct nst_filter *f,
 		f->end = e;
 	}
 	return rc;
+}
+
+enum nst_status nst_time_parse(const char *arg, int64_t *ns, struct nst_error *err)
+{
+	if (!*arg)
+		return bad_time(err, "no time value", NULL);
+	return parse_sides(arg, NULL, ns, NULL, err);
 }
 
 /* ---- start=, end=, nvtx= ------------------------------------------------------ */

@@ -26,10 +26,32 @@ static enum nst_status declare(struct nst_events *ev, const struct nst_need *nee
 /* What one job reads: its report's columns, filtered where its filter
  * cuts, and what the run adds around it (the CUDA graph measure of a
  * kernel report, the NVTX names of nvtx-name). */
+static enum nst_status declare_report(struct nst_events *ev, const struct nst_filter *filter,
+				      const struct nst_report *r, const struct nst_job *job);
+
+/* A diff report reads through the reports it names. */
+static enum nst_status declare_sources(struct nst_events *ev, const struct nst_filter *filter,
+				       const struct nst_job *job)
+{
+	enum nst_status s = NST_OK;
+	for (const char *const *src = job->report->sources; s == NST_OK && *src; src++) {
+		const struct nst_report *r = run_report_find(NST_REPORTS, *src);
+		s = r ? declare_report(ev, filter, r, job) : NST_ERR_INTERNAL;
+	}
+	return s;
+}
+
 static enum nst_status declare_job(struct nst_events *ev, const struct nst_filter *filter,
 				   const struct nst_job *job)
 {
-	const struct nst_report *r = job->report;
+	if (job->report->sources)
+		return declare_sources(ev, filter, job);
+	return declare_report(ev, filter, job->report, job);
+}
+
+static enum nst_status declare_report(struct nst_events *ev, const struct nst_filter *filter,
+				      const struct nst_report *r, const struct nst_job *job)
+{
 	struct nst_filter f;
 	run_filter_of(filter, job, &f);
 	bool filtered = !run_filter_is_none(&f);
@@ -121,7 +143,27 @@ static enum nst_status text_end(struct text_out *t, enum nst_status s, struct ns
 	return s;
 }
 
+enum nst_status run_output(const struct nst_run *run, run_body_fn body, void *arg,
+			   struct nst_error *err)
+{
+	struct text_out t = { .run = run, .title = run->job->report->title };
+	struct nst_sink text = { text_begin, text_row, text_note, &t };
+	enum nst_status s = body(arg, run->sink ? run->sink : &text, err);
+	return text_end(&t, s, err);
+}
+
 /* ---- running one job ---------------------------------------------------------- */
+
+struct report_call {
+	const struct nst_report *r;
+	struct nst_ctx *ctx;
+};
+
+static enum nst_status report_body(void *arg, const struct nst_sink *out, struct nst_error *err)
+{
+	struct report_call *c = arg;
+	return c->r->run(c->ctx, out, err);
+}
 
 static enum nst_status discard_begin(void *ctx, const char *const *cols, size_t n,
 				     struct nst_error *err)
@@ -187,6 +229,9 @@ static enum nst_status check_run(const struct nst_run *run, struct nst_error *er
 {
 	if (!run || !run->job)
 		return nst_fail(err, NST_ERR_USAGE, "nst_run: no job");
+	if (!run->job->report->run)
+		return nst_fail(err, NST_ERR_USAGE, "nst_run: %s compares two exports (nst_diff)",
+				run->job->name);
 	if (!run->sink && (!run->format || (!run->out && !run->open)))
 		return nst_fail(err, NST_ERR_USAGE,
 				"nst_run: %s: neither a sink nor a format and a stream",
@@ -208,10 +253,7 @@ static enum nst_status run_job(struct nst_export *x, const struct nst_run *run,
 	if (s != NST_OK)
 		return s == NST_ERR_NODATA ? skipped_by_filter(r, ctx, err) : s;
 	ctx->nvtx = filter.nvtx;
-	struct text_out t = { .run = run, .title = r->title };
-	struct nst_sink text = { text_begin, text_row, text_note, &t };
-	s = r->run(ctx, run->sink ? run->sink : &text, err);
-	s = text_end(&t, s, err);
+	s = run_output(run, report_body, &(struct report_call){ r, ctx }, err);
 	measure_graphs(r, ctx, s, res);
 	return s;
 }

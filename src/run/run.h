@@ -68,6 +68,16 @@ enum nst_status run_views_get(struct run_views *v, const struct nst_filter *f,
 			      struct nst_error *err);
 void run_views_free(struct run_views *v);
 
+/* ---- run.c ---- */
+
+/* Runs body(arg, sink) with the run's sink, or with the formatter of its
+ * format opened on the run's stream when the first line comes, finished
+ * after: every job's way to its output. */
+typedef enum nst_status (*run_body_fn)(void *arg, const struct nst_sink *out,
+				       struct nst_error *err);
+enum nst_status run_output(const struct nst_run *run, run_body_fn body, void *arg,
+			   struct nst_error *err);
+
 /* ---- export.c ---- */
 
 /* An .sqlite path as it is; for a .nsys-rep (or .qdrep), the .sqlite

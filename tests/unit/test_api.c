@@ -169,7 +169,8 @@ static void a_time_filter_cuts_kernels(void **state)
 
 /* ---- text ---------------------------------------------------------------------- */
 
-/* Every report and rule in `fmt`, one after another, into one string. */
+/* Every report, rule and comparison (the export against itself) and the
+ * audit in `fmt`, one after another, into one string. */
 static char *all_as_text(const char *path, const char *fmt)
 {
 	char *buf = NULL;
@@ -193,6 +194,19 @@ static char *all_as_text(const char *path, const char *fmt)
 			nst_job_free(j);
 		}
 	}
+	/* every comparison, of the export with itself */
+	struct nst_export *y = open_export(path);
+	struct nst_about about;
+	for (size_t i = 0; nst_catalog_entry(NST_DIFFS, i, &about); i++) {
+		struct nst_job *j = job(NST_DIFFS, strcmp(about.name, "verdict") == 0 ? "verdict:gate=5"
+											 : about.name);
+		enum nst_status s = nst_diff(x, y, &(struct nst_run){ .job = j, .format = f,
+								      .out = out }, NULL, &err);
+		if (s != NST_OK)
+			fail_msg("%s on %s: %s", about.name, path, err.msg);
+		nst_job_free(j);
+	}
+	nst_export_close(y);
 	struct nst_audit *a = NULL;
 	assert_int_equal(nst_audit_run(x, NULL, 0, &a, &err), NST_OK);
 	assert_int_equal(nst_audit_write(a, true, out, &err), NST_OK);
@@ -482,6 +496,67 @@ static void the_audit_and_the_hooks(void **state)
 	nst_export_close(x);
 }
 
+/* ---- comparing two exports ----------------------------------------------------------- */
+
+struct deltas {
+	int diff_total, status;
+	size_t rows, nonzero;
+	bool same;
+};
+
+static enum nst_status delta_cols(void *ctx, const char *const *cols, size_t n,
+				  struct nst_error *err)
+{
+	struct deltas *d = ctx;
+	(void)err;
+	d->diff_total = d->status = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(cols[i], "Diff Total:dur_ns") == 0)
+			d->diff_total = (int)i;
+		if (strcmp(cols[i], "Status") == 0)
+			d->status = (int)i;
+	}
+	return NST_OK;
+}
+
+static enum nst_status delta_row(void *ctx, const struct nst_cell *cells, struct nst_error *err)
+{
+	struct deltas *d = ctx;
+	(void)err;
+	d->rows++;
+	d->nonzero += cells[d->diff_total].kind != NST_INT || cells[d->diff_total].v.i != 0;
+	d->same &= strcmp(cells[d->status].v.s, "same") == 0;
+	return NST_OK;
+}
+
+static void an_export_against_itself(void **state)
+{
+	(void)state;
+	struct nst_export *a = open_export(API_EXPORT_A), *b = open_export(API_EXPORT_A);
+	struct nst_job *j = job(NST_DIFFS, "kern_diff");
+	struct deltas d = { .same = true };
+	struct nst_sink sink = { delta_cols, delta_row, NULL, &d };
+	struct nst_error err = { 0 };
+	struct nst_diff_result res;
+	assert_int_equal(nst_diff(a, b, &(struct nst_run){ .job = j, .sink = &sink }, &res, &err),
+			 NST_OK);
+	assert_int_equal(d.rows, sql_count(API_EXPORT_A, "SELECT count(DISTINCT demangledName)"
+							 " FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+	assert_int_equal(d.nonzero, 0);
+	assert_true(d.same);
+	assert_false(res.gate_failed);
+	/* a comparison is no report of one export, and the other way round */
+	expect_error(nst_run(a, &(struct nst_run){ .job = j, .sink = &sink }, NULL, &err),
+		     NST_ERR_USAGE, &err, "nst_diff");
+	struct nst_job *k = job(NST_REPORTS, "cuda_gpu_kern_sum");
+	expect_error(nst_diff(a, b, &(struct nst_run){ .job = k, .sink = &sink }, NULL, &err),
+		     NST_ERR_USAGE, &err, "nst_run");
+	nst_job_free(k);
+	nst_job_free(j);
+	nst_export_close(a);
+	nst_export_close(b);
+}
+
 /* ---- the catalog ------------------------------------------------------------------- */
 
 static void the_catalog(void **state)
@@ -516,6 +591,7 @@ int main(void)
 		cmocka_unit_test(nothing_on_stdout_or_stderr),
 		cmocka_unit_test(two_exports_on_two_threads),
 		cmocka_unit_test(the_audit_and_the_hooks),
+		cmocka_unit_test(an_export_against_itself),
 		cmocka_unit_test(the_catalog),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

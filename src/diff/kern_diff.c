@@ -1,0 +1,50 @@
+/* kern_diff: each kernel on both sides, as cuda_gpu_kern_dist measures it
+ * on each: instances, total, mean and percentiles, the change of the
+ * total, and whether the kernel was added, removed, or became slower or
+ * faster beyond the tolerance. */
+#include "diff/diff.h"
+
+static const char *const keys[] = { "Name" };
+
+static const struct diff_measure measures[] = {
+	{ 0, "Instances", "Instances", "", true, false, true },
+	{ 0, "Total Time:dur_ns", "Total", ":dur_ns", true, true, true },
+	{ 0, "Mean:dur_ns", "Mean", ":dur_ns", false, false, false },
+	{ 0, "P50:dur_ns", "P50", ":dur_ns", false, false, false },
+	{ 0, "P90:dur_ns", "P90", ":dur_ns", false, false, false },
+	{ 0, "P99:dur_ns", "P99", ":dur_ns", false, false, false },
+};
+
+static enum nst_status diff(struct nst_diff_ctx *d, const struct nst_sink *out,
+			    struct nst_error *err)
+{
+	static const struct diff_keyed k = {
+		.source = { { { "cuda_gpu_kern_dist", "cuda_gpu_kern_dist:base" } } },
+		.keys = keys, .nkeys = 1,
+		.m = measures, .nm = sizeof measures / sizeof *measures,
+		.order = 1, .has_order = true, .status = true,
+	};
+	return diff_keyed_run(d, &k, out, err);
+}
+
+static const char *const args[] = { "tolerance", NULL };
+
+static const char *const sources[] = { "cuda_gpu_kern_dist", NULL };
+
+const struct nst_report nst_diff_kern_diff = {
+	.name = "kern_diff",
+	.title = "CUDA GPU Kernels Compared",
+	.help = "Each kernel name on both sides (A the baseline, B the candidate), as\n"
+		"cuda_gpu_kern_dist measures it on each: instances, total time, mean and\n"
+		"the P50, P90 and P99 durations (nearest rank); the change of the total\n"
+		"(B - A, and in percent of A); and a status: added (only in B), removed\n"
+		"(only in A), slower or faster when the totals differ by more than\n"
+		"tolerance= percent of A (default 2), same otherwise.  Largest change of\n"
+		"the total first.  Kernels match by name: the demangled name, or the base\n"
+		"name with --names base (what matches across profilers).",
+	.args = args,
+	.sources = sources,
+	.flags = NST_REPORT_ADDITION,
+	.check = diff_check_tolerance,
+	.diff = diff,
+};

@@ -1,0 +1,244 @@
+/* The shape of most comparisons: one or two `nstats stats` reports on each
+ * side, their rows matched by key, and for each measure the A and B value,
+ * B - A and the change in percent of A. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parse.h"
+#include "diff/diff.h"
+
+#define MAX_KEYS 4
+#define MAX_COLS 64
+
+/* One side: its source reports, and for each row of the first the row of
+ * the second with the same key (-1: none). */
+struct side {
+	struct diff_table t[2];
+	int64_t *joined;
+};
+
+/* A row of the comparison: rows of source 0 on each side, and the key
+ * cells from whichever side has the row. */
+struct line {
+	struct diff_pair p;
+	int64_t order; /* |B - A| of the ordering measure */
+	struct nst_cell key[MAX_KEYS];
+};
+
+static enum nst_status load_side(struct nst_diff_ctx *d, const struct diff_keyed *k, int s,
+				 struct side *sd, struct nst_error *err)
+{
+	bool base = diff_names_base(d);
+	enum nst_status st = NST_OK;
+	for (int i = 0; st == NST_OK && i < 2 && k->source[i].spec[0]; i++) {
+		const char *spec = base && k->source[i].spec[1] ? k->source[i].spec[1]
+								 : k->source[i].spec[0];
+		st = diff_collect(d, s, spec, &sd->t[i], err);
+	}
+	if (st != NST_OK || !k->source[1].spec[0])
+		return st;
+	/* the second report's rows, by the first's */
+	struct diff_pair *p = NULL;
+	size_t n = 0;
+	st = diff_match(&sd->t[0], &sd->t[1], k->keys, k->nkeys, &p, &n, err);
+	sd->joined = st == NST_OK ? malloc((sd->t[0].nrows ? sd->t[0].nrows : 1) * sizeof *sd->joined)
+				  : NULL;
+	if (st == NST_OK && !sd->joined)
+		st = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t r = 0; st == NST_OK && r < sd->t[0].nrows; r++)
+		sd->joined[r] = -1;
+	for (size_t i = 0; st == NST_OK && i < n; i++)
+		if (p[i].a >= 0)
+			sd->joined[p[i].a] = p[i].b;
+	free(p);
+	return st;
+}
+
+static void release_side(struct side *sd)
+{
+	diff_table_release(&sd->t[0]);
+	diff_table_release(&sd->t[1]);
+	free(sd->joined);
+}
+
+/* The value of measure m on a side for its row r of the first report. */
+static struct nst_cell value(const struct side *sd, const struct diff_measure *m, int64_t r)
+{
+	if (r >= 0 && m->source == 1)
+		r = sd->joined ? sd->joined[r] : -1;
+	const struct diff_table *t = &sd->t[m->source];
+	struct nst_cell c = diff_side_cell(t, r, diff_col(t, m->col));
+	if (c.kind == NST_NULL && m->zero_absent && r < 0)
+		return nst_int(0);
+	return c;
+}
+
+/* The output's column names: keys, Status, then each measure's. */
+static size_t columns(const struct diff_keyed *k, struct nst_arena *a, const char **cols)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < k->nkeys; i++)
+		cols[n++] = k->keys[i];
+	if (k->status)
+		cols[n++] = "Status";
+	for (size_t i = 0; i < k->nm; i++) {
+		const struct diff_measure *m = &k->m[i];
+		cols[n++] = nst_arena_printf(a, "A %s%s", m->label, m->unit);
+		cols[n++] = nst_arena_printf(a, "B %s%s", m->label, m->unit);
+		if (m->delta)
+			cols[n++] = nst_arena_printf(a, "Diff %s%s", m->label, m->unit);
+		if (m->change)
+			cols[n++] = nst_arena_printf(a, "%s Change:ratio_%%", m->label);
+	}
+	return n;
+}
+
+static struct nst_cell status_of(struct nst_diff_ctx *d, const struct diff_keyed *k,
+				 const struct side *sd, const struct line *l)
+{
+	struct nst_cell a = value(&sd[0], &k->m[k->order], l->p.a);
+	struct nst_cell b = value(&sd[1], &k->m[k->order], l->p.b);
+	return nst_text(nst_diff_status(diff_int(&a), diff_int(&b), l->p.a >= 0, l->p.b >= 0,
+					nst_diff_tolerance(d)));
+}
+
+static enum nst_status emit_line(struct nst_diff_ctx *d, const struct diff_keyed *k,
+				 const struct side *sd, const struct line *l,
+				 const struct nst_sink *out, struct nst_error *err)
+{
+	struct nst_cell row[MAX_COLS];
+	size_t n = 0;
+	for (size_t i = 0; i < k->nkeys; i++)
+		row[n++] = l->key[i];
+	if (k->status)
+		row[n++] = status_of(d, k, sd, l);
+	for (size_t i = 0; i < k->nm; i++) {
+		struct nst_cell a = value(&sd[0], &k->m[i], l->p.a);
+		struct nst_cell b = value(&sd[1], &k->m[i], l->p.b);
+		row[n++] = a;
+		row[n++] = b;
+		if (k->m[i].delta)
+			row[n++] = diff_delta(&a, &b);
+		if (k->m[i].change)
+			row[n++] = diff_change(&a, &b);
+	}
+	return out->row(out->ctx, row, err);
+}
+
+static int bigger_change(uint32_t x, uint32_t y, void *arg)
+{
+	const struct line *l = arg;
+	return (l[x].order < l[y].order) - (l[x].order > l[y].order);
+}
+
+static void key_cells(const struct diff_keyed *k, const struct side *sd, struct line *l)
+{
+	int side = l->p.a >= 0 ? 0 : 1;
+	const struct diff_table *t = &sd[side].t[0];
+	int64_t r = side ? l->p.b : l->p.a;
+	for (size_t i = 0; i < k->nkeys; i++)
+		l->key[i] = diff_side_cell(t, r, diff_col(t, k->keys[i]));
+}
+
+/* The comparison's lines, in key order, then by the ordering measure's
+ * change when the comparison has one (a stable sort keeps key order
+ * among equals); *idx is the order to print them in. */
+static enum nst_status lines_of(const struct diff_keyed *k, const struct side *sd,
+				struct line **out, uint32_t **idx, size_t *n,
+				struct nst_error *err)
+{
+	struct diff_pair *p = NULL;
+	enum nst_status st = diff_match(&sd[0].t[0], &sd[1].t[0], k->keys, k->nkeys, &p, n, err);
+	struct line *l = st == NST_OK ? malloc((*n ? *n : 1) * sizeof *l) : NULL;
+	*idx = st == NST_OK ? malloc((*n ? *n : 1) * sizeof **idx) : NULL;
+	if (st == NST_OK && (!l || !*idx))
+		st = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; st == NST_OK && i < *n; i++) {
+		l[i] = (struct line){ .p = p[i] };
+		key_cells(k, sd, &l[i]);
+		(*idx)[i] = (uint32_t)i;
+		if (k->has_order) {
+			struct nst_cell a = value(&sd[0], &k->m[k->order], p[i].a);
+			struct nst_cell b = value(&sd[1], &k->m[k->order], p[i].b);
+			l[i].order = llabs(diff_int(&b) - diff_int(&a));
+		}
+	}
+	free(p);
+	if (st == NST_OK && k->has_order)
+		nst_stable_sort(*idx, *n, bigger_change, l);
+	*out = l;
+	return st;
+}
+
+enum nst_status diff_keyed_run(struct nst_diff_ctx *d, const struct diff_keyed *k,
+			       const struct nst_sink *out, struct nst_error *err)
+{
+	struct side sd[2];
+	memset(sd, 0, sizeof sd);
+	struct line *l = NULL;
+	uint32_t *idx = NULL;
+	size_t n = 0;
+	const char *cols[MAX_COLS];
+	enum nst_status st = load_side(d, k, 0, &sd[0], err);
+	if (st == NST_OK)
+		st = load_side(d, k, 1, &sd[1], err);
+	if (st == NST_OK)
+		st = lines_of(k, sd, &l, &idx, &n, err);
+	size_t ncols = st == NST_OK ? columns(k, d->arena, cols) : 0;
+	for (size_t i = 0; i < ncols; i++)
+		if (!cols[i])
+			st = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (st == NST_OK)
+		st = out->begin(out->ctx, cols, ncols, err);
+	for (size_t i = 0; st == NST_OK && i < n; i++)
+		st = emit_line(d, k, sd, &l[idx[i]], out, err);
+	free(l);
+	free(idx);
+	release_side(&sd[0]);
+	release_side(&sd[1]);
+	return st;
+}
+
+/* ---- status --------------------------------------------------------------------- */
+
+#define DEFAULT_TOLERANCE 2
+
+int64_t nst_diff_tolerance(const struct nst_diff_ctx *d)
+{
+	for (size_t i = d->nargs; i-- > 0;) {
+		int64_t v;
+		if (strcmp(d->args[i].key, "tolerance") == 0 && d->args[i].value &&
+		    nst_parse_i64(d->args[i].value, &v))
+			return v;
+	}
+	return DEFAULT_TOLERANCE;
+}
+
+const char *nst_diff_status(int64_t a_total, int64_t b_total, bool in_a, bool in_b,
+			    int64_t tolerance)
+{
+	if (!in_a)
+		return "added";
+	if (!in_b)
+		return "removed";
+	int64_t diff = b_total - a_total;
+	/* within tolerance: |B - A| * 100 <= tolerance * A, in integers */
+	double lim = (double)tolerance * (double)a_total, d100 = (double)llabs(diff) * 100.0;
+	if (d100 <= lim)
+		return "same";
+	return diff > 0 ? "slower" : "faster";
+}
+
+enum nst_status diff_check_tolerance(const struct nst_arg *args, size_t nargs,
+				     struct nst_error *err)
+{
+	for (size_t i = 0; i < nargs; i++) {
+		int64_t v;
+		if (strcmp(args[i].key, "tolerance") == 0 &&
+		    (!args[i].value || !nst_parse_i64(args[i].value, &v) || v < 0))
+			return nst_fail(err, NST_ERR_USAGE, "tolerance=%s: not a whole percent >= 0",
+					args[i].value ? args[i].value : "");
+	}
+	return NST_OK;
+}
+
