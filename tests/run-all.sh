@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/run-all.sh BUILD_DIR [SUITE...]: test suites against BUILD_DIR's binaries; by default all
 # of them: unit (the cmocka binaries in BUILD_DIR/tests), cli, golden, corpus, accounting, hostile,
-# install.
+# install, diff.
 # The suites are independent (each works in a scratch folder of its own), so TEST_JOBS of them
 # (default: the number of cores) run at a time. Each suite's output is kept apart and printed
 # whole once it is done, in the order of the list, under a line that says when it started and how
@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 b=$1
 shift
 order=("$@")
-((${#order[@]})) || order=(unit cli golden corpus accounting hostile install)
+((${#order[@]})) || order=(unit cli golden corpus accounting hostile install diff)
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 ((jobs >= 1)) || jobs=1
 
@@ -26,6 +26,7 @@ suite_cmd() {
 	accounting) printf '%s\n' "$here/accounting/run.sh" "$b" ;;
 	hostile) printf '%s\n' "$here/hostile/run.sh" "$b" ;;
 	install) printf '%s\n' "$here/install/run.sh" "$b" ;;
+	diff) printf '%s\n' "$here/diff/run.sh" "$b" ;;
 	*) return 1 ;;
 	esac
 }
@@ -39,7 +40,7 @@ done
 # The longest suites start first, so that the short ones fill the other lanes while they run
 # (measured: corpus the most in make test, accounting in make sanitize, unit the least); printing
 # keeps the list's order.
-rank() { case $1 in corpus) echo 1 ;; accounting) echo 2 ;; golden) echo 3 ;; cli) echo 4 ;; hostile) echo 5 ;; *) echo 9 ;; esac; }
+rank() { case $1 in corpus) echo 1 ;; accounting) echo 2 ;; golden) echo 3 ;; cli) echo 4 ;; diff) echo 5 ;; hostile) echo 6 ;; *) echo 9 ;; esac; }
 mapfile -t start_order < <(for name in "${order[@]}"; do echo "$(rank "$name") $name"; done | sort -n -s -k1,1 | cut -d' ' -f2)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nstats-run-all.XXXXXX")

@@ -14,6 +14,7 @@ static const struct catalog analyze_catalog = {
 		   "shorter, its last element repeats.\n",
 	.intro = "Runs nsys analyze's expert-system rules on Nsight Systems SQLite exports\n"
 		 "(or on the .sqlite export beside a .nsys-rep).",
+	.exit_status = cli_report_exit_status,
 	.catalog = NST_RULES,
 };
 

@@ -16,6 +16,7 @@ enum nst_exit {
 	EXIT_OUTPUT = 4,   /* output could not be written */
 	EXIT_SKIPPED = 5,  /* --strict: a report could not run on an export */
 	EXIT_CHECK_FOUND = 6, /* check --strict: a finding counted something */
+	EXIT_GATE = 7,     /* diff --gate: the candidate grew beyond the gate */
 };
 
 /* ---- options: declared in tables so that --help cannot drift ---------- */
@@ -122,17 +123,24 @@ struct catalog {
 	const char *list_help;    /* its help */
 	const char *intro;        /* --help: what the command does */
 	const char *pairing;      /* --help: how -r, -f and -o pair up */
+	const char *exit_status;  /* --help: its exit statuses */
+	const char *synopsis;     /* after "nstats CMD "; NULL: "[OPTION...] EXPORT..." */
+	const struct opt *own;    /* options beyond the shared ones (tuples.h) */
+	size_t nown;
 	enum nst_catalog catalog;
 };
 int cli_run_catalog(const struct catalog *cat, int argc, char **argv);
+extern const char cli_report_exit_status[];
 
 int cmd_stats(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 void doc_stats(struct command_doc *d);
 void doc_analyze(struct command_doc *d);
 void doc_check(struct command_doc *d);
-/* stats and analyze: one doc from the catalog. */
+void doc_diff(struct command_doc *d);
+/* stats, analyze and diff: one doc from the catalog (tuples.c). */
 void cli_catalog_doc(const struct catalog *cat, struct command_doc *d);
 
 #endif

@@ -11,5 +11,7 @@ const struct command cli_commands[] = {
 	  cmd_analyze, doc_analyze },
 	{ "check", "an audit of the export itself: rows that hide or double work (nstats addition)",
 	  cmd_check, doc_check },
+	{ "diff", "two captures compared, kernel by kernel and launch by launch, with a CI gate"
+	  " (nstats addition)", cmd_diff, doc_diff },
 };
 const size_t cli_ncommands = sizeof cli_commands / sizeof *cli_commands;

@@ -1,0 +1,244 @@
+/* `nstats diff BASELINE CANDIDATE`: two captures compared (nst_diff), with
+ * the tuples of stats, how kernels match, and a verdict for CI. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/tuples.h"
+
+enum { O_NAMES = T_OWN, O_GATE, O_GATE_MIN };
+
+static const struct opt own_options[] = {
+	{ 0, "names", OPT_REQUIRED, "exact|base",
+	  "How kernels match across the two: by the whole demangled name\n"
+	  "(exact, the default) or by the base name, without return type,\n"
+	  "qualifiers, template arguments and parameters (nsys's shortName):\n"
+	  "what matches across profilers, which spell templates differently.",
+	  O_NAMES },
+	{ 0, "gate", OPT_REQUIRED, "PCT",
+	  "Fail (exit 7) when the GPU busy time of a device or the total time of\n"
+	  "a kernel grew by more than PCT percent (a whole number); a kernel only\n"
+	  "in the candidate counts as grown without bound.  Adds the verdict\n"
+	  "report to the run, and one line on stderr naming the worst offender.",
+	  O_GATE },
+	{ 0, "gate-min", OPT_REQUIRED, "TIME",
+	  "Kernels whose total is below TIME on both sides (ns, or with units:\n"
+	  "250us, 1ms) are left out of the gate.", O_GATE_MIN },
+};
+
+struct diff_cmd {
+	struct tuples t;
+	struct list inputs;
+	enum nst_names names;
+	const char *gate, *gate_min;
+};
+
+static int set_names(struct diff_cmd *c, const char *v)
+{
+	if (strcmp(v, "exact") == 0 || strcmp(v, "base") == 0) {
+		c->names = v[0] == 'b' ? NST_NAMES_BASE : NST_NAMES_EXACT;
+		return 0;
+	}
+	cli_error("diff: --names takes exact or base, not '%s'", v);
+	return EXIT_USAGE;
+}
+
+static int on_option(void *state, const struct opt *o, const char *v)
+{
+	struct diff_cmd *c = state;
+	if (!o) {
+		if (list_add(&c->inputs, v, strlen(v)) == 0)
+			return 0;
+		cli_error("out of memory");
+		return EXIT_FAILED;
+	}
+	switch (o->id) {
+	case O_NAMES: return set_names(c, v);
+	case O_GATE: c->gate = v; return 0;
+	case O_GATE_MIN: c->gate_min = v; return 0;
+	default: return tuples_option(&c->t, o, v);
+	}
+}
+
+/* --gate and --gate-min as the verdict job's arguments (which checks the
+ * percent as every report argument is checked). */
+static int verdict_spec(const struct diff_cmd *c, char *spec, size_t size)
+{
+	int64_t min = 0;
+	struct nst_error err = { 0 };
+	if (strchr(c->gate, ':')) {
+		cli_error("diff: --gate takes a whole percent, not '%s'", c->gate);
+		return EXIT_USAGE;
+	}
+	if (c->gate_min && nst_time_parse(c->gate_min, &min, &err) != NST_OK) {
+		cli_error("diff: illegal --gate-min argument '%s': %s", c->gate_min, err.msg);
+		return EXIT_USAGE;
+	}
+	if (snprintf(spec, size, "verdict:gate=%s:min=%lld", c->gate, (long long)min) >= (int)size) {
+		cli_error("diff: --gate takes a whole percent, not '%s'", c->gate);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The -r list (or the default set), and the verdict when a gate is set. */
+static int build_jobs(struct diff_cmd *c, struct jobs *jobs)
+{
+	char spec[96];
+	int rc = tuples_jobs(&c->t, jobs);
+	if (rc || !c->gate)
+		return rc;
+	if ((rc = verdict_spec(c, spec, sizeof spec)))
+		return rc;
+	struct nst_job **j = realloc(jobs->job, (jobs->n + 1) * sizeof *j);
+	struct nst_error err = { 0 };
+	if (!j) {
+		cli_error("out of memory");
+		return EXIT_FAILED;
+	}
+	jobs->job = j;
+	if (nst_job_parse(NST_DIFFS, spec, &j[jobs->n], &err) != NST_OK) {
+		cli_error("diff: --gate: %s", err.msg);
+		return exit_of(err.status);
+	}
+	jobs->n++;
+	return 0;
+}
+
+/* ---- the two captures ----------------------------------------------------------- */
+
+struct pair {
+	struct nst_export *x[2];
+	enum nst_names names;
+	struct nst_diff_result res;
+};
+
+static enum nst_status run_diff(void *arg, const struct nst_run *run, struct nst_error *err)
+{
+	struct pair *p = arg;
+	struct nst_run r = *run;
+	r.names = p->names;
+	return nst_diff(p->x[0], p->x[1], &r, &p->res, err);
+}
+
+/* "-o ." names files after both: dir/a_vs_b.x, for target_resolve. */
+static char *names_path(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+	sb = sb ? sb + 1 : b;
+	size_t la = strcspn(sa ? sa + 1 : a, ".") + (size_t)(sa ? sa + 1 - a : 0);
+	size_t lb = strcspn(sb, ".");
+	char *s = malloc(la + lb + 8);
+	if (s)
+		sprintf(s, "%.*s_vs_%.*s.x", (int)la, a, (int)lb, sb);
+	return s;
+}
+
+static int open_both(struct diff_cmd *c, struct pair *p, const struct jobs *jobs)
+{
+	struct nst_options o;
+	cli_export_options(&o, c->t.quiet);
+	for (int i = 0; i < 2; i++) {
+		struct nst_error err = { 0 };
+		enum nst_status s = nst_export_open(c->inputs.item[i], &o, &p->x[i], &err);
+		if (s == NST_OK)
+			s = nst_export_load(p->x[i], &c->t.filter, jobs->job, jobs->n, &err);
+		if (s != NST_OK) {
+			cli_error("%s", err.msg);
+			return exit_of(s);
+		}
+	}
+	return 0;
+}
+
+static int run_pair(struct diff_cmd *c, const struct jobs *jobs)
+{
+	struct pair p = { .names = c->names };
+	int rc = open_both(c, &p, jobs);
+	char subject[8192], *named = NULL;
+	if (!rc) {
+		const char *a = nst_export_path(p.x[0]), *b = nst_export_path(p.x[1]);
+		snprintf(subject, sizeof subject, "%s] vs [%s", a, b);
+		if (!(named = names_path(a, b))) {
+			cli_error("out of memory");
+			rc = EXIT_FAILED;
+		}
+	}
+	bool failed = false;
+	for (size_t j = 0; !rc && j < jobs->n; j++) {
+		p.res = (struct nst_diff_result){ 0 };
+		tuples_run(&c->t, j, jobs->job[j], subject, named, run_diff, &p);
+		if (p.res.gate_failed) {
+			fflush(stdout);
+			fprintf(stderr, "nstats: gate: %s\n", p.res.worst);
+			failed = true;
+		}
+	}
+	free(named);
+	nst_export_close(p.x[0]);
+	nst_export_close(p.x[1]);
+	if (rc)
+		return rc;
+	return c->t.rc ? c->t.rc : failed ? EXIT_GATE : EXIT_OK;
+}
+
+static int run(struct diff_cmd *c)
+{
+	struct jobs jobs = { 0 };
+	int rc = build_jobs(c, &jobs);
+	if (!rc)
+		rc = tuples_check_formats(&c->t);
+	if (!rc)
+		rc = run_pair(c, &jobs);
+	jobs_free(&jobs);
+	return rc;
+}
+
+static const struct catalog diff_catalog = {
+	.cmd = "diff",
+	.noun = "report",
+	.opt = "report",
+	.opt_help = "Comparison to run, with its arguments (e.g. kern_diff:tolerance=5).\n"
+		    "Repeatable. Without it, the default set runs.",
+	.list_opt = "help-reports",
+	.list_help = "List the comparisons, or describe one or all of them.",
+	.pairing = "Reports, formats and outputs pair up in order; when one list is\n"
+		   "shorter, its last element repeats.  \"-o .\" names files after both\n"
+		   "captures: <a>_vs_<b>_<report>.<ext>.\n",
+	.intro = "Compares two captures (nstats addition): BASELINE (A) and CANDIDATE (B),\n"
+		 "Nsight Systems exports or .nsys-rep, two runs of a program or one run\n"
+		 "seen by two profilers.  Deltas are B - A; filters apply to each side on\n"
+		 "its own clock.",
+	.exit_status = "Exit status: 0 done, 1 a comparison failed, 2 usage error, 3 a capture\n"
+		       "cannot be read, 4 output cannot be written, 5 --strict and a\n"
+		       "comparison was skipped, 7 --gate and the candidate grew beyond it.\n",
+	.synopsis = "[OPTION...] BASELINE CANDIDATE",
+	.own = own_options,
+	.nown = sizeof own_options / sizeof *own_options,
+	.catalog = NST_DIFFS,
+};
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_cmd c = { .t.cat = &diff_catalog };
+	struct command_doc doc;
+	cli_catalog_doc(&diff_catalog, &doc);
+	bool done;
+	int rc = opt_parse("diff", doc.opts, doc.nopts, argc, argv, on_option, &c);
+	if (rc == 0)
+		rc = tuples_help(&c.t, &doc, &done);
+	if (rc == 0 && !done && c.inputs.n != 2) {
+		cli_error("diff: two captures to compare, baseline and candidate (see nstats diff"
+			  " --help)");
+		rc = EXIT_USAGE;
+	} else if (rc == 0 && !done) {
+		rc = run(&c);
+	}
+	tuples_release(&c.t);
+	list_free(&c.inputs);
+	return rc;
+}
+
+void doc_diff(struct command_doc *d)
+{
+	cli_catalog_doc(&diff_catalog, d);
+}

@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# tests/diff/run.sh BUILD_DIR: `nstats diff`. Every number is checked against what the tests
+# compute themselves (python3's sqlite3 and csv modules, nothing of nstats): an export against
+# itself gives zero deltas, every status "same" and every launch matched; swapping the two sides
+# negates every delta; kern_diff's totals and instances on the real before/after pair
+# (GindaChen__nsys-ai mfu_2gpu_*) are the SQL sums of the kernel rows; launch_diff finds exactly
+# the launches a copy of an export lost, gained or renamed; the gate fails exactly when a kernel
+# or a device grew beyond it. Prints `diff: N passed, M failed`.
+set -uo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SHARED=${NSTATS_SHARED:-$HERE/../../../shared}
+NSTATS='' WORK='' OUT='' ERR='' RC=0 CUR=''
+declare -i PASSED=0 FAILED=0 BAD=0
+REAL=$SHARED/data/real/GindaChen__nsys-ai/tests/fixtures
+
+fail() { echo "FAIL $CUR: $*"; BAD+=1; }
+run() {
+	(cd "$WORK" && "$NSTATS" "$@") >"$WORK/.out" 2>"$WORK/.err"
+	RC=$?
+	OUT=$(<"$WORK/.out") ERR=$(<"$WORK/.err")
+}
+rc_is() { [[ $RC == "$1" ]] || fail "exit status $RC, expected $1 (stderr: ${ERR:0:300})"; }
+err_is() { [[ $ERR == "$1" ]] || fail "stderr is '${ERR:0:300}', expected '$1'"; }
+err_line() {
+	[[ $ERR != *$'\n'* && $ERR =~ $1 ]] || fail "stderr is '${ERR:0:300}', expected one line matching /$1/"
+}
+# py CHECK ARGS...: runs tests/diff/check.py CHECK ARGS...; a failure prints its lines
+py() {
+	local msg
+	msg=$(python3 "$HERE/check.py" "$@" 2>&1) || fail "$1: $msg"
+}
+
+t() {
+	CUR=$1 BAD=0
+	"test_$1"
+	if ((BAD)); then FAILED+=1; else PASSED+=1; fi
+}
+
+# diff_csv A B REPORT OUT: one report of `nstats diff A B` as csv in OUT
+diff_csv() {
+	run diff -q -r "$3" -f csv "$1" "$2"
+	rc_is 0
+	printf '%s\n' "$OUT" >"$WORK/$4"
+}
+
+# ---- an export against itself, and the two sides swapped ----------------------------------------
+
+each_export() {
+	local e
+	for e in "$WORK/ex.sqlite" "$WORK/b.sqlite" "$REAL/mfu_2gpu_before.sqlite"; do
+		[[ -f $e ]] && echo "$e"
+	done
+}
+
+test_itself_gives_zero_deltas() {
+	local e r
+	for e in $(each_export); do
+		for r in kern_diff launch_diff gpu_time_diff api_diff mem_diff nvtx_diff; do
+			diff_csv "$e" "$e" "$r" self.csv
+			py zero "$WORK/self.csv"
+		done
+	done
+}
+
+test_swapping_negates_every_delta() {
+	local r
+	for r in kern_diff launch_diff gpu_time_diff api_diff mem_diff nvtx_diff; do
+		diff_csv "$WORK/ex.sqlite" "$WORK/b.sqlite" "$r" ab.csv
+		diff_csv "$WORK/b.sqlite" "$WORK/ex.sqlite" "$r" ba.csv
+		py swapped "$WORK/ab.csv" "$WORK/ba.csv"
+	done
+}
+
+test_every_format_parses() {
+	local f
+	for f in csv tsv json; do
+		run diff -q -r kern_diff,launch_diff,gpu_time_diff,api_diff,mem_diff,nvtx_diff -f "$f" \
+			-o "$WORK/fmt" "$WORK/ex.sqlite" "$WORK/b.sqlite"
+		rc_is 0
+		for out in "$WORK"/fmt_*."$f"; do
+			python3 "$HERE/../cli/strict_check.py" "$f" "$out" >/dev/null 2>&1 ||
+				fail "$out is not strict $f"
+		done
+	done
+	for f in column table hdoc htable; do
+		run diff -q -r kern_diff,launch_diff -f "$f" "$WORK/ex.sqlite" "$WORK/b.sqlite"
+		rc_is 0
+		[[ -n $OUT ]] || fail "no $f output"
+	done
+}
+
+# ---- numbers against SQL ----------------------------------------------------------------------
+
+test_kern_diff_is_the_sums_of_the_kernel_rows() {
+	[[ -f $REAL/mfu_2gpu_before.sqlite ]] || { echo "diff: note: no ../shared, real pair skipped"; return; }
+	diff_csv "$REAL/mfu_2gpu_before.sqlite" "$REAL/mfu_2gpu_after.sqlite" kern_diff real.csv
+	py kern_sums "$WORK/real.csv" "$REAL/mfu_2gpu_before.sqlite" "$REAL/mfu_2gpu_after.sqlite" exact
+	run diff -q -r kern_diff -f csv --names base "$REAL/mfu_2gpu_before.sqlite" "$REAL/mfu_2gpu_after.sqlite"
+	printf '%s\n' "$OUT" >"$WORK/base.csv"
+	py kern_sums "$WORK/base.csv" "$REAL/mfu_2gpu_before.sqlite" "$REAL/mfu_2gpu_after.sqlite" base
+	diff_csv "$WORK/ex.sqlite" "$WORK/b.sqlite" kern_diff gen.csv
+	py kern_sums "$WORK/gen.csv" "$WORK/ex.sqlite" "$WORK/b.sqlite" exact
+}
+
+# A copy of ex.sqlite with three launches deleted, one launch copied 1 us later on its stream,
+# and one launch's kernel renamed: launch_diff must find exactly those.
+test_launch_diff_finds_what_changed() {
+	cp "$WORK/ex.sqlite" "$WORK/edited.sqlite"
+	python3 "$HERE/check.py" edit "$WORK/edited.sqlite" >"$WORK/expect.txt" || fail "edit failed"
+	diff_csv "$WORK/ex.sqlite" "$WORK/edited.sqlite" launch_diff edited.csv
+	py launches "$WORK/edited.csv" "$WORK/expect.txt" "$WORK/ex.sqlite"
+}
+
+# ---- the gate --------------------------------------------------------------------------------
+
+test_gate() {
+	[[ -f $REAL/mfu_2gpu_before.sqlite ]] || return
+	local a=$REAL/mfu_2gpu_before.sqlite b=$REAL/mfu_2gpu_after.sqlite
+	# ncclDevKernel_SendRecv grew from 25,401,752 to 33,742,101 ns: +32.8% (SQL sums, above)
+	run diff -q -r kern_diff -f csv --gate 10 "$a" "$b"
+	rc_is 7
+	err_line '^nstats: gate: kernel ncclDevKernel_SendRecv\(ncclDevKernelArgsStorage<\(unsigned long\)4096>\): \+32\.8% \(25401752 ns -> 33742101 ns, gate 10%\)$'
+	[[ $OUT == *$'verdict,,,32.8,10,FAIL'* ]] || fail "no failing verdict row: ${OUT: -200}"
+	run diff -q -r kern_diff -f csv --gate 33 "$a" "$b"
+	rc_is 0
+	[[ $OUT == *$'verdict,,,,33,pass'* ]] || fail "no passing verdict row: ${OUT: -200}"
+	# below --gate-min on both sides: left out
+	run diff -q -r kern_diff -f csv --gate 10 --gate-min 34ms "$a" "$b"
+	rc_is 0
+	run diff -q -f json -r kern_diff --gate 10 "$a" "$b"
+	rc_is 7
+	python3 -c 'import json, sys
+docs, text = [], sys.stdin.read()
+dec = json.JSONDecoder(); i = 0
+while i < len(text):
+    if text[i].isspace(): i += 1; continue
+    d, i = dec.raw_decode(text, i); docs.append(d)
+v = [r for r in docs[-1] if r["Check"] == "verdict"]
+assert v and v[0]["Result"] == "FAIL", v' <<<"$OUT" || fail "the JSON verdict is not FAIL"
+	run diff -q --gate 0 "$a" "$a"
+	rc_is 0
+}
+
+# ---- usage and input errors ---------------------------------------------------------------------
+
+test_errors() {
+	run diff "$WORK/ex.sqlite"
+	rc_is 2
+	err_line '^nstats: error: diff: two captures to compare, baseline and candidate \(see nstats diff --help\)$'
+	run diff --names fuzzy "$WORK/ex.sqlite" "$WORK/ex.sqlite"
+	rc_is 2
+	err_line "^nstats: error: diff: --names takes exact or base, not 'fuzzy'$"
+	run diff --gate x "$WORK/ex.sqlite" "$WORK/ex.sqlite"
+	rc_is 2
+	err_line "^nstats: error: diff: --gate: report 'verdict': gate=x: not a whole number >= 0$"
+	run diff -r kern_difff "$WORK/ex.sqlite" "$WORK/ex.sqlite"
+	rc_is 2
+	err_line "^nstats: error: report 'kern_difff' could not be found \(see nstats diff --help-reports\)$"
+	run diff -r kern_diff:tolerance=-1 "$WORK/ex.sqlite" "$WORK/ex.sqlite"
+	rc_is 2
+	run diff "$WORK/ex.sqlite" "$WORK/missing.sqlite"
+	rc_is 3
+	err_line "^nstats: error: $WORK/missing.sqlite: No such file or directory$"
+	run diff --help
+	rc_is 0
+	[[ $OUT == *"--gate-min TIME"* && $OUT == *"7 --gate"* ]] || fail "--help lacks the gate"
+}
+
+test_files_are_named_after_both() {
+	run diff -r kern_diff -o . -f csv "$WORK/ex.sqlite" "$WORK/b.sqlite"
+	rc_is 0
+	[[ -f $WORK/ex_vs_b_kern_diff.csv ]] || fail "no ex_vs_b_kern_diff.csv: $(ls "$WORK")"
+}
+
+main() {
+	(($# == 1)) || { echo "usage: tests/diff/run.sh BUILD_DIR" >&2; exit 2; }
+	local b
+	b=$(cd "$1" && pwd)
+	NSTATS=$b/nstats
+	[[ -x $NSTATS && -x $b/nsysgen ]] || { echo "diff: $1 lacks nstats or nsysgen" >&2; exit 2; }
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/nstats-diff.XXXXXX")
+	trap 'rm -rf "$WORK"' EXIT
+	"$b/nsysgen" -q --seed 11 --processes 2 --devices 2 --streams 2 --kernels 200 --memcpy 30 \
+		--memset 6 --other-api 10 --nvtx 30 --osrt 0 -o "$WORK/ex.sqlite" >/dev/null &&
+		"$b/nsysgen" -q --seed 12 --processes 2 --devices 2 --streams 2 --kernels 240 \
+			--memcpy 20 --memset 8 --other-api 10 --nvtx 30 --osrt 0 -o "$WORK/b.sqlite" \
+			>/dev/null || { echo "diff: nsysgen failed" >&2; exit 1; }
+	export LC_ALL=C.UTF-8
+	local name
+	for name in $(declare -F | awk '$3 ~ /^test_/ { sub(/^test_/, "", $3); print $3 }'); do
+		t "$name"
+	done
+	echo "diff: $PASSED passed, $FAILED failed"
+	((PASSED + FAILED > 0)) && ((FAILED == 0))
+}
+
+main "$@"
