@@ -2,7 +2,8 @@
 # tests/valgrind/run.sh BUILD_DIR: BUILD_DIR/nstats under valgrind (memcheck, leaks included) on
 # BUILD_DIR/example.sqlite (`make build/example.sqlite`) and five exports of shared/data, in every
 # format: every report of tests/corpus/reports in one run, every rule in another, nstats's own
-# reports in a third, and check in text and JSON. A valgrind error, or a run that does not exit 0,
+# reports in a third, check in text and JSON, and `nstats diff` of the example with each of the
+# others in csv and column. A valgrind error, or a run that does not exit 0,
 # fails it. VALGRIND_JOBS runs go at a time (default: the number of cores); each run is a process
 # of its own and shares nothing with the others. Ends with
 # `valgrind: N exports x 7 formats, and check, clean`, or `valgrind: FAILED`.
@@ -56,9 +57,17 @@ for e in real/trixi-gpu__TrixiCUDA.jl/profile/report1.sqlite \
 	[[ -f $DATA/$e ]] && exports+=("$DATA/$e")
 done
 
-# every run, one a line: EXPORT <TAB> its arguments, tab-separated
+diffs=$("$NSTATS" diff --help-reports | awk '/ -- / && $1 != "verdict" { print $1 }' | paste -sd, -)
+
+# every run, one a line: EXPORT <TAB> its arguments, tab-separated; `nstats diff` compares the
+# example with each export, in two formats
 runs() {
 	local e f
+	for e in "${exports[@]:1}"; do
+		for f in csv column; do
+			printf '%s\t%s\n' "$e" "diff	-r	$diffs	-q	-f	$f	$B/example.sqlite"
+		done
+	done
 	for e in "${exports[@]}"; do
 		for f in "${FORMATS[@]}"; do
 			printf '%s\t%s\n' "$e" "stats	-r	$reports	-q	-f	$f" \
@@ -73,4 +82,4 @@ jobs=${VALGRIND_JOBS:-$(nproc 2>/dev/null || echo 2)}
 bad=0
 runs | tr '\n' '\0' | xargs -0 -n 1 -P "$jobs" "$0" --one "$NSTATS" || bad=1
 ((bad == 0)) || { echo "valgrind: FAILED"; exit 1; }
-echo "valgrind: ${#exports[@]} exports x ${#FORMATS[@]} formats, and check, clean"
+echo "valgrind: ${#exports[@]} exports x ${#FORMATS[@]} formats, check, and diff, clean"
