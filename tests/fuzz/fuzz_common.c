@@ -30,9 +30,10 @@ const char *fuzz_dir(void)
 
 int fuzz_run(const char *cmd, int argc, const char *const *argv)
 {
-	int (*fn)(int, char **) = strcmp(cmd, "analyze") == 0 ? cmd_analyze
-				: strcmp(cmd, "check") == 0   ? cmd_check
-							      : cmd_stats;
+	int (*fn)(int, char **) = cmd_stats;
+	for (size_t i = 0; i < cli_ncommands; i++)
+		if (strcmp(cli_commands[i].name, cmd) == 0)
+			fn = cli_commands[i].run;
 	char **v = calloc((size_t)argc + 2, sizeof *v);
 	if (!v)
 		return -1;

@@ -70,6 +70,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_run("analyze", 4, analyze);
 	const char *check[] = { "-f", "json", path };
 	fuzz_run("check", 3, check);
+	/* the export against itself: every comparison reads both sides */
+	const char *diff[] = { "-q", "-r", "kern_diff,launch_diff,gpu_time_diff,api_diff,mem_diff,"
+			       "nvtx_diff,verdict:gate=5", "-f", "csv", "--names",
+			       h & 1 ? "base" : "exact", path, path };
+	fuzz_run("diff", 9, diff);
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 /* libFuzzer harness: the input is the argument list of `nstats stats`
- * (or analyze or check, by its first byte), one argument per line or per
+ * (or analyze, check or diff, by its first byte), one argument per line or per
  * NUL.  Arguments with a '/' are dropped: a fuzzed -o must stay in the
  * harness's own directory. */
 #include <stdlib.h>
@@ -28,8 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_setup();
 	if (size == 0 || size > 4096)
 		return 0;
-	static const char *const cmds[] = { "stats", "stats", "analyze", "check" };
-	const char *cmd = cmds[data[0] % 4];
+	static const char *const cmds[] = { "stats", "stats", "analyze", "check", "diff" };
+	const char *cmd = cmds[data[0] % 5];
 	char *s = malloc(size);
 	if (!s)
 		return 0;
