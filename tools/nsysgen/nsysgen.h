@@ -403,6 +403,15 @@ struct gen {
     struct launch_ranges *lr; /* --launch-ranges; NULL without it */
 };
 
+/* The one GPU model of the run, which TARGET_INFO_GPU describes (setup.c). */
+struct gpu_model {
+    const char *name;
+    int64_t total_memory, sm_count, compute_major, compute_minor, max_threads_per_block, max_warps_per_sm,
+        max_blocks_per_sm, max_regs_per_block, max_regs_per_sm, warp_size, max_shmem_per_block,
+        max_shmem_per_block_optin, max_shmem_per_sm;
+};
+extern const struct gpu_model GPU_MODEL;
+
 /* A CUDA call on the host and the GPU work it started. */
 struct gpu_span {
     int64_t api_start, api_end, gpu_start, gpu_end;
@@ -435,6 +444,7 @@ int64_t pick_int(struct gen *g, const int64_t *values, size_t count);
 /* ---- setup.c */
 void setup(struct gen *g);
 void write_analysis_details(struct gen *g);
+int64_t session_start_utc_ns(const struct gen *g);
 
 /* ---- cuda.c (the sizes are here because other files take COUNT_OF of these tables) */
 extern const int64_t COPY_BYTES[8];
