@@ -65,6 +65,7 @@ void write_api_call(struct gen *g, const struct thread *th, const struct api_ids
         write_cuda_callchain(g, callchain + 1, api, caller);
     }
     write_runtime_row(g, start, end, api->event_class, th->gtid, corr, api->name, ret, false, 0);
+    kineto_call(g, th, api, start, end, corr);
 }
 
 int64_t stream_id(const struct gen *g, int ctx, int stream)

@@ -22,6 +22,30 @@
  * arithmetic only, no clock, no addresses). Big runs are one transaction with journal and sync off,
  * one prepared INSERT per table, and no allocation per row.
  *
+ * --kineto FILE also writes the same run as torch.profiler writes its trace (Kineto's chrome-trace JSON
+ * in the layout of 2024, gzip when FILE ends in .gz); it changes no byte of the export, and is a pure
+ * function of the options too. What maps to what (kineto.c):
+ *  - time: "ts" and "dur" are the export's integer nanoseconds / 1000 with exactly three decimals, as
+ *    Kineto prints them ("{}.{:03}"): ts 104084.101 is start 104084101, so ts * 1000, rounded, gives
+ *    the export's ns back exactly; baseTimeNanoseconds is TARGET_INFO_SESSION_START_TIME.utcEpochNs;
+ *  - "kernel", "gpu_memcpy", "gpu_memset": a KERNEL, MEMCPY, MEMSET row with a call (not the unified-
+ *    memory migrations), pid deviceId, tid streamId, args device, context, stream, correlation and bytes
+ *    the row's; a kernel's name is Kineto's spelling (__cxa_demangle of mangledName: `4ul`, `float
+ *    const*`), whose base name (src/core/kname.c) is the row's shortName; a copy is "Memcpy HtoD
+ *    (Pageable -> Device)", a memset "Memset (Device)";
+ *  - "cuda_runtime", "cuda_driver": the RUNTIME rows of eventClass 0 and 1 (not the backtrace rows),
+ *    pid and tid from globalTid, the name less its _v<N> suffix, args cbid (CUPTI's) and correlation;
+ *  - "ac2g" flows with id the correlationId: "s" at the calls that Kineto starts a flow at (launches,
+ *    most copies and memsets, syncs), "f" at every GPU event and, as Kineto does, at every other call;
+ *  - "user_annotation": every push/pop NVTX range that ends, numbered (External id) as ranges open; a
+ *    call and its GPU work carry the External id of the innermost one open around the call;
+ *  - "M" events name each process and GPU, each thread, each stream that ran something; the profiler's
+ *    span runs from 2 ms before the first process starts to the session's end.
+ * Every process goes into the one FILE under its own pid; processes that share a device (more
+ * processes than devices) share its GPU pid and stream tids there. Graph executions, migrations, OS
+ * runtime calls, NVTX marks and start/end ranges, the graphics, MPI and other tables have no Kineto
+ * form, and the export faults (--dup-gpu-rows ...) damage the export alone.
+ *
  * Adding an option: add a field to struct config (below), its default in default_config(), and a row in
  * OPTIONS[] (options.c); --help is printed from OPTIONS[], so it cannot drift from what the parser accepts.
  *
@@ -40,6 +64,7 @@
  *   profiler_overhead.c       --overhead
  *   cuda_graphs.c             --graphs
  *   export_faults.c           --dup-gpu-rows and the other faults for `nstats check`, applied last
+ *   kineto.c                  --kineto: the trace, written as the rows are
  * Under them: options.c (the command line), output.c (the file and failing cleanly), model.c (random
  * streams, StringIds, weighted picks), table_writer.c (tables from schema.sql), enums*.c (ENUM_*).
  */
@@ -113,6 +138,8 @@ struct config {
     int64_t graph_launches;
     /* scale: sizes that switch nstats's algorithms */
     int64_t corr_stride;
+    /* the same run as a PyTorch profiler (Kineto) trace (kineto.c); NULL: none */
+    const char *kineto_path;
 };
 
 /* The options of the command line, checked; exits with status 2 on a usage error. */
@@ -126,6 +153,7 @@ struct output_file {
     const char *shown; /* the output path as given: the <file> of every message */
     char *tmp_path;    /* the half-written temporary file, removed on failure */
     sqlite3 *db;
+    char *trace_tmp_path; /* the same for the --kineto trace */
 };
 extern struct output_file g_out;
 
@@ -139,6 +167,7 @@ char *xstrdup(const char *s);
 /* The export is written to a temporary file beside the output, moved into place once complete. */
 void open_output(const struct config *c);
 void publish_output(const struct config *c);
+void publish_trace(const struct config *c);
 
 /* ======================================================================================= random numbers */
 
@@ -314,6 +343,7 @@ struct context {
 
 struct open_range {
     int64_t start;
+    int64_t external_id; /* its External id in the Kineto trace (push/pop ranges with --kineto) */
     int64_t cover_left; /* host events still to come inside the range */
     const struct nvtx_name *name;
     int64_t range_id;  /* start/end ranges only */
@@ -336,14 +366,17 @@ struct thread {
 
 struct kernel_name {
     int family;
+    int param; /* the template parameter of this instance of a templated family */
     int64_t demangled_id, short_id, mangled_id;
     int64_t launches; /* so far, for DUR_STEPPED */
 };
 
-/* Ids of one CUDA API: the versioned name of the call and the unversioned one of its backtrace row. */
+/* Ids of one CUDA API: the versioned name of the call and the unversioned one of its backtrace row;
+ * `kineto` is its row in kineto.c's table of names and callback ids. */
 struct api_ids {
     int64_t name, backtrace_name;
     int event_class;
+    int kineto;
 };
 
 /* Picks from a table: the first pass takes each row in order, so a run with at least as many
@@ -401,9 +434,10 @@ struct gen {
     int64_t last_time;
     int64_t events_total;
     struct launch_ranges *lr; /* --launch-ranges; NULL without it */
+    struct kineto *kin;       /* --kineto; NULL without it */
 };
 
-/* The one GPU model of the run, which TARGET_INFO_GPU describes (setup.c). */
+/* The one GPU model of the run: TARGET_INFO_GPU (setup.c) and the trace's deviceProperties (kineto.c). */
 struct gpu_model {
     const char *name;
     int64_t total_memory, sm_count, compute_major, compute_minor, max_threads_per_block, max_warps_per_sm,
@@ -430,6 +464,7 @@ struct nvtx_row {
     bool has_range_id; /* start/end ranges */
     int64_t range_id;
     bool colored;
+    int64_t external_id; /* of a push/pop range opened through kineto_push(); 0: the row's own */
 };
 
 /* ---- model.c: the StringIds pool, the run's end, weighted picks */
@@ -457,6 +492,7 @@ void emit_kernel_launch(struct gen *g, struct thread *th);
 void emit_memcpy(struct gen *g, struct thread *th);
 void emit_memset(struct gen *g, struct thread *th);
 void emit_other_api(struct gen *g, struct thread *th);
+
 
 /* ---- cuda_rows.c */
 void write_runtime_row(struct gen *g, int64_t start, int64_t end, int event_class, uint64_t gtid, int64_t corr,
@@ -498,5 +534,27 @@ void write_dx12_memory_ops(struct gen *g);
 void write_profiler_overhead(struct gen *g);
 void write_cuda_graphs(struct gen *g);
 void apply_faults(const struct config *c);
+
+/* ---- kineto.c: --kineto, the same run as a PyTorch profiler trace. Each function does nothing
+ * without --kineto. */
+struct kineto_kernel {
+    const char *name; /* as Kineto spells it */
+    int64_t registers, static_smem, dynamic_smem;
+    const int *grid, *block;
+};
+int kineto_api(const char *nsys_name);
+void kineto_open(struct gen *g);
+int64_t kineto_push(struct gen *g, const struct thread *th);
+void kineto_pop(struct gen *g, const struct thread *th, int64_t external_id);
+void kineto_call(struct gen *g, const struct thread *th, const struct api_ids *api, int64_t start, int64_t end,
+                 int64_t corr);
+void kineto_kernel(struct gen *g, const struct thread *th, const struct gpu_span *s, int ctx, int stream,
+                   int64_t corr, const struct kineto_kernel *kk);
+void kineto_memcpy(struct gen *g, const struct thread *th, const struct gpu_span *s, int ctx, int stream,
+                   int64_t corr, int64_t bytes, int copy_kind, int src_kind, int dst_kind, int dst_device);
+void kineto_memset(struct gen *g, const struct thread *th, const struct gpu_span *s, int ctx, int stream,
+                   int64_t corr, int64_t bytes, int mem_kind);
+void kineto_annotation(struct gen *g, const struct nvtx_row *r);
+void kineto_finish(struct gen *g);
 
 #endif

@@ -143,6 +143,18 @@ static const struct option_spec OPTIONS[] = {
     {"--corr-stride", NULL, OPT_COUNT, FIELD(corr_stride), 1, 1000000, true,
      "consecutive CUDA calls of a process take correlationIds N apart (default 1: nearly dense, as in "
      "real captures); from about 5 on, a process's ids are too sparse for a direct-address index"},
+    /* the same run as a PyTorch profiler trace */
+    {"--kineto", NULL, OPT_PATH, FIELD(kineto_path), 0, 0, false,
+     "also write the run as torch.profiler (Kineto) writes its trace: JSON, gzip-compressed when FILE ends in "
+     ".gz. Every kernel, memcpy and memset with its cudaLaunchKernel/cudaMemcpy*/cudaMemset* call, every other "
+     "CUDA call (cuda_runtime, driver calls cuda_driver) and every ended push/pop NVTX range (user_annotation) "
+     "of the export; ts and dur are the export's nanoseconds divided by 1000 with exactly three decimals "
+     "(ts 1234.567 = 1234567 ns), baseTimeNanoseconds its session start. GPU events have pid the device, tid "
+     "the streamId, and the call's correlation; ac2g flows pair them with their calls. Processes share the "
+     "one FILE, each under its own pid (processes that share a device share its GPU pid and tids); "
+     "unified-memory migrations, graph executions (--graphs: the calls are there) and the rows of the other "
+     "options have no Kineto form, and the export faults apply to the export alone. The export is the same "
+     "with or without it"},
     {"--help", "-h", OPT_SET, FIELD(help), 0, 0, false, "print this help and exit"},
 };
 
@@ -208,15 +220,16 @@ void print_help(FILE *out)
 {
     const struct config defaults = default_config();
     fputs("usage: nsysgen [options] -o FILE\n"
-          "Writes a synthetic Nsight Systems 2024.2.3 SQLite export (schema 3.11) with chosen content.\n"
-          "The same options always give the same bytes.\n\noptions:\n",
+          "Writes a synthetic Nsight Systems 2024.2.3 SQLite export (schema 3.11) with chosen content,\n"
+          "and with --kineto the same run as a PyTorch profiler trace. The same options always give the\n"
+          "same bytes.\n\noptions:\n",
           out);
     for (size_t i = 0; i < COUNT_OF(OPTIONS); i++) {
         const struct option_spec *o = &OPTIONS[i];
         char left[64];
         const char *arg = o->kind == OPT_PATH ? " FILE" : o->kind == OPT_COUNT || o->kind == OPT_SEED ? " N" : "";
         snprintf(left, sizeof left, "%s%s%s%s", o->alias ? o->alias : "", o->alias ? ", " : "    ", o->name, arg);
-        char help[512];
+        char help[2048];
         const char *field = (const char *)&defaults + o->field;
         if (o->kind == OPT_COUNT)
             snprintf(help, sizeof help, "%s (default %" PRId64 ")", o->help, *(const int64_t *)(const void *)field);
@@ -327,5 +340,7 @@ struct config parse_args(int argc, char **argv)
         usage_error("no output file: give -o FILE");
     if (c.processes * c.threads > 100000)
         usage_error("--processes times --threads must be at most 100000");
+    if (c.kineto_path && strcmp(c.kineto_path, c.out_path) == 0)
+        usage_error("--kineto and --output name the same file");
     return c;
 }
