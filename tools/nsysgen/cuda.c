@@ -213,18 +213,23 @@ static int64_t launch_call_duration(struct gen *g)
     return rng_range(&g->rng, 2500, 8000);
 }
 
-static int64_t kernel_duration(struct gen *g, struct kernel_name *kn, bool cold)
+/* The duration of the family's `launch`-th launch, drawn from r. */
+static int64_t family_duration(struct rng *r, const struct kernel_family *f, int64_t launch, bool cold)
 {
-    const struct kernel_family *f = &KERNEL_FAMILIES[kn->family];
-    int64_t d = f->base_ns, launch = kn->launches++;
+    int64_t d = f->base_ns;
     switch (f->model) {
     case DUR_CONSTANT: return d;
     case DUR_STEPPED: return d + (launch % 4 == 3);
-    case DUR_QUANTIZED: d += 32 * rng_below(&g->rng, 8); break;
+    case DUR_QUANTIZED: d += 32 * rng_below(r, 8); break;
     case DUR_JITTER:
-    default: d += rng_below(&g->rng, d / 4 + 1) - d / 8; break;
+    default: d += rng_below(r, d / 4 + 1) - d / 8; break;
     }
     return cold ? 3 * d + 10000 : d; /* an outlier: the first big launch pays for module loading */
+}
+
+static int64_t kernel_duration(struct gen *g, struct kernel_name *kn, bool cold)
+{
+    return family_duration(&g->rng, &KERNEL_FAMILIES[kn->family], kn->launches++, cold);
 }
 
 static int64_t transfer_duration(int64_t bytes, int64_t bytes_per_us)
@@ -321,23 +326,34 @@ static int64_t shared_memory_executed(int64_t smem)
     return CARVEOUTS[COUNT_OF(CARVEOUTS) - 1];
 }
 
-/* The kernel's name as Kineto spells it. */
-static void kineto_kernel_name(const struct kernel_name *kn, char *out, size_t size)
-{
-    snprintf(out, size, KERNEL_FAMILIES[kn->family].kineto, kn->param, kn->param);
-}
-
-static void write_kernel_row(struct gen *g, const struct thread *th, const struct gpu_span *s, int ctx, int stream,
-                             int64_t corr, const struct kernel_name *kn)
+/* The kernel's name as Kineto spells it, renamed as --rename-kernel asks. */
+static void kineto_kernel_name(const struct gen *g, const struct kernel_name *kn, char *out, size_t size)
 {
     const struct kernel_family *f = &KERNEL_FAMILIES[kn->family];
-    bool alt = f->alt_grid[0] && rng_one_in(&g->rng, 4);
+    char text[2048];
+    snprintf(text, sizeof text, f->kineto, kn->param, kn->param);
+    const struct name_pair *r = &g->cfg->rename_kernel;
+    if (r->from && strcmp(f->short_name, r->from) == 0)
+        rename_in_name(text, r->from, r->to, out, size);
+    else
+        snprintf(out, size, "%s", text);
+}
+
+/* The kernel row of a launch, its alternative launch configuration drawn from r; a launch that
+ * --drop-launches mutes writes nothing but takes its draw and its gridId. */
+static void write_kernel_row(struct gen *g, struct rng *r, const struct thread *th, const struct gpu_span *s,
+                             int ctx, int stream, int64_t corr, const struct kernel_name *kn)
+{
+    const struct kernel_family *f = &KERNEL_FAMILIES[kn->family];
+    bool alt = f->alt_grid[0] && rng_one_in(r, 4);
     const int *grid = alt ? f->alt_grid : f->grid, *block = alt ? f->alt_block : f->block;
     struct process *p = &g->procs[g->contexts[ctx].process];
     int64_t grid_id = p->next_grid_id++;
+    if (g->muted)
+        return;
     if (g->kin) {
         char name[2048];
-        kineto_kernel_name(kn, name, sizeof name);
+        kineto_kernel_name(g, kn, name, sizeof name);
         kineto_kernel(g, th, s, ctx, stream, corr,
                       &(struct kineto_kernel){name, f->regs, f->static_smem, f->dynamic_smem, grid, block});
     }
@@ -389,11 +405,53 @@ void emit_kernel_launch(struct gen *g, struct thread *th)
     struct kernel_name *kn = &g->kernel_names[g->body[th->body_pos++ % g->body_len]];
     int64_t api_dur = launch_call_duration(g);
     int64_t gpu_dur = gpu_op_duration(g, kernel_duration(g, kn, cold));
+    if (kn->slow)
+        gpu_dur = slowed_duration(g->cfg, gpu_dur);
     struct gpu_span s = schedule_async(g, th, ctx, stream, api_dur, gpu_dur, true);
     int64_t corr = next_correlation_id(g, p);
+    g->muted = drop_this_launch(g);
     write_api_call(g, th, &g->launch_api, s.api_start, s.api_end, corr, 0, CALLER_LAUNCH);
-    write_kernel_row(g, th, &s, ctx, stream, corr, kn);
+    write_kernel_row(g, &g->rng, th, &s, ctx, stream, corr, kn);
+    g->muted = false;
     th->now = s.api_end;
+}
+
+/* --insert-launches: launches after everything else of the run (its last instant), so that nothing
+ * else moves; every choice draws from a stream of its own, and correlationIds continue past the
+ * process's (after --graphs's). */
+void emit_inserted_launches(struct gen *g)
+{
+    const struct config *c = g->cfg;
+    if (c->insert_launches == 0)
+        return;
+    struct rng r;
+    rng_seed(&r, c->seed ^ UINT64_C(0x696e736572746c61));
+    int64_t base = g->last_time + 1000000;
+    for (int t = 0; t < g->nthreads; t++)
+        g->threads[t].now = max64(g->threads[t].now, base);
+    for (int64_t i = 0; i < c->insert_launches; i++) {
+        struct thread *th = &g->threads[rng_below(&r, g->nthreads)];
+        struct process *p = &g->procs[th->process];
+        int ctx = p->first_context + (int)rng_below(&r, p->ncontexts);
+        int stream = (int)rng_below(&r, c->streams);
+        struct kernel_name *kn = &g->kernel_names[rng_below(&r, g->nkernel_names)];
+        int64_t gpu_dur = family_duration(&r, &KERNEL_FAMILIES[kn->family], kn->launches, false);
+        if (kn->slow)
+            gpu_dur = slowed_duration(c, gpu_dur);
+        struct gpu_span s;
+        s.api_start = th->now + rng_range(&r, 1000, 15000);
+        s.api_end = s.api_start + rng_range(&r, 2500, 8000);
+        int64_t queued = s.api_end + rng_range(&r, 1500, 6000);
+        int64_t lane = *lane_of(g, ctx, stream);
+        s.gpu_start = max64(queued, lane + rng_range(&r, 800, 2000));
+        s.gpu_end = s.gpu_start + gpu_dur;
+        occupy_lane(g, ctx, stream, s.gpu_end);
+        int64_t corr = p->next_corr;
+        p->next_corr += c->corr_stride;
+        write_api_call(g, th, &g->launch_api, s.api_start, s.api_end, corr, 0, CALLER_LAUNCH);
+        write_kernel_row(g, &r, th, &s, ctx, stream, corr, kn);
+        th->now = s.api_end;
+    }
 }
 
 /* A unified-memory migration: page faults move data while kernels run; no API call, no lane. */
@@ -558,10 +616,31 @@ void setup_kernel_names(struct gen *g)
         struct kernel_name *kn = &g->kernel_names[i];
         kn->family = family;
         kn->param = param;
+        kn->slow = g->cfg->slow_kernel.name && strcmp(f->short_name, g->cfg->slow_kernel.name) == 0;
+        const struct name_pair *r = &g->cfg->rename_kernel;
+        if (r->from && strcmp(f->short_name, r->from) == 0) {
+            char renamed[2048];
+            rename_in_name(demangled, r->from, r->to, renamed, sizeof renamed);
+            kn->demangled_id = intern(g, renamed);
+            kn->short_id = intern(g, r->to);
+            rename_in_mangled(mangled, r->from, r->to, renamed, sizeof renamed);
+            kn->mangled_id = intern(g, renamed);
+            continue;
+        }
         kn->demangled_id = intern(g, demangled);
         kn->short_id = intern(g, f->short_name);
         kn->mangled_id = intern(g, mangled);
     }
+}
+
+/* Whether a kernel of a run with this many --kernel-names has this base name (shortName): the first
+ * names are one of each family, the rest more instances of the templated ones. */
+bool kernel_base_name_in_run(const char *name, int64_t kernel_names)
+{
+    for (int64_t f = 0; f < min64(kernel_names, (int64_t)COUNT_OF(KERNEL_FAMILIES)); f++)
+        if (strcmp(KERNEL_FAMILIES[f].short_name, name) == 0)
+            return true;
+    return false;
 }
 
 /* The sequence every thread launches in a loop, like an application's iteration: each kernel once

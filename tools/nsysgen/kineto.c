@@ -285,7 +285,7 @@ void kineto_call(struct gen *g, const struct thread *th, const struct api_ids *a
                  int64_t corr)
 {
     struct kineto *k = g->kin;
-    if (!k)
+    if (!k || g->muted)
         return;
     const struct kineto_api *a = &KINETO_APIS[api->kineto];
     bool driver = api->event_class == EVENT_CLASS_CUDA_DRIVER;
@@ -384,7 +384,7 @@ void kineto_kernel(struct gen *g, const struct thread *th, const struct gpu_span
                    int64_t corr, const struct kineto_kernel *kk)
 {
     struct kineto *k = g->kin;
-    if (!k)
+    if (!k || g->muted)
         return;
     const struct context *c = &g->contexts[ctx];
     uint32_t blocks = (uint32_t)(kk->grid[0] * kk->grid[1] * kk->grid[2]);
@@ -416,7 +416,7 @@ void kineto_memcpy(struct gen *g, const struct thread *th, const struct gpu_span
                    int64_t corr, int64_t bytes, int copy_kind, int src_kind, int dst_kind, int dst_device)
 {
     struct kineto *k = g->kin;
-    if (!k)
+    if (!k || g->muted)
         return;
     const struct context *c = &g->contexts[ctx];
     char name[96];
@@ -442,7 +442,7 @@ void kineto_memset(struct gen *g, const struct thread *th, const struct gpu_span
                    int64_t corr, int64_t bytes, int mem_kind)
 {
     struct kineto *k = g->kin;
-    if (!k)
+    if (!k || g->muted)
         return;
     const struct context *c = &g->contexts[ctx];
     char name[64];

@@ -86,6 +86,7 @@ int main(int argc, char **argv)
     gen_init(&g, &cfg);
     open_output(&cfg);
     setup(&g);
+    perturb_setup(&g);
     kineto_open(&g);
     run_host_events(&g);
     write_graphics(&g);
@@ -95,6 +96,7 @@ int main(int argc, char **argv)
     write_dx12_memory_ops(&g);
     write_profiler_overhead(&g);
     write_cuda_graphs(&g);
+    emit_inserted_launches(&g);
     write_analysis_details(&g);
     close_output(&g);
     kineto_finish(&g);

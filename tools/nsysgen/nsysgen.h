@@ -46,6 +46,11 @@
  * runtime calls, NVTX marks and start/end ranges, the graphics, MPI and other tables have no Kineto
  * form, and the export faults (--dup-gpu-rows ...) damage the export alone.
  *
+ * Perturbations, for the tests of a diff's regression gate (perturb.c), apply to the run, so export and
+ * trace show them alike: --slow-kernel NAME:PCT, --drop-launches N, --insert-launches N, --rename-kernel
+ * OLD:NEW. Each draws from a random stream of its own and changes only what it says: a dropped launch
+ * still makes its draws and takes its time and ids, inserted launches come after the run's last instant.
+ *
  * Adding an option: add a field to struct config (below), its default in default_config(), and a row in
  * OPTIONS[] (options.c); --help is printed from OPTIONS[], so it cannot drift from what the parser accepts.
  *
@@ -64,6 +69,7 @@
  *   profiler_overhead.c       --overhead
  *   cuda_graphs.c             --graphs
  *   export_faults.c           --dup-gpu-rows and the other faults for `nstats check`, applied last
+ *   perturb.c                 --slow-kernel, --drop-launches, --insert-launches, --rename-kernel
  *   kineto.c                  --kineto: the trace, written as the rows are
  * Under them: options.c (the command line), output.c (the file and failing cleanly), model.c (random
  * streams, StringIds, weighted picks), table_writer.c (tables from schema.sql), enums*.c (ENUM_*).
@@ -84,6 +90,16 @@
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ======================================================================================= options.c */
+
+/* --slow-kernel NAME:PCT and --rename-kernel OLD:NEW; a NULL name: not asked for. */
+struct name_pct {
+    const char *name;
+    int64_t pct;
+};
+
+struct name_pair {
+    const char *from, *to;
+};
 
 struct config {
     const char *out_path;
@@ -140,6 +156,10 @@ struct config {
     int64_t corr_stride;
     /* the same run as a PyTorch profiler (Kineto) trace (kineto.c); NULL: none */
     const char *kineto_path;
+    /* perturbations of the run, for the tests of a diff's regression gate (perturb.c) */
+    struct name_pct slow_kernel;
+    int64_t drop_launches, insert_launches;
+    struct name_pair rename_kernel;
 };
 
 /* The options of the command line, checked; exits with status 2 on a usage error. */
@@ -369,6 +389,7 @@ struct kernel_name {
     int param; /* the template parameter of this instance of a templated family */
     int64_t demangled_id, short_id, mangled_id;
     int64_t launches; /* so far, for DUR_STEPPED */
+    bool slow;        /* --slow-kernel names it */
 };
 
 /* Ids of one CUDA API: the versioned name of the call and the unversioned one of its backtrace row;
@@ -435,6 +456,11 @@ struct gen {
     int64_t events_total;
     struct launch_ranges *lr; /* --launch-ranges; NULL without it */
     struct kineto *kin;       /* --kineto; NULL without it */
+    /* --drop-launches: a dropped launch makes its draws and takes its time, but writes no row
+     * (`muted`), so that the rest of the run stays what it was */
+    bool muted;
+    struct rng drop_rng;
+    int64_t launches_left, drops_left;
 };
 
 /* The one GPU model of the run: TARGET_INFO_GPU (setup.c) and the trace's deviceProperties (kineto.c). */
@@ -492,7 +518,15 @@ void emit_kernel_launch(struct gen *g, struct thread *th);
 void emit_memcpy(struct gen *g, struct thread *th);
 void emit_memset(struct gen *g, struct thread *th);
 void emit_other_api(struct gen *g, struct thread *th);
+void emit_inserted_launches(struct gen *g);
+bool kernel_base_name_in_run(const char *name, int64_t kernel_names);
 
+/* ---- perturb.c */
+void perturb_setup(struct gen *g);
+bool drop_this_launch(struct gen *g);
+int64_t slowed_duration(const struct config *c, int64_t ns);
+void rename_in_name(const char *text, const char *from, const char *to, char *out, size_t size);
+void rename_in_mangled(const char *text, const char *from, const char *to, char *out, size_t size);
 
 /* ---- cuda_rows.c */
 void write_runtime_row(struct gen *g, int64_t start, int64_t end, int event_class, uint64_t gtid, int64_t corr,
@@ -536,7 +570,7 @@ void write_cuda_graphs(struct gen *g);
 void apply_faults(const struct config *c);
 
 /* ---- kineto.c: --kineto, the same run as a PyTorch profiler trace. Each function does nothing
- * without --kineto. */
+ * without --kineto, or for a launch that --drop-launches mutes. */
 struct kineto_kernel {
     const char *name; /* as Kineto spells it */
     int64_t registers, static_smem, dynamic_smem;
