@@ -97,7 +97,7 @@ $(B)/obj/nsysgen_schema.o: $(B)/gen/nsysgen_schema.c
 
 # its objects go through $(B)/obj/%.o, whose -MMD rebuilds them when nsysgen.h changes
 $(B)/nsysgen: $(NSYSGEN_OBJ) $(B)/obj/nsysgen_schema.o
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lz
 
 $(B)/tests/%: tests/unit/%.c $(B)/libnstats.a
 	@mkdir -p $(B)/tests

@@ -14,11 +14,14 @@ enum duration_model {
 };
 
 /* A family of kernels. Templated families vary their template parameter to make more names; the
- * demangled and mangled forms follow the real pairs of the shared corpus (nsys prints `(int)4`). */
+ * demangled and mangled forms follow the real pairs of the shared corpus (nsys prints `(int)4`), and
+ * the Kineto form is what Kineto's demangle() (__cxa_demangle) makes of the mangled one: `4`, `4ul`,
+ * `false`, `T const*`, `> >`; its base name is the same (src/core/kname.c). */
 struct kernel_family {
     const char *demangled; /* printf format with one %d for the template parameter, if `param` != 0 */
     const char *short_name;
     const char *mangled; /* the same parameter; extern "C" kernels have the plain name here */
+    const char *kineto;  /* the parameter as often as it appears: snprintf gets it twice */
     int param, param_step;
     enum duration_model model;
     int64_t base_ns;
@@ -31,42 +34,59 @@ static const struct kernel_family KERNEL_FAMILIES[] = {
     {"void at::native::vectorized_elementwise_kernel<(int)%d, at::native::FillFunctor<float>, "
      "std::array<char *, (unsigned long)1>>(int, T2, T3)",
      "vectorized_elementwise_kernel",
-     "_ZN2at6native29vectorized_elementwise_kernelILi%dENS0_11FillFunctorIfEESt5arrayIPcLm1EEEEviT0_T1_", 4, 4,
+     "_ZN2at6native29vectorized_elementwise_kernelILi%dENS0_11FillFunctorIfEESt5arrayIPcLm1EEEEviT0_T1_",
+     "void at::native::vectorized_elementwise_kernel<%d, at::native::FillFunctor<float>, std::array<char*, 1ul> >"
+     "(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)",
+     4, 4,
      DUR_CONSTANT, 2144, 16, 0, 0, 1, {1088, 1, 1}, {128, 1, 1}, {0, 0, 0}, {0, 0, 0}},
     {"void gemm_tile<(int)%d, (int)64>(const float *, const float *, float *, int, int, int)", "gemm_tile",
-     "_Z9gemm_tileILi%dELi64EEvPKfS1_Pfiii", 128, 64, DUR_JITTER, 84000, 128, 32768, 0, 1, {64, 32, 1},
-     {256, 1, 1}, {128, 16, 1}, {256, 1, 1}},
-    {"saxpy(int, float, const float *, float *)", "saxpy", "_Z5saxpyifPKfPf", 0, 0, DUR_QUANTIZED, 5120, 16, 0, 0,
-     1, {4096, 1, 1}, {256, 1, 1}, {8192, 1, 1}, {128, 1, 1}},
+     "_Z9gemm_tileILi%dELi64EEvPKfS1_Pfiii",
+     "void gemm_tile<%d, 64>(float const*, float const*, float*, int, int, int)", 128, 64, DUR_JITTER, 84000, 128,
+     32768, 0, 1, {64, 32, 1}, {256, 1, 1}, {128, 16, 1}, {256, 1, 1}},
+    {"saxpy(int, float, const float *, float *)", "saxpy", "_Z5saxpyifPKfPf", "saxpy(int, float, float const*, float*)",
+     0, 0, DUR_QUANTIZED, 5120, 16, 0, 0, 1, {4096, 1, 1}, {256, 1, 1}, {8192, 1, 1}, {128, 1, 1}},
     {"void reduce_sum<(int)%d>(const double *, double *, unsigned long)", "reduce_sum", "_Z10reduce_sumILi%dEEvPKdPdm",
-     256, 256, DUR_QUANTIZED, 12032, 32, 2048, 0, 2, {264, 1, 1}, {256, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+     "void reduce_sum<%d>(double const*, double*, unsigned long)", 256, 256, DUR_QUANTIZED, 12032, 32, 2048, 0, 2,
+     {264, 1, 1}, {256, 1, 1}, {0, 0, 0}, {0, 0, 0}},
     {"ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<(unsigned long)%d>)", "ncclDevKernel_SendRecv",
-     "_Z22ncclDevKernel_SendRecv24ncclDevKernelArgsStorageILm%dEE", 4096, 4096, DUR_JITTER, 41000, 96, 0, 0, 1,
+     "_Z22ncclDevKernel_SendRecv24ncclDevKernelArgsStorageILm%dEE",
+     "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<%dul>)", 4096, 4096, DUR_JITTER, 41000, 96, 0, 0, 1,
      {4, 1, 1}, {640, 1, 1}, {8, 1, 1}, {640, 1, 1}},
-    {"rms_norm_f16_kernel", "rms_norm_f16_kernel", "rms_norm_f16_kernel", 0, 0, DUR_STEPPED, 3200, 24, 0, 0, 1,
-     {2048, 1, 1}, {256, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+    {"rms_norm_f16_kernel", "rms_norm_f16_kernel", "rms_norm_f16_kernel", "rms_norm_f16_kernel", 0, 0, DUR_STEPPED,
+     3200, 24, 0, 0, 1, {2048, 1, 1}, {256, 1, 1}, {0, 0, 0}, {0, 0, 0}},
     {"void at::native::reduce_kernel<(int)%d, (int)1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
      "at::native::sum_functor<float, float, float>::operator ()(at::TensorIterator &)::[lambda(float, float) "
      "(instance 1)]>, unsigned int, float, (int)4>>(T3)",
      "reduce_kernel",
      "_ZN2at6native13reduce_kernelILi%dELi1ENS0_8ReduceOpIfNS0_14func_wrapper_tIfZNS0_11sum_functorIfffEclERNS_"
      "14TensorIteratorEEUlffE_EEjfLi4EEEEEvT1_",
+     "void at::native::reduce_kernel<%d, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
+     "at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
+     "unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
+     "at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
+     "unsigned int, float, 4>)",
      512, 128, DUR_JITTER, 19500, 40, 0, 16, 1, {108, 1, 1}, {512, 1, 1}, {0, 0, 0}, {0, 0, 0}},
     {"kernel_assign_clusters(const GPU::VecArray<int, (int)%d> *, const GPU::VecArray<int, (int)32> *, PointsPtr, "
      "int)",
-     "kernel_assign_clusters", "_Z22kernel_assign_clustersPKN3GPU8VecArrayIiLi%dEEEPKNS0_IiLi32EEE9PointsPtri", 100000,
+     "kernel_assign_clusters", "_Z22kernel_assign_clustersPKN3GPU8VecArrayIiLi%dEEEPKNS0_IiLi32EEE9PointsPtri",
+     "kernel_assign_clusters(GPU::VecArray<int, %d> const*, GPU::VecArray<int, 32> const*, PointsPtr, int)", 100000,
      1000, DUR_QUANTIZED, 7040, 30, 0, 0, 1, {391, 1, 1}, {256, 1, 1}, {0, 0, 0}, {0, 0, 0}},
     {"void FusedBiasAddCUDAKernelHalf<MaskScaleAndElementwiseAddFunctor<__half>>(T1, int, int, const __half *, "
      "const __half *, __half *)",
      "FusedBiasAddCUDAKernelHalf",
-     "_Z26FusedBiasAddCUDAKernelHalfI33MaskScaleAndElementwiseAddFunctorI6__halfEEvT_iiPKS1_S5_PS1_", 0, 0,
+     "_Z26FusedBiasAddCUDAKernelHalfI33MaskScaleAndElementwiseAddFunctorI6__halfEEvT_iiPKS1_S5_PS1_",
+     "void FusedBiasAddCUDAKernelHalf<MaskScaleAndElementwiseAddFunctor<__half> >"
+     "(MaskScaleAndElementwiseAddFunctor<__half>, int, int, __half const*, __half const*, __half*)",
+     0, 0,
      DUR_QUANTIZED, 2880, 20, 0, 0, 1, {1024, 1, 1}, {256, 1, 1}, {0, 0, 0}, {0, 0, 0}},
     {"nvjet_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN", "nvjet_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN",
-     "nvjet_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN", 0, 0, DUR_JITTER, 152000, 168, 0, 213504, 1, {132, 1, 1},
-     {384, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+     "nvjet_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN", "nvjet_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN", 0, 0,
+     DUR_JITTER, 152000, 168, 0, 213504, 1, {132, 1, 1}, {384, 1, 1}, {0, 0, 0}, {0, 0, 0}},
     {"void clover::par_ranged1d_kernel<build_field(global_variables &)::[lambda(int) (instance 1)]>"
      "(clover::Range1d, T1)",
      "par_ranged1d_kernel", "_ZN6clover19par_ranged1d_kernelIZ11build_fieldR16global_variablesEUliE_EEvNS_7Range1dET_",
+     "void clover::par_ranged1d_kernel<build_field(global_variables&)::{lambda(int)#1}>(clover::Range1d, "
+     "build_field(global_variables&)::{lambda(int)#1})",
      0, 0, DUR_QUANTIZED, 9600, 22, 0, 0, 1, {1954, 1, 1}, {256, 1, 1}, {0, 0, 0}, {0, 0, 0}},
     {"void at::native::unrolled_elementwise_kernel<at::native::BinaryFunctor<float, float, float, "
      "at::native::AddFunctor<float>>, at::detail::Array<char *, (int)%d>, OffsetCalculator<(int)2, unsigned int, "
@@ -76,6 +96,13 @@ static const struct kernel_family KERNEL_FAMILIES[] = {
      "_ZN2at6native27unrolled_elementwise_kernelINS0_13BinaryFunctorIfffNS0_10AddFunctorIfEEEENS_6detail5ArrayIPcLi%"
      "dEEE16OffsetCalculatorILi2EjLb0EESA_ILi1EjLb0EENS0_6memory15LoadWithoutCastENSD_16StoreWithoutCastEEEviT_T0_"
      "T1_T2_T3_T4_",
+     "void at::native::unrolled_elementwise_kernel<at::native::BinaryFunctor<float, float, float, "
+     "at::native::AddFunctor<float> >, at::detail::Array<char*, %d>, OffsetCalculator<2, unsigned int, false>, "
+     "OffsetCalculator<1, unsigned int, false>, at::native::memory::LoadWithoutCast, "
+     "at::native::memory::StoreWithoutCast>(int, at::native::BinaryFunctor<float, float, float, "
+     "at::native::AddFunctor<float> >, at::detail::Array<char*, %d>, OffsetCalculator<2, unsigned int, false>, "
+     "OffsetCalculator<1, unsigned int, false>, at::native::memory::LoadWithoutCast, "
+     "at::native::memory::StoreWithoutCast)",
      3, 1, DUR_JITTER, 4700, 26, 0, 0, 1, {2048, 1, 1}, {128, 1, 1}, {0, 0, 0}, {0, 0, 0}},
 };
 
@@ -186,18 +213,23 @@ static int64_t launch_call_duration(struct gen *g)
     return rng_range(&g->rng, 2500, 8000);
 }
 
-static int64_t kernel_duration(struct gen *g, struct kernel_name *kn, bool cold)
+/* The duration of the family's `launch`-th launch, drawn from r. */
+static int64_t family_duration(struct rng *r, const struct kernel_family *f, int64_t launch, bool cold)
 {
-    const struct kernel_family *f = &KERNEL_FAMILIES[kn->family];
-    int64_t d = f->base_ns, launch = kn->launches++;
+    int64_t d = f->base_ns;
     switch (f->model) {
     case DUR_CONSTANT: return d;
     case DUR_STEPPED: return d + (launch % 4 == 3);
-    case DUR_QUANTIZED: d += 32 * rng_below(&g->rng, 8); break;
+    case DUR_QUANTIZED: d += 32 * rng_below(r, 8); break;
     case DUR_JITTER:
-    default: d += rng_below(&g->rng, d / 4 + 1) - d / 8; break;
+    default: d += rng_below(r, d / 4 + 1) - d / 8; break;
     }
     return cold ? 3 * d + 10000 : d; /* an outlier: the first big launch pays for module loading */
+}
+
+static int64_t kernel_duration(struct gen *g, struct kernel_name *kn, bool cold)
+{
+    return family_duration(&g->rng, &KERNEL_FAMILIES[kn->family], kn->launches++, cold);
 }
 
 static int64_t transfer_duration(int64_t bytes, int64_t bytes_per_us)
@@ -294,13 +326,37 @@ static int64_t shared_memory_executed(int64_t smem)
     return CARVEOUTS[COUNT_OF(CARVEOUTS) - 1];
 }
 
-static void write_kernel_row(struct gen *g, const struct gpu_span *s, int ctx, int stream, int64_t corr,
-                             const struct kernel_name *kn)
+/* The kernel's name as Kineto spells it, renamed as --rename-kernel asks. */
+static void kineto_kernel_name(const struct gen *g, const struct kernel_name *kn, char *out, size_t size)
 {
     const struct kernel_family *f = &KERNEL_FAMILIES[kn->family];
-    bool alt = f->alt_grid[0] && rng_one_in(&g->rng, 4);
+    char text[2048];
+    snprintf(text, sizeof text, f->kineto, kn->param, kn->param);
+    const struct name_pair *r = &g->cfg->rename_kernel;
+    if (r->from && strcmp(f->short_name, r->from) == 0)
+        rename_in_name(text, r->from, r->to, out, size);
+    else
+        snprintf(out, size, "%s", text);
+}
+
+/* The kernel row of a launch, its alternative launch configuration drawn from r; a launch that
+ * --drop-launches mutes writes nothing but takes its draw and its gridId. */
+static void write_kernel_row(struct gen *g, struct rng *r, const struct thread *th, const struct gpu_span *s,
+                             int ctx, int stream, int64_t corr, const struct kernel_name *kn)
+{
+    const struct kernel_family *f = &KERNEL_FAMILIES[kn->family];
+    bool alt = f->alt_grid[0] && rng_one_in(r, 4);
     const int *grid = alt ? f->alt_grid : f->grid, *block = alt ? f->alt_block : f->block;
     struct process *p = &g->procs[g->contexts[ctx].process];
+    int64_t grid_id = p->next_grid_id++;
+    if (g->muted)
+        return;
+    if (g->kin) {
+        char name[2048];
+        kineto_kernel_name(g, kn, name, sizeof name);
+        kineto_kernel(g, th, s, ctx, stream, corr,
+                      &(struct kineto_kernel){name, f->regs, f->static_smem, f->dynamic_smem, grid, block});
+    }
     struct table_writer *w = &g->w_kernel;
     row_begin(g->cfg, w);
     put_gpu_prefix(g, w, s, ctx, stream, corr);
@@ -318,7 +374,7 @@ static void write_kernel_row(struct gen *g, const struct gpu_span *s, int ctx, i
     put_int(w, f->dynamic_smem);
     put_int(w, 0);          /* localMemoryPerThread */
     put_int(w, 136314880);  /* localMemoryTotal */
-    put_int(w, p->next_grid_id++);
+    put_int(w, grid_id);
     put_int(w, shared_memory_executed(f->static_smem + f->dynamic_smem));
     put_null(w); /* graphNodeId */
     put_int(w, 0); /* sharedMemoryLimitConfig */
@@ -349,11 +405,53 @@ void emit_kernel_launch(struct gen *g, struct thread *th)
     struct kernel_name *kn = &g->kernel_names[g->body[th->body_pos++ % g->body_len]];
     int64_t api_dur = launch_call_duration(g);
     int64_t gpu_dur = gpu_op_duration(g, kernel_duration(g, kn, cold));
+    if (kn->slow)
+        gpu_dur = slowed_duration(g->cfg, gpu_dur);
     struct gpu_span s = schedule_async(g, th, ctx, stream, api_dur, gpu_dur, true);
     int64_t corr = next_correlation_id(g, p);
+    g->muted = drop_this_launch(g);
     write_api_call(g, th, &g->launch_api, s.api_start, s.api_end, corr, 0, CALLER_LAUNCH);
-    write_kernel_row(g, &s, ctx, stream, corr, kn);
+    write_kernel_row(g, &g->rng, th, &s, ctx, stream, corr, kn);
+    g->muted = false;
     th->now = s.api_end;
+}
+
+/* --insert-launches: launches after everything else of the run (its last instant), so that nothing
+ * else moves; every choice draws from a stream of its own, and correlationIds continue past the
+ * process's (after --graphs's). */
+void emit_inserted_launches(struct gen *g)
+{
+    const struct config *c = g->cfg;
+    if (c->insert_launches == 0)
+        return;
+    struct rng r;
+    rng_seed(&r, c->seed ^ UINT64_C(0x696e736572746c61));
+    int64_t base = g->last_time + 1000000;
+    for (int t = 0; t < g->nthreads; t++)
+        g->threads[t].now = max64(g->threads[t].now, base);
+    for (int64_t i = 0; i < c->insert_launches; i++) {
+        struct thread *th = &g->threads[rng_below(&r, g->nthreads)];
+        struct process *p = &g->procs[th->process];
+        int ctx = p->first_context + (int)rng_below(&r, p->ncontexts);
+        int stream = (int)rng_below(&r, c->streams);
+        struct kernel_name *kn = &g->kernel_names[rng_below(&r, g->nkernel_names)];
+        int64_t gpu_dur = family_duration(&r, &KERNEL_FAMILIES[kn->family], kn->launches, false);
+        if (kn->slow)
+            gpu_dur = slowed_duration(c, gpu_dur);
+        struct gpu_span s;
+        s.api_start = th->now + rng_range(&r, 1000, 15000);
+        s.api_end = s.api_start + rng_range(&r, 2500, 8000);
+        int64_t queued = s.api_end + rng_range(&r, 1500, 6000);
+        int64_t lane = *lane_of(g, ctx, stream);
+        s.gpu_start = max64(queued, lane + rng_range(&r, 800, 2000));
+        s.gpu_end = s.gpu_start + gpu_dur;
+        occupy_lane(g, ctx, stream, s.gpu_end);
+        int64_t corr = p->next_corr;
+        p->next_corr += c->corr_stride;
+        write_api_call(g, th, &g->launch_api, s.api_start, s.api_end, corr, 0, CALLER_LAUNCH);
+        write_kernel_row(g, &r, th, &s, ctx, stream, corr, kn);
+        th->now = s.api_end;
+    }
 }
 
 /* A unified-memory migration: page faults move data while kernels run; no API call, no lane. */
@@ -430,6 +528,8 @@ void emit_memcpy(struct gen *g, struct thread *th)
     int64_t corr = next_correlation_id(g, p);
     write_api_call(g, th, &g->memcpy_api[i], s.api_start, s.api_end, corr, 0, CALLER_COPY);
     write_memcpy_row(g, &s, ctx, stream, corr, bytes, k);
+    kineto_memcpy(g, th, &s, ctx, stream, corr, bytes, k->copy_kind, k->src_kind, k->dst_kind,
+                  (g->contexts[ctx].device + 1) % (int)g->cfg->devices);
     th->now = s.api_end;
 }
 
@@ -454,6 +554,7 @@ void emit_memset(struct gen *g, struct thread *th)
     put_null(w); /* graphNodeId */
     put_int(w, k->mem_kind);
     row_end(w);
+    kineto_memset(g, th, &s, ctx, stream, corr, bytes, k->mem_kind);
     th->now = s.api_end;
 }
 
@@ -514,10 +615,32 @@ void setup_kernel_names(struct gen *g)
         snprintf(mangled, sizeof mangled, f->mangled, param);
         struct kernel_name *kn = &g->kernel_names[i];
         kn->family = family;
+        kn->param = param;
+        kn->slow = g->cfg->slow_kernel.name && strcmp(f->short_name, g->cfg->slow_kernel.name) == 0;
+        const struct name_pair *r = &g->cfg->rename_kernel;
+        if (r->from && strcmp(f->short_name, r->from) == 0) {
+            char renamed[2048];
+            rename_in_name(demangled, r->from, r->to, renamed, sizeof renamed);
+            kn->demangled_id = intern(g, renamed);
+            kn->short_id = intern(g, r->to);
+            rename_in_mangled(mangled, r->from, r->to, renamed, sizeof renamed);
+            kn->mangled_id = intern(g, renamed);
+            continue;
+        }
         kn->demangled_id = intern(g, demangled);
         kn->short_id = intern(g, f->short_name);
         kn->mangled_id = intern(g, mangled);
     }
+}
+
+/* Whether a kernel of a run with this many --kernel-names has this base name (shortName): the first
+ * names are one of each family, the rest more instances of the templated ones. */
+bool kernel_base_name_in_run(const char *name, int64_t kernel_names)
+{
+    for (int64_t f = 0; f < min64(kernel_names, (int64_t)COUNT_OF(KERNEL_FAMILIES)); f++)
+        if (strcmp(KERNEL_FAMILIES[f].short_name, name) == 0)
+            return true;
+    return false;
 }
 
 /* The sequence every thread launches in a loop, like an application's iteration: each kernel once

@@ -21,7 +21,7 @@ static void write_graph_trace_row(struct gen *g, struct table_writer *w, const s
 }
 
 /* One launch by process p somewhere in [p's start, until): the call returns before the graph starts. */
-static void emit_graph_launch(struct gen *g, struct rng *r, struct table_writer *w, int64_t api_name,
+static void emit_graph_launch(struct gen *g, struct rng *r, struct table_writer *w, const struct api_ids *api,
                               struct process *p, int64_t until)
 {
     int ctx = p->first_context + (int)rng_below(r, p->ncontexts);
@@ -33,7 +33,8 @@ static void emit_graph_launch(struct gen *g, struct rng *r, struct table_writer 
     s.api_start = s.gpu_start - rng_range(r, 3000, 12000);
     s.api_end = s.api_start + rng_range(r, 1500, 2900);
     int64_t corr = p->next_corr++;
-    write_runtime_row(g, s.api_start, s.api_end, EVENT_CLASS_CUDA_RUNTIME, th->gtid, corr, api_name, 0, false, 0);
+    write_runtime_row(g, s.api_start, s.api_end, EVENT_CLASS_CUDA_RUNTIME, th->gtid, corr, api->name, 0, false, 0);
+    kineto_call(g, th, api, s.api_start, s.api_end, corr);
     write_graph_trace_row(g, w, &s, ctx, stream, corr, 1 + rng_below(r, 3));
 }
 
@@ -45,9 +46,11 @@ void write_cuda_graphs(struct gen *g)
     struct table_writer w = WRITER("CUPTI_ACTIVITY_KIND_GRAPH_TRACE");
     struct rng r;
     rng_seed(&r, c->seed ^ UINT64_C(0x6772617068736e73));
-    int64_t api_name = intern(g, "cudaGraphLaunch_v10000");
+    /* not intern_api(): these calls have no backtrace row, whose unversioned name would be a new string */
+    struct api_ids api = {.name = intern(g, "cudaGraphLaunch_v10000"), .event_class = EVENT_CLASS_CUDA_RUNTIME,
+                          .kineto = kineto_api("cudaGraphLaunch_v10000")};
     int64_t until = g->last_time;
     for (int64_t i = 0; i < c->graph_launches; i++)
-        emit_graph_launch(g, &r, &w, api_name, &g->procs[i % c->processes], until);
+        emit_graph_launch(g, &r, &w, &api, &g->procs[i % c->processes], until);
     writer_close(&w);
 }

@@ -5,6 +5,9 @@
 void write_runtime_row(struct gen *g, int64_t start, int64_t end, int event_class, uint64_t gtid, int64_t corr,
                        int64_t name_id, int64_t ret, bool has_callchain, int64_t callchain)
 {
+    note_time(g, end);
+    if (g->muted)
+        return;
     struct table_writer *w = &g->w_runtime;
     row_begin(g->cfg, w);
     put_int(w, start);
@@ -16,12 +19,13 @@ void write_runtime_row(struct gen *g, int64_t start, int64_t end, int event_clas
     put_int(w, ret);
     put_int_or_null(w, has_callchain, callchain);
     row_end(w);
-    note_time(g, end);
 }
 
 static void write_cuda_frame(struct gen *g, int64_t id, int64_t symbol, int64_t module, bool unresolved, int64_t ip,
                              int depth)
 {
+    if (g->muted)
+        return;
     struct table_writer *w = &g->w_cuda_callchains;
     row_begin(g->cfg, w);
     put_int(w, id);
@@ -52,7 +56,8 @@ static void write_cuda_callchain(struct gen *g, int64_t id, const struct api_ids
 
 /* One CUDA API call. In a process with backtraces it is preceded by its backtrace row, as in the real
  * export: same thread and correlationId, the unversioned name, callchainId set, a few hundred ns
- * earlier and a little later. CUDA_CALLCHAINS ids are callchainId + 1 there, and here too. */
+ * earlier and a little later. CUDA_CALLCHAINS ids are callchainId + 1 there, and here too. A call
+ * that --drop-launches mutes writes no row but makes its draws and takes its callchainId. */
 void write_api_call(struct gen *g, const struct thread *th, const struct api_ids *api, int64_t start, int64_t end,
                     int64_t corr, int64_t ret, enum caller caller)
 {
@@ -65,6 +70,7 @@ void write_api_call(struct gen *g, const struct thread *th, const struct api_ids
         write_cuda_callchain(g, callchain + 1, api, caller);
     }
     write_runtime_row(g, start, end, api->event_class, th->gtid, corr, api->name, ret, false, 0);
+    kineto_call(g, th, api, start, end, corr);
 }
 
 int64_t stream_id(const struct gen *g, int ctx, int stream)

@@ -81,11 +81,13 @@ int main(int argc, char **argv)
     }
     /* Every step after setup draws from random streams of its own and adds its own rows, in this
      * order, which is part of the output: an option only adds rows, and the same options give the
-     * same bytes. */
+     * same bytes. The Kineto trace follows the rows as they are written. */
     struct gen g;
     gen_init(&g, &cfg);
     open_output(&cfg);
     setup(&g);
+    perturb_setup(&g);
+    kineto_open(&g);
     run_host_events(&g);
     write_graphics(&g);
     write_um_openmp_openacc_wddm(&g);
@@ -94,9 +96,12 @@ int main(int argc, char **argv)
     write_dx12_memory_ops(&g);
     write_profiler_overhead(&g);
     write_cuda_graphs(&g);
+    emit_inserted_launches(&g);
     write_analysis_details(&g);
     close_output(&g);
+    kineto_finish(&g);
     publish_output(&cfg);
+    publish_trace(&cfg);
     print_summary(&g);
     gen_free(&g);
     return 0;

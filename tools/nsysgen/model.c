@@ -96,7 +96,7 @@ static int64_t intern_unversioned(struct gen *g, const char *name)
 
 struct api_ids intern_api(struct gen *g, const char *name, int event_class)
 {
-    struct api_ids ids = {.event_class = event_class};
+    struct api_ids ids = {.event_class = event_class, .kineto = kineto_api(name)};
     ids.name = intern(g, name);
     ids.backtrace_name = intern_unversioned(g, name);
     return ids;

@@ -22,6 +22,35 @@
  * arithmetic only, no clock, no addresses). Big runs are one transaction with journal and sync off,
  * one prepared INSERT per table, and no allocation per row.
  *
+ * --kineto FILE also writes the same run as torch.profiler writes its trace (Kineto's chrome-trace JSON
+ * in the layout of 2024, gzip when FILE ends in .gz); it changes no byte of the export, and is a pure
+ * function of the options too. What maps to what (kineto.c):
+ *  - time: "ts" and "dur" are the export's integer nanoseconds / 1000 with exactly three decimals, as
+ *    Kineto prints them ("{}.{:03}"): ts 104084.101 is start 104084101, so ts * 1000, rounded, gives
+ *    the export's ns back exactly; baseTimeNanoseconds is TARGET_INFO_SESSION_START_TIME.utcEpochNs;
+ *  - "kernel", "gpu_memcpy", "gpu_memset": a KERNEL, MEMCPY, MEMSET row with a call (not the unified-
+ *    memory migrations), pid deviceId, tid streamId, args device, context, stream, correlation and bytes
+ *    the row's; a kernel's name is Kineto's spelling (__cxa_demangle of mangledName: `4ul`, `float
+ *    const*`), whose base name (src/core/kname.c) is the row's shortName; a copy is "Memcpy HtoD
+ *    (Pageable -> Device)", a memset "Memset (Device)";
+ *  - "cuda_runtime", "cuda_driver": the RUNTIME rows of eventClass 0 and 1 (not the backtrace rows),
+ *    pid and tid from globalTid, the name less its _v<N> suffix, args cbid (CUPTI's) and correlation;
+ *  - "ac2g" flows with id the correlationId: "s" at the calls that Kineto starts a flow at (launches,
+ *    most copies and memsets, syncs), "f" at every GPU event and, as Kineto does, at every other call;
+ *  - "user_annotation": every push/pop NVTX range that ends, numbered (External id) as ranges open; a
+ *    call and its GPU work carry the External id of the innermost one open around the call;
+ *  - "M" events name each process and GPU, each thread, each stream that ran something; the profiler's
+ *    span runs from 2 ms before the first process starts to the session's end.
+ * Every process goes into the one FILE under its own pid; processes that share a device (more
+ * processes than devices) share its GPU pid and stream tids there. Graph executions, migrations, OS
+ * runtime calls, NVTX marks and start/end ranges, the graphics, MPI and other tables have no Kineto
+ * form, and the export faults (--dup-gpu-rows ...) damage the export alone.
+ *
+ * Perturbations, for the tests of a diff's regression gate (perturb.c), apply to the run, so export and
+ * trace show them alike: --slow-kernel NAME:PCT, --drop-launches N, --insert-launches N, --rename-kernel
+ * OLD:NEW. Each draws from a random stream of its own and changes only what it says: a dropped launch
+ * still makes its draws and takes its time and ids, inserted launches come after the run's last instant.
+ *
  * Adding an option: add a field to struct config (below), its default in default_config(), and a row in
  * OPTIONS[] (options.c); --help is printed from OPTIONS[], so it cannot drift from what the parser accepts.
  *
@@ -40,6 +69,8 @@
  *   profiler_overhead.c       --overhead
  *   cuda_graphs.c             --graphs
  *   export_faults.c           --dup-gpu-rows and the other faults for `nstats check`, applied last
+ *   perturb.c                 --slow-kernel, --drop-launches, --insert-launches, --rename-kernel
+ *   kineto.c                  --kineto: the trace, written as the rows are
  * Under them: options.c (the command line), output.c (the file and failing cleanly), model.c (random
  * streams, StringIds, weighted picks), table_writer.c (tables from schema.sql), enums*.c (ENUM_*).
  */
@@ -59,6 +90,16 @@
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ======================================================================================= options.c */
+
+/* --slow-kernel NAME:PCT and --rename-kernel OLD:NEW; a NULL name: not asked for. */
+struct name_pct {
+    const char *name;
+    int64_t pct;
+};
+
+struct name_pair {
+    const char *from, *to;
+};
 
 struct config {
     const char *out_path;
@@ -113,6 +154,12 @@ struct config {
     int64_t graph_launches;
     /* scale: sizes that switch nstats's algorithms */
     int64_t corr_stride;
+    /* the same run as a PyTorch profiler (Kineto) trace (kineto.c); NULL: none */
+    const char *kineto_path;
+    /* perturbations of the run, for the tests of a diff's regression gate (perturb.c) */
+    struct name_pct slow_kernel;
+    int64_t drop_launches, insert_launches;
+    struct name_pair rename_kernel;
 };
 
 /* The options of the command line, checked; exits with status 2 on a usage error. */
@@ -126,6 +173,7 @@ struct output_file {
     const char *shown; /* the output path as given: the <file> of every message */
     char *tmp_path;    /* the half-written temporary file, removed on failure */
     sqlite3 *db;
+    char *trace_tmp_path; /* the same for the --kineto trace */
 };
 extern struct output_file g_out;
 
@@ -139,6 +187,7 @@ char *xstrdup(const char *s);
 /* The export is written to a temporary file beside the output, moved into place once complete. */
 void open_output(const struct config *c);
 void publish_output(const struct config *c);
+void publish_trace(const struct config *c);
 
 /* ======================================================================================= random numbers */
 
@@ -314,6 +363,7 @@ struct context {
 
 struct open_range {
     int64_t start;
+    int64_t external_id; /* its External id in the Kineto trace (push/pop ranges with --kineto) */
     int64_t cover_left; /* host events still to come inside the range */
     const struct nvtx_name *name;
     int64_t range_id;  /* start/end ranges only */
@@ -336,14 +386,18 @@ struct thread {
 
 struct kernel_name {
     int family;
+    int param; /* the template parameter of this instance of a templated family */
     int64_t demangled_id, short_id, mangled_id;
     int64_t launches; /* so far, for DUR_STEPPED */
+    bool slow;        /* --slow-kernel names it */
 };
 
-/* Ids of one CUDA API: the versioned name of the call and the unversioned one of its backtrace row. */
+/* Ids of one CUDA API: the versioned name of the call and the unversioned one of its backtrace row;
+ * `kineto` is its row in kineto.c's table of names and callback ids. */
 struct api_ids {
     int64_t name, backtrace_name;
     int event_class;
+    int kineto;
 };
 
 /* Picks from a table: the first pass takes each row in order, so a run with at least as many
@@ -401,7 +455,22 @@ struct gen {
     int64_t last_time;
     int64_t events_total;
     struct launch_ranges *lr; /* --launch-ranges; NULL without it */
+    struct kineto *kin;       /* --kineto; NULL without it */
+    /* --drop-launches: a dropped launch makes its draws and takes its time, but writes no row
+     * (`muted`), so that the rest of the run stays what it was */
+    bool muted;
+    struct rng drop_rng;
+    int64_t launches_left, drops_left;
 };
+
+/* The one GPU model of the run: TARGET_INFO_GPU (setup.c) and the trace's deviceProperties (kineto.c). */
+struct gpu_model {
+    const char *name;
+    int64_t total_memory, sm_count, compute_major, compute_minor, max_threads_per_block, max_warps_per_sm,
+        max_blocks_per_sm, max_regs_per_block, max_regs_per_sm, warp_size, max_shmem_per_block,
+        max_shmem_per_block_optin, max_shmem_per_sm;
+};
+extern const struct gpu_model GPU_MODEL;
 
 /* A CUDA call on the host and the GPU work it started. */
 struct gpu_span {
@@ -421,6 +490,7 @@ struct nvtx_row {
     bool has_range_id; /* start/end ranges */
     int64_t range_id;
     bool colored;
+    int64_t external_id; /* of a push/pop range opened through kineto_push(); 0: the row's own */
 };
 
 /* ---- model.c: the StringIds pool, the run's end, weighted picks */
@@ -435,6 +505,7 @@ int64_t pick_int(struct gen *g, const int64_t *values, size_t count);
 /* ---- setup.c */
 void setup(struct gen *g);
 void write_analysis_details(struct gen *g);
+int64_t session_start_utc_ns(const struct gen *g);
 
 /* ---- cuda.c (the sizes are here because other files take COUNT_OF of these tables) */
 extern const int64_t COPY_BYTES[8];
@@ -447,6 +518,15 @@ void emit_kernel_launch(struct gen *g, struct thread *th);
 void emit_memcpy(struct gen *g, struct thread *th);
 void emit_memset(struct gen *g, struct thread *th);
 void emit_other_api(struct gen *g, struct thread *th);
+void emit_inserted_launches(struct gen *g);
+bool kernel_base_name_in_run(const char *name, int64_t kernel_names);
+
+/* ---- perturb.c */
+void perturb_setup(struct gen *g);
+bool drop_this_launch(struct gen *g);
+int64_t slowed_duration(const struct config *c, int64_t ns);
+void rename_in_name(const char *text, const char *from, const char *to, char *out, size_t size);
+void rename_in_mangled(const char *text, const char *from, const char *to, char *out, size_t size);
 
 /* ---- cuda_rows.c */
 void write_runtime_row(struct gen *g, int64_t start, int64_t end, int event_class, uint64_t gtid, int64_t corr,
@@ -488,5 +568,27 @@ void write_dx12_memory_ops(struct gen *g);
 void write_profiler_overhead(struct gen *g);
 void write_cuda_graphs(struct gen *g);
 void apply_faults(const struct config *c);
+
+/* ---- kineto.c: --kineto, the same run as a PyTorch profiler trace. Each function does nothing
+ * without --kineto, or for a launch that --drop-launches mutes. */
+struct kineto_kernel {
+    const char *name; /* as Kineto spells it */
+    int64_t registers, static_smem, dynamic_smem;
+    const int *grid, *block;
+};
+int kineto_api(const char *nsys_name);
+void kineto_open(struct gen *g);
+int64_t kineto_push(struct gen *g, const struct thread *th);
+void kineto_pop(struct gen *g, const struct thread *th, int64_t external_id);
+void kineto_call(struct gen *g, const struct thread *th, const struct api_ids *api, int64_t start, int64_t end,
+                 int64_t corr);
+void kineto_kernel(struct gen *g, const struct thread *th, const struct gpu_span *s, int ctx, int stream,
+                   int64_t corr, const struct kineto_kernel *kk);
+void kineto_memcpy(struct gen *g, const struct thread *th, const struct gpu_span *s, int ctx, int stream,
+                   int64_t corr, int64_t bytes, int copy_kind, int src_kind, int dst_kind, int dst_device);
+void kineto_memset(struct gen *g, const struct thread *th, const struct gpu_span *s, int ctx, int stream,
+                   int64_t corr, int64_t bytes, int mem_kind);
+void kineto_annotation(struct gen *g, const struct nvtx_row *r);
+void kineto_finish(struct gen *g);
 
 #endif

@@ -62,15 +62,17 @@ void write_nvtx_row(struct gen *g, const struct nvtx_row *r)
         put_null(w); /* payload union and JSON */
     row_end(w);
     note_time(g, r->has_end ? r->end : r->start);
+    kineto_annotation(g, r);
 }
 
 static void close_push_pop(struct gen *g, struct thread *th)
 {
     const struct open_range *r = &th->stack[--th->depth];
     th->now += rng_range(&g->rng, 300, 600); /* nvtxRangePop */
+    kineto_pop(g, th, r->external_id);
     write_nvtx_row(g, &(struct nvtx_row){.event_type = NVTX_PUSH_POP, .start = r->start, .has_end = true,
                                          .end = th->now, .name = r->name, .gtid = th->gtid,
-                                         .colored = th->depth == 0});
+                                         .colored = th->depth == 0, .external_id = r->external_id});
 }
 
 static void close_start_end(struct gen *g, struct thread *th, int i)
@@ -115,6 +117,7 @@ static bool open_range(struct gen *g, struct thread *th)
         int64_t room = th->depth ? th->stack[th->depth - 1].cover_left : th->events_left;
         r.cover_left = 1 + rng_below(&g->rng, min64(room, level->max_cover));
         r.name = pick_nvtx_name(g, level->names, level->count);
+        r.external_id = kineto_push(g, th);
         th->stack[th->depth++] = r;
     }
     th->ranges_left--;

@@ -74,6 +74,8 @@ static void lr_open_chain(struct gen *g, struct thread *th, struct lr_thread *lt
         if (start_end) {
             r.range_id = g->procs[th->process].next_range_id++;
             r.cross_thread = g->cfg->threads > 1 && rng_one_in(&lr->rng, 8);
+        } else {
+            r.external_id = kineto_push(g, th);
         }
         lt->chain_start_end[i] = start_end;
         lt->chain[lt->nchain++] = r;
@@ -90,6 +92,7 @@ void launch_ranges_before(struct gen *g, struct thread *th, enum event_kind kind
     lr->launches_left--;
     if (want > 0 && !lt->group_open && (want > LR_CHAIN_MAX || rng_one_in(&lr->rng, 2))) {
         lt->group = lr_open(g, th, &NVTX_LEVEL0[rng_below(&lr->rng, COUNT_OF(NVTX_LEVEL0))]);
+        lt->group.external_id = kineto_push(g, th);
         lt->group_open = true;
         lt->group_left = 1 + rng_below(&lr->rng, LR_GROUP_MAX_LAUNCHES);
         want--;
@@ -102,10 +105,13 @@ static void lr_close(struct gen *g, struct thread *th, const struct open_range *
     const struct process *p = &g->procs[th->process];
     uint64_t other = g->threads[p->first_thread + (th->index_in_process + 1) % g->cfg->threads].gtid;
     th->now += rng_range(&g->lr->rng, 300, 600);
+    if (!start_end)
+        kineto_pop(g, th, r->external_id);
     write_nvtx_row(g, &(struct nvtx_row){.event_type = start_end ? NVTX_START_END_RANGE : NVTX_PUSH_POP,
                                          .start = r->start, .has_end = true, .end = th->now, .name = r->name,
                                          .gtid = th->gtid, .has_end_gtid = start_end && r->cross_thread,
-                                         .end_gtid = other, .has_range_id = start_end, .range_id = r->range_id});
+                                         .end_gtid = other, .has_range_id = start_end, .range_id = r->range_id,
+                                         .external_id = r->external_id});
 }
 
 static void lr_close_group(struct gen *g, struct thread *th, struct lr_thread *lt)

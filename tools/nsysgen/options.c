@@ -10,6 +10,8 @@ enum option_kind {
     OPT_PATH,  /* --name FILE */
     OPT_SET,   /* a flag that sets a bool */
     OPT_CLEAR, /* a flag that clears a bool */
+    OPT_NAME_PCT,  /* --name NAME:PCT: a struct name_pct */
+    OPT_NAME_PAIR, /* --name OLD:NEW: a struct name_pair */
 };
 
 struct option_spec {
@@ -143,6 +145,32 @@ static const struct option_spec OPTIONS[] = {
     {"--corr-stride", NULL, OPT_COUNT, FIELD(corr_stride), 1, 1000000, true,
      "consecutive CUDA calls of a process take correlationIds N apart (default 1: nearly dense, as in "
      "real captures); from about 5 on, a process's ids are too sparse for a direct-address index"},
+    /* the same run as a PyTorch profiler trace */
+    {"--kineto", NULL, OPT_PATH, FIELD(kineto_path), 0, 0, false,
+     "also write the run as torch.profiler (Kineto) writes its trace: JSON, gzip-compressed when FILE ends in "
+     ".gz. Every kernel, memcpy and memset with its cudaLaunchKernel/cudaMemcpy*/cudaMemset* call, every other "
+     "CUDA call (cuda_runtime, driver calls cuda_driver) and every ended push/pop NVTX range (user_annotation) "
+     "of the export; ts and dur are the export's nanoseconds divided by 1000 with exactly three decimals "
+     "(ts 1234.567 = 1234567 ns), baseTimeNanoseconds its session start. GPU events have pid the device, tid "
+     "the streamId, and the call's correlation; ac2g flows pair them with their calls. Processes share the "
+     "one FILE, each under its own pid (processes that share a device share its GPU pid and tids); "
+     "unified-memory migrations, graph executions (--graphs: the calls are there) and the rows of the other "
+     "options have no Kineto form, and the export faults apply to the export alone. The export is the same "
+     "with or without it"},
+    /* perturbations, for a diff's regression gate: the run with a known change, export and trace alike */
+    {"--slow-kernel", NULL, OPT_NAME_PCT, FIELD(slow_kernel), -99, 100000, true,
+     "every launch of the kernels whose base name (shortName) is NAME lasts PCT% longer (rounded to the ns; "
+     "a negative PCT makes it faster); work queued behind it on its device (its stream with --overlap) "
+     "starts later, as on a GPU. NAME is the name before any --rename-kernel"},
+    {"--drop-launches", NULL, OPT_COUNT, FIELD(drop_launches), 0, MAX_OPS, true,
+     "N kernel launches, chosen from the seed, are left out: their kernel rows, calls and backtraces (their "
+     "correlationIds and time stay taken, so everything else is what it was)"},
+    {"--insert-launches", NULL, OPT_COUNT, FIELD(insert_launches), 0, MAX_OPS, true,
+     "N more kernel launches, after everything else: kernels, threads, contexts and streams chosen from the "
+     "seed, new correlationIds"},
+    {"--rename-kernel", NULL, OPT_NAME_PAIR, FIELD(rename_kernel), 0, 0, true,
+     "the kernels whose base name is OLD are named NEW (an identifier) in every spelling: shortName, "
+     "demangledName, mangledName and the trace's name"},
     {"--help", "-h", OPT_SET, FIELD(help), 0, 0, false, "print this help and exit"},
 };
 
@@ -208,15 +236,22 @@ void print_help(FILE *out)
 {
     const struct config defaults = default_config();
     fputs("usage: nsysgen [options] -o FILE\n"
-          "Writes a synthetic Nsight Systems 2024.2.3 SQLite export (schema 3.11) with chosen content.\n"
-          "The same options always give the same bytes.\n\noptions:\n",
+          "Writes a synthetic Nsight Systems 2024.2.3 SQLite export (schema 3.11) with chosen content,\n"
+          "and with --kineto the same run as a PyTorch profiler trace. The same options always give the\n"
+          "same bytes. A perturbation (--slow-kernel, --drop-launches, --insert-launches, --rename-kernel)\n"
+          "changes what it says and nothing else: the rest of the run is that of the same options without it.\n"
+          "\noptions:\n",
           out);
     for (size_t i = 0; i < COUNT_OF(OPTIONS); i++) {
         const struct option_spec *o = &OPTIONS[i];
         char left[64];
-        const char *arg = o->kind == OPT_PATH ? " FILE" : o->kind == OPT_COUNT || o->kind == OPT_SEED ? " N" : "";
+        const char *arg = o->kind == OPT_PATH                            ? " FILE"
+                          : o->kind == OPT_COUNT || o->kind == OPT_SEED ? " N"
+                          : o->kind == OPT_NAME_PCT                     ? " NAME:PCT"
+                          : o->kind == OPT_NAME_PAIR                    ? " OLD:NEW"
+                                                                        : "";
         snprintf(left, sizeof left, "%s%s%s%s", o->alias ? o->alias : "", o->alias ? ", " : "    ", o->name, arg);
-        char help[512];
+        char help[2048];
         const char *field = (const char *)&defaults + o->field;
         if (o->kind == OPT_COUNT)
             snprintf(help, sizeof help, "%s (default %" PRId64 ")", o->help, *(const int64_t *)(const void *)field);
@@ -224,7 +259,10 @@ void print_help(FILE *out)
             snprintf(help, sizeof help, "%s (default %" PRIu64 ")", o->help, *(const uint64_t *)(const void *)field);
         else
             snprintf(help, sizeof help, "%s", o->help);
-        fprintf(out, "  %-24s", left);
+        if (strlen(left) > 24)
+            fprintf(out, "  %s\n%26s", left, "");
+        else
+            fprintf(out, "  %-24s", left);
         print_wrapped(out, help, 26, 100);
     }
 }
@@ -274,6 +312,52 @@ static uint64_t parse_seed(const struct option_spec *o, const char *text)
     return v;
 }
 
+/* "A:B" split at its last ':' into two non-empty parts; the parts live as long as the program. */
+static void split_pair(const struct option_spec *o, const char *text, const char *form, char **a, char **b)
+{
+    const char *colon = strrchr(text, ':');
+    if (!colon || colon == text || !colon[1])
+        usage_error("%s: expected %s, got '%s'", o->name, form, text);
+    *a = xstrdup(text);
+    (*a)[colon - text] = '\0';
+    *b = *a + (colon - text) + 1;
+}
+
+static bool is_identifier(const char *s)
+{
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return false;
+    return true;
+}
+
+static void parse_name_pct(const struct option_spec *o, const char *text, struct name_pct *v)
+{
+    char *name, *pct;
+    split_pair(o, text, "NAME:PCT", &name, &pct);
+    char *end;
+    errno = 0;
+    long long p = strtoll(pct, &end, 10);
+    if (errno || *end || p < o->min || p > o->max)
+        usage_error("%s: expected a whole percentage from %" PRId64 " to %" PRId64 " after the ':', got '%s'",
+                    o->name, o->min, o->max, pct);
+    v->name = name;
+    v->pct = p;
+}
+
+static void parse_name_pair(const struct option_spec *o, const char *text, struct name_pair *v)
+{
+    char *from, *to;
+    split_pair(o, text, "OLD:NEW", &from, &to);
+    if (!is_identifier(to) || strlen(to) > 200)
+        usage_error("%s: NEW must be an identifier (letters, digits, '_') of at most 200 characters, got '%s'",
+                    o->name, to);
+    v->from = from;
+    v->to = to;
+}
+
 /* Stores one option's value into the config. */
 static void apply_option(struct config *c, const struct option_spec *o, const char *value)
 {
@@ -284,6 +368,8 @@ static void apply_option(struct config *c, const struct option_spec *o, const ch
     case OPT_PATH: *(const char **)field = value; break;
     case OPT_SET: *(bool *)field = true; break;
     case OPT_CLEAR: *(bool *)field = false; break;
+    case OPT_NAME_PCT: parse_name_pct(o, value, field); break;
+    case OPT_NAME_PAIR: parse_name_pair(o, value, field); break;
     }
 }
 
@@ -298,7 +384,7 @@ struct config parse_args(int argc, char **argv)
         const struct option_spec *o = find_option(arg, len);
         if (!o)
             usage_error("unknown option '%s'", arg);
-        bool takes_value = o->kind == OPT_COUNT || o->kind == OPT_SEED || o->kind == OPT_PATH;
+        bool takes_value = o->kind != OPT_SET && o->kind != OPT_CLEAR;
         const char *value = NULL;
         if (takes_value) {
             if (eq)
@@ -327,5 +413,14 @@ struct config parse_args(int argc, char **argv)
         usage_error("no output file: give -o FILE");
     if (c.processes * c.threads > 100000)
         usage_error("--processes times --threads must be at most 100000");
+    if (c.kineto_path && strcmp(c.kineto_path, c.out_path) == 0)
+        usage_error("--kineto and --output name the same file");
+    if (c.drop_launches > c.kernels)
+        usage_error("--drop-launches %" PRId64 " is more than the %" PRId64 " launches of --kernels", c.drop_launches,
+                    c.kernels);
+    if (c.slow_kernel.name && !kernel_base_name_in_run(c.slow_kernel.name, c.kernel_names))
+        usage_error("--slow-kernel: no kernel of the run has the base name '%s'", c.slow_kernel.name);
+    if (c.rename_kernel.from && !kernel_base_name_in_run(c.rename_kernel.from, c.kernel_names))
+        usage_error("--rename-kernel: no kernel of the run has the base name '%s'", c.rename_kernel.from);
     return c;
 }

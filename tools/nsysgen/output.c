@@ -8,10 +8,15 @@
 
 #include "nsysgen.h"
 
-struct output_file g_out = {"nsysgen", NULL, NULL};
+struct output_file g_out = {"nsysgen", NULL, NULL, NULL};
 
 static void discard_output(void)
 {
+    if (g_out.trace_tmp_path) {
+        unlink(g_out.trace_tmp_path);
+        free(g_out.trace_tmp_path);
+        g_out.trace_tmp_path = NULL;
+    }
     if (g_out.db) {
         sqlite3_close_v2(g_out.db);
         g_out.db = NULL;
@@ -53,6 +58,8 @@ static void remove_temporary_on_signal(int sig)
 {
     if (g_out.tmp_path)
         unlink(g_out.tmp_path);
+    if (g_out.trace_tmp_path)
+        unlink(g_out.trace_tmp_path);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -96,6 +103,8 @@ void open_output(const struct config *c)
     g_out.shown = c->out_path;
     if (!c->force && path_exists(c->out_path))
         fail("exists; use --force to overwrite it");
+    if (c->kineto_path && !c->force && path_exists(c->kineto_path))
+        fail("the Kineto trace %s exists; use --force to overwrite it", c->kineto_path);
     size_t n = strlen(c->out_path) + 32;
     g_out.tmp_path = xcalloc(n, 1);
     snprintf(g_out.tmp_path, n, "%s.nsysgen-%ld.tmp", c->out_path, (long)getpid());
@@ -117,24 +126,34 @@ void open_output(const struct config *c)
     exec_sql("BEGIN", "starting the transaction");
 }
 
-/* Moves the finished file into place. Without --force, link() refuses an output that appeared
+/* Moves a finished file into place. Without --force, link() refuses an output that appeared
  * meanwhile; file systems without hard links fall back to rename(). */
-void publish_output(const struct config *c)
+static void publish(char **tmp_path, const char *path, bool force, const char *what)
 {
-    if (!c->force) {
-        if (link(g_out.tmp_path, c->out_path) == 0) {
-            unlink(g_out.tmp_path);
-            free(g_out.tmp_path);
-            g_out.tmp_path = NULL;
+    if (!force) {
+        if (link(*tmp_path, path) == 0) {
+            unlink(*tmp_path);
+            free(*tmp_path);
+            *tmp_path = NULL;
             return;
         }
-        if (errno == EEXIST)
-            fail("exists; use --force to overwrite it");
-        if (path_exists(c->out_path))
-            fail("exists; use --force to overwrite it");
+        if (errno == EEXIST || path_exists(path))
+            fail("%s%sexists; use --force to overwrite it", what, *what ? " " : "");
     }
-    if (rename(g_out.tmp_path, c->out_path) != 0)
-        fail("cannot rename %s into place: %s", g_out.tmp_path, strerror(errno));
-    free(g_out.tmp_path);
-    g_out.tmp_path = NULL;
+    if (rename(*tmp_path, path) != 0)
+        fail("cannot rename %s into place: %s", *tmp_path, strerror(errno));
+    free(*tmp_path);
+    *tmp_path = NULL;
+}
+
+void publish_output(const struct config *c) { publish(&g_out.tmp_path, c->out_path, c->force, ""); }
+
+/* The trace goes into place after the export, once both are complete. */
+void publish_trace(const struct config *c)
+{
+    if (!c->kineto_path)
+        return;
+    char what[64 + 4096];
+    snprintf(what, sizeof what, "the Kineto trace %s", c->kineto_path);
+    publish(&g_out.trace_tmp_path, c->kineto_path, c->force, what);
 }

@@ -37,6 +37,12 @@ static void format_utc(char *buf, size_t size, int64_t epoch_s)
 /* The session starts on a fixed date, moved by the seed; never the clock, so output is reproducible. */
 static int64_t session_epoch_s(const struct gen *g) { return INT64_C(1718181065) + (int64_t)(g->cfg->seed % 86400); }
 
+/* TARGET_INFO_SESSION_START_TIME.utcEpochNs: the wall clock at the run's time 0. */
+int64_t session_start_utc_ns(const struct gen *g)
+{
+    return session_epoch_s(g) * INT64_C(1000000000) + (int64_t)(g->cfg->seed % 1000000000);
+}
+
 static void write_metadata(struct gen *g)
 {
     char seed_file[64], utc[32], export_utc[32];
@@ -72,11 +78,29 @@ static void write_metadata(struct gen *g)
 
     struct table_writer *w = &g->w_session;
     row_begin(g->cfg, w);
-    put_int(w, session_epoch_s(g) * INT64_C(1000000000) + (int64_t)(g->cfg->seed % 1000000000));
+    put_int(w, session_start_utc_ns(g));
     put_text(w, utc);
     put_text(w, utc);
     row_end(w);
 }
+
+/* An H100 SXM, as nsys and cudaGetDeviceProperties describe it. */
+const struct gpu_model GPU_MODEL = {
+    .name = "NVIDIA H100 80GB HBM3",
+    .total_memory = INT64_C(85029158912),
+    .sm_count = 132,
+    .compute_major = 9,
+    .compute_minor = 0,
+    .max_threads_per_block = 1024,
+    .max_warps_per_sm = 64,
+    .max_blocks_per_sm = 32,
+    .max_regs_per_block = 65536,
+    .max_regs_per_sm = 65536,
+    .warp_size = 32,
+    .max_shmem_per_block = 49152,
+    .max_shmem_per_block_optin = 232448,
+    .max_shmem_per_sm = 233472,
+};
 
 static void write_gpu_info(struct gen *g, int device)
 {
@@ -90,22 +114,25 @@ static void write_gpu_info(struct gen *g, int device)
         snprintf(bus, sizeof bus, "%s", GPU_BUS_IDS[device]);
     else
         snprintf(bus, sizeof bus, "0000:%02X:00.0", (unsigned)(device & 0xff));
+    const struct gpu_model *m = &GPU_MODEL;
     const int64_t FIGURES[] = {
         /* revision .. smMinor, in schema order */
-        161, 0, 65536, 4, 65536, 49152, 232448, 233472, 65536, 32, 3, 64, 32, 1024, 1024, 1024, 64, 2147483647,
-        65535, 65535, 9, 0, 9, 0};
+        161, 0, 65536, 4, m->max_regs_per_block, m->max_shmem_per_block, m->max_shmem_per_block_optin,
+        m->max_shmem_per_sm, m->max_regs_per_sm, m->warp_size, 3, m->max_warps_per_sm, m->max_blocks_per_sm,
+        m->max_threads_per_block, 1024, 1024, 64, 2147483647, 65535, 65535, m->compute_major, m->compute_minor,
+        m->compute_major, m->compute_minor};
     struct table_writer *w = &g->w_gpu_info;
     row_begin(g->cfg, w);
     put_int(w, (int64_t)GLOBAL_VM_BITS); /* vmId */
     put_int(w, device);
-    put_text(w, "NVIDIA H100 80GB HBM3");
+    put_text(w, m->name);
     put_text(w, bus);
     put_int(w, 1);                        /* isDiscrete */
     put_int(w, 52428800);                 /* l2CacheSize */
-    put_int(w, INT64_C(85029158912));     /* totalMemory */
+    put_int(w, m->total_memory);          /* totalMemory */
     put_int(w, INT64_C(3352320000000));   /* memoryBandwidth */
     put_int(w, 1980000000);               /* clockRate */
-    put_int(w, 132);                      /* smCount */
+    put_int(w, m->sm_count);              /* smCount */
     put_int(w, device);                   /* pwGpuId */
     put_text(w, uuid);
     put_int(w, 0);                        /* luid */
