@@ -6,6 +6,8 @@
   check.py kern_sums CSV A B MODE      kern_diff's instances and totals are SQL's (MODE exact|base)
   check.py edit DB                     edits a copy of an export; prints what launch_diff must find
   check.py launches CSV EXPECT A       launch_diff found exactly that
+  check.py only CSV NAME STATUS CHANGE ...   kern_diff: those kernels changed so, no other
+  check.py launch_counts CSV REMOVED ADDED NAME   launch_diff: that many launches gone and come
 A failed check prints why and exits 1.
 """
 import csv
@@ -159,10 +161,45 @@ def launches(path, expect_path, a_path):
             die(f"bad duration change in {r}")
 
 
+def only(path, *expect):
+    """kern_diff rows: the named kernels have the given status (and total change, unless -),
+    every other kernel is the same with no difference at all."""
+    _, rs = rows(path)
+    want = {expect[i]: (expect[i + 1], expect[i + 2]) for i in range(0, len(expect), 3)}
+    seen = set()
+    for r in rs:
+        if r["Name"] in want:
+            status, change = want[r["Name"]]
+            seen.add(r["Name"])
+            if r["Status"] != status or (change != "-" and r["Total Change (%)"] != change):
+                die(f"{r['Name']}: {r['Status']} {r['Total Change (%)']}, expected {status} {change}")
+        elif r["Status"] != "same" or num(r["Diff Total (ns)"]) != 0 or num(r["Diff Instances"]) != 0:
+            die(f"{r['Name']} changed: {r}")
+    if seen != set(want):
+        die(f"no row for {set(want) - seen}")
+
+
+def launch_counts(path, removed, added, changed):
+    """launch_diff rows: exactly that many removed and added; durations differ only for the
+    launches of kernels whose base name is `changed` (- for none)."""
+    _, rs = rows(path)
+    got = Counter(r["Status"] for r in rs)
+    if got["removed"] != int(removed) or got["added"] != int(added):
+        die(f"found {dict(got)}, expected {removed} removed, {added} added")
+    for r in rs:
+        if r["Status"] != "matched":
+            continue
+        moved = int(r["Diff Duration (ns)"]) != 0
+        slowed = changed != "-" and (r["Name"] == changed or r["Name"].startswith(changed + "(")
+                                     or f" {changed}(" in r["Name"] or f" {changed}<" in r["Name"])
+        if moved != slowed:
+            die(f"duration changed {moved} for {r['Name']}")
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     {"zero": zero, "swapped": swapped, "kern_sums": kern_sums, "edit": edit,
-     "launches": launches}[cmd](*args)
+     "launches": launches, "only": only, "launch_counts": launch_counts}[cmd](*args)
 
 
 if __name__ == "__main__":

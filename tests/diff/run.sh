@@ -9,7 +9,7 @@
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SHARED=${NSTATS_SHARED:-$HERE/../../../shared}
-NSTATS='' WORK='' OUT='' ERR='' RC=0 CUR=''
+NSTATS='' NSYSGEN='' WORK='' OUT='' ERR='' RC=0 CUR=''
 declare -i PASSED=0 FAILED=0 BAD=0
 REAL=$SHARED/data/real/GindaChen__nsys-ai/tests/fixtures
 
@@ -111,6 +111,50 @@ test_launch_diff_finds_what_changed() {
 	py launches "$WORK/edited.csv" "$WORK/expect.txt" "$WORK/ex.sqlite"
 }
 
+# ---- nsysgen's perturbations: regressions of a known size ------------------------------------
+
+# gen NAME OPTIONS...: WORK/NAME.sqlite, the suite's base run with OPTIONS added
+gen() {
+	local name=$1
+	shift
+	"$NSYSGEN" -q --seed 11 --processes 2 --devices 2 --streams 2 --kernels 200 --memcpy 30 \
+		--memset 6 --other-api 10 --nvtx 30 --osrt 0 "$@" -o "$WORK/$name.sqlite" >/dev/null ||
+		fail "nsysgen $*"
+}
+
+test_a_slowed_kernel_and_nothing_else() {
+	gen slow --slow-kernel saxpy:50
+	run diff -q -r kern_diff -f csv --names base "$WORK/ex.sqlite" "$WORK/slow.sqlite"
+	rc_is 0
+	printf '%s\n' "$OUT" >"$WORK/slow.csv"
+	py only "$WORK/slow.csv" saxpy slower 50.0
+	diff_csv "$WORK/ex.sqlite" "$WORK/slow.sqlite" launch_diff slow-launches.csv
+	py launch_counts "$WORK/slow-launches.csv" 0 0 saxpy
+}
+
+test_dropped_inserted_and_renamed_launches() {
+	gen drop --drop-launches 3
+	diff_csv "$WORK/ex.sqlite" "$WORK/drop.sqlite" launch_diff drop.csv
+	py launch_counts "$WORK/drop.csv" 3 0 -
+	gen insert --insert-launches 2
+	diff_csv "$WORK/ex.sqlite" "$WORK/insert.sqlite" launch_diff insert.csv
+	py launch_counts "$WORK/insert.csv" 0 2 -
+	gen rename --rename-kernel saxpy:axpy_renamed
+	run diff -q -r kern_diff -f csv --names base "$WORK/ex.sqlite" "$WORK/rename.sqlite"
+	printf '%s\n' "$OUT" >"$WORK/rename.csv"
+	py only "$WORK/rename.csv" saxpy removed - axpy_renamed added -
+}
+
+test_the_gate_on_a_known_regression() {
+	gen slow12 --slow-kernel saxpy:12
+	run diff -q -r kern_diff -f csv --names base --gate 10 "$WORK/ex.sqlite" "$WORK/slow12.sqlite"
+	rc_is 7
+	err_line '^nstats: gate: kernel saxpy: \+12\.0% \([0-9]+ ns -> [0-9]+ ns, gate 10%\)$'
+	run diff -q -r kern_diff -f csv --names base --gate 13 "$WORK/ex.sqlite" "$WORK/slow12.sqlite"
+	rc_is 0
+	err_is ""
+}
+
 # ---- the gate --------------------------------------------------------------------------------
 
 test_gate() {
@@ -176,8 +220,8 @@ main() {
 	(($# == 1)) || { echo "usage: tests/diff/run.sh BUILD_DIR" >&2; exit 2; }
 	local b
 	b=$(cd "$1" && pwd)
-	NSTATS=$b/nstats
-	[[ -x $NSTATS && -x $b/nsysgen ]] || { echo "diff: $1 lacks nstats or nsysgen" >&2; exit 2; }
+	NSTATS=$b/nstats NSYSGEN=$b/nsysgen
+	[[ -x $NSTATS && -x $NSYSGEN ]] || { echo "diff: $1 lacks nstats or nsysgen" >&2; exit 2; }
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/nstats-diff.XXXXXX")
 	trap 'rm -rf "$WORK"' EXIT
 	"$b/nsysgen" -q --seed 11 --processes 2 --devices 2 --streams 2 --kernels 200 --memcpy 30 \
