@@ -11,6 +11,12 @@
 #   the NVTX export: N kernel launches inside about N NVTX ranges nested on the launching threads
 #     (nsysgen --launch-ranges), N/10 memcpy, N/20 memset, N/5 other calls; cases, to csv:
 #     nvtx_kern_sum, nvtx_gpu_proj_sum, nvtx_gpu_proj_trace, cuda_gpu_kern_sum:nvtx-name
+#   comparisons: the launches export against its twin with one kernel 10% slower and 100
+#     launches dropped (nsysgen --slow-kernel, --drop-launches): `nstats diff`'s default set
+#     against `nstats stats -r gpu_time_sum,cuda_gpu_kern_sum` on both exports one after the
+#     other (time and memory: the two runs' sums), and launch_diff to csv; and the same run as a
+#     PyTorch profiler trace (nsysgen --kineto, .json.gz): `nstats stats -r cuda_gpu_kern_sum`
+#     on it against what most tools do first, python3's json.load(gzip.open(F))
 # Knobs:
 #   NSTATS_BENCH_LAUNCHES   N (default 1000000; 10000000 for the 10M scale)
 #   NSTATS_BENCH_RUNS       runs per nstats and floor case (default 5)
@@ -20,6 +26,7 @@
 #   NSTATS_BENCH_REF_LIMIT  seconds one reference run gets (default 600); a run past it is
 #                           killed and shown as "> LIMIT s, did not finish"
 #   NSTATS_BENCH_NVTX       0 skips the NVTX export; only runs nothing else
+#   NSTATS_BENCH_DIFF       0 skips the comparisons (below)
 #   NSTATS_BENCH_CASES      space-separated case names (the first word of a row: default,
 #                           one-reader, cuda_kern_exec_trace, nvtx_kern_sum, ...); unset runs all
 # Exports are made once, in BUILD_DIR/bench, and reused; at 10M each takes about a minute to make
@@ -160,4 +167,43 @@ if [[ $nvtx_mode != 0 ]]; then
 	row "nvtx_gpu_proj_sum" "$ndb" "$floor_nvtx_proj" ref -r nvtx_gpu_proj_sum -f csv
 	row "nvtx_gpu_proj_trace" "$ndb" "$floor_nvtx_proj" ref -r nvtx_gpu_proj_trace -f csv
 	row "cuda_gpu_kern_sum:nvtx-name" "$ndb" "$floor_nvtx_kern" ref -r cuda_gpu_kern_sum:nvtx-name -f csv
+fi
+
+# ---- comparisons, and reading a PyTorch trace ----------------------------------------------------
+
+# diff_row LABEL BASELINE_TIME BASELINE_MIB ARGS...: nstats diff ARGS against a baseline measured
+# in the same run
+diff_row() {
+	local label=$1 bs=$2 bm=$3
+	shift 3
+	wanted "$label" || return 0
+	local ds dm
+	read -r ds dm < <(timed "$runs" "$B/nstats" diff -q "$@")
+	echo "| $label | $ds | $dm | $bs | $bm | $(ratio "$ds" "$bs") | $(ratio "$dm" "$bm") |"
+}
+
+if [[ ${NSTATS_BENCH_DIFF:-1} != 0 && $nvtx_mode != only ]]; then
+	twin=$work/launches-$launches-slower.sqlite
+	trace=$work/launches-$launches-slower.pt.trace.json.gz
+	[[ -f $twin && -f $trace ]] || rm -f "$twin" "$trace"
+	make_export "$twin" "$launches launches, one kernel 10% slower, 100 dropped" \
+		--nvtx $((launches / 10)) --osrt $((launches / 10)) --slow-kernel gemm_tile:10 \
+		--drop-launches 100 --kineto "$trace"
+	read -r s1 m1 < <(timed "$runs" "$B/nstats" stats -q -r gpu_time_sum,cuda_gpu_kern_sum "$db")
+	read -r s2 m2 < <(timed "$runs" "$B/nstats" stats -q -r gpu_time_sum,cuda_gpu_kern_sum "$twin")
+	base_s=$(awk -v a="$s1" -v b="$s2" 'BEGIN { printf "%.3f", a + b }')
+	base_m=$(awk -v a="$m1" -v b="$m2" 'BEGIN { printf "%.1f", a + b }')
+	echo
+	echo "| comparison ($launches launches against a twin) | diff s | diff MiB | baseline s | baseline MiB | diff/baseline s | diff/baseline MiB |"
+	echo "|---|---|---|---|---|---|---|"
+	diff_row "diff: default set (gpu_time_diff, kern_diff)" "$base_s" "$base_m" "$db" "$twin"
+	diff_row "launch_diff -f csv" "$base_s" "$base_m" -r launch_diff -f csv "$db" "$twin"
+	if wanted "kineto"; then
+		read -r ks km < <(timed "$runs" "$B/nstats" stats -q -r cuda_gpu_kern_sum "$trace")
+		read -r ps pm < <(timed "$ref_runs" python3 -c 'import gzip, json, sys; json.load(gzip.open(sys.argv[1]))' "$trace")
+		echo
+		echo "| reading a PyTorch trace ($launches launches, .json.gz) | nstats s | nstats MiB | python3 json.load s | python3 MiB | python/nstats s | nstats/python MiB |"
+		echo "|---|---|---|---|---|---|---|"
+		echo "| kineto: stats -r cuda_gpu_kern_sum | $ks | $km | $ps | $pm | $(ratio "$ps" "$ks") | $(ratio "$km" "$pm") |"
+	fi
 fi
