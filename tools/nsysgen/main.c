@@ -77,6 +77,7 @@ int main(int argc, char **argv)
     struct config cfg = parse_args(argc, argv);
     if (cfg.help) {
         print_help(stdout);
+        free_config(&cfg);
         return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
     }
     /* Every step after setup draws from random streams of its own and adds its own rows, in this
@@ -104,6 +105,7 @@ int main(int argc, char **argv)
     publish_trace(&cfg);
     print_summary(&g);
     gen_free(&g);
+    free_config(&cfg);
     return 0;
 }
 

@@ -91,7 +91,8 @@
 
 /* ======================================================================================= options.c */
 
-/* --slow-kernel NAME:PCT and --rename-kernel OLD:NEW; a NULL name: not asked for. */
+/* --slow-kernel NAME:PCT and --rename-kernel OLD:NEW; a NULL name: not asked for. name and from
+ * are owned (free_config); to points into from's allocation. */
 struct name_pct {
     const char *name;
     int64_t pct;
@@ -164,6 +165,7 @@ struct config {
 
 /* The options of the command line, checked; exits with status 2 on a usage error. */
 struct config parse_args(int argc, char **argv);
+void free_config(struct config *c);
 void print_help(FILE *out);
 
 /* ======================================================================================= output.c */

@@ -312,7 +312,8 @@ static uint64_t parse_seed(const struct option_spec *o, const char *text)
     return v;
 }
 
-/* "A:B" split at its last ':' into two non-empty parts; the parts live as long as the program. */
+/* "A:B" split at its last ':' into two non-empty parts, both in one allocation that *a owns
+ * (free_config frees it). */
 static void split_pair(const struct option_spec *o, const char *text, const char *form, char **a, char **b)
 {
     const char *colon = strrchr(text, ':');
@@ -343,6 +344,7 @@ static void parse_name_pct(const struct option_spec *o, const char *text, struct
     if (errno || *end || p < o->min || p > o->max)
         usage_error("%s: expected a whole percentage from %" PRId64 " to %" PRId64 " after the ':', got '%s'",
                     o->name, o->min, o->max, pct);
+    free((char *)v->name);
     v->name = name;
     v->pct = p;
 }
@@ -354,6 +356,7 @@ static void parse_name_pair(const struct option_spec *o, const char *text, struc
     if (!is_identifier(to) || strlen(to) > 200)
         usage_error("%s: NEW must be an identifier (letters, digits, '_') of at most 200 characters, got '%s'",
                     o->name, to);
+    free((char *)v->from);
     v->from = from;
     v->to = to;
 }
@@ -371,6 +374,12 @@ static void apply_option(struct config *c, const struct option_spec *o, const ch
     case OPT_NAME_PCT: parse_name_pct(o, value, field); break;
     case OPT_NAME_PAIR: parse_name_pair(o, value, field); break;
     }
+}
+
+void free_config(struct config *c)
+{
+    free((char *)c->slow_kernel.name);
+    free((char *)c->rename_kernel.from);
 }
 
 struct config parse_args(int argc, char **argv)
