@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # install-deps.sh: installs what building and testing nstats needs on a Debian machine (a C
 # compiler, make, pkg-config, the SQLite library and shell, YAJL and zlib for PyTorch profiler
-# traces, cmocka, valgrind, python3 and jq
-# for the strict parsers of the escaping tests), only where
+# traces, cmocka, valgrind, python3 and jq for the strict parsers of the escaping tests), only where
 # missing. Quiet and quick when everything is there; one line per package it installs.
 # Runs apt-get as root, or through sudo when that is available without a password.
 set -euo pipefail
