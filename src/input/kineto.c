@@ -43,9 +43,12 @@
 /* Kineto nests 6 deep at most; deeper text is refused before YAJL's stack
  * follows it. */
 #define MAX_DEPTH 256
-/* No string or number of a trace is near this; one that is would be held
- * whole by YAJL, so it is refused as it streams past. */
-#define MAX_TOKEN ((uint64_t)1 << 24)
+/* No string of a trace is near 4 MiB (the longest of the real ones, 5 KB),
+ * no number near 1 KiB (20 bytes); YAJL holds a token that spans chunks
+ * whole, and lexes it again with each chunk, so longer ones are refused
+ * as they stream past, before they cost memory or time. */
+#define MAX_STRING ((uint64_t)1 << 22)
+#define MAX_WORD ((uint64_t)1 << 10)
 /* nsys keeps 24 bits of a process and of a thread id in globalTid; an id
  * beyond them (Kineto writes a truncated pthread id for a thread it could
  * not name, e.g. -549452224) gets a stand-in counted down from the top,
@@ -444,8 +447,9 @@ static bool event_int(struct kparse *p, int k, const char *name, bool in_args, b
 {
 	const struct field *f = &p->f[k];
 	const char *where = in_args ? "\"args\" " : "";
-	*present = f->type != T_ABSENT;
-	if (f->type == T_ABSENT) {
+	/* null is no value, where none is needed */
+	*present = f->type != T_ABSENT && (required || f->type != T_NULL);
+	if (!*present) {
 		if (!required)
 			return true;
 		if (in_args && p->f[K_ARGS].type != T_MAP)
@@ -542,7 +546,7 @@ static bool event_dims(struct kparse *p, const struct dims *d, const char *name)
 
 static void put_optional(struct kparse *p, int k)
 {
-	if (p->f[k].type == T_ABSENT)
+	if (p->f[k].type == T_ABSENT || p->f[k].type == T_NULL)
 		md_null(p->db);
 	else
 		md_int(p->db, p->f[k].v);
@@ -917,14 +921,19 @@ static const yajl_callbacks CALLBACKS = {
 
 /* ---- the text ------------------------------------------------------------------ */
 
-/* Tokens longer than MAX_TOKEN, found as the text streams past, before
- * YAJL buffers one whole. */
+/* Strings longer than MAX_STRING, numbers and literals longer than
+ * MAX_WORD, found as the text streams past; the scanner runs ahead of
+ * YAJL, by a chunk at most. */
 struct scan {
 	bool in_string, escape;
 	uint64_t len, start;
 };
 
-static bool scan(struct kparse *p, struct scan *sc, const unsigned char *buf, size_t n)
+/* The bytes of buf[0..n) before the first that makes a token too long
+ * (n when none does), with the failure, to be reported once YAJL has read
+ * those bytes without finding an error before it. */
+static size_t scan(struct kparse *p, struct scan *sc, const unsigned char *buf, size_t n,
+		   char *why, size_t cap)
 {
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = buf[i];
@@ -950,12 +959,14 @@ static bool scan(struct kparse *p, struct scan *sc, const unsigned char *buf, si
 		} else if (sc->len == 0) {
 			sc->start = p->chunk_off + i;
 		}
-		if (++sc->len > MAX_TOKEN)
-			return fail_at(p, sc->start, "a %s longer than %llu bytes",
-				       sc->in_string ? "string" : "token",
-				       (unsigned long long)MAX_TOKEN);
+		uint64_t max = sc->in_string ? MAX_STRING : MAX_WORD;
+		if (++sc->len > max) {
+			snprintf(why, cap, "a %s longer than %llu bytes",
+				 sc->in_string ? "string" : "number or literal", (unsigned long long)max);
+			return i;
+		}
 	}
-	return true;
+	return n;
 }
 
 static enum nst_status check_file(const char *path, struct nst_error *err)
@@ -970,22 +981,29 @@ static enum nst_status check_file(const char *path, struct nst_error *err)
 	return NST_OK;
 }
 
+/* YAJL's failure, found at the byte before off (where it stopped). */
 static void yajl_fail(struct kparse *p, uint64_t off)
 {
 	unsigned char *msg = yajl_get_error(p->y, 0, NULL, 0);
 	size_t n = msg ? strlen((char *)msg) : 0;
 	while (n && (msg[n - 1] == '\n' || msg[n - 1] == '.'))
 		n--;
-	fail_at(p, off, "invalid JSON: %.*s", (int)n, msg ? (char *)msg : "");
+	fail_at(p, off ? off - 1 : 0, "invalid JSON: %.*s", (int)n, msg ? (char *)msg : "");
 	if (msg)
 		yajl_free_error(p->y, msg);
 }
 
-/* zlib's failure after off bytes of text. */
-static void gz_fail(struct kparse *p, gzFile gz, uint64_t off)
+/* zlib's failure after off bytes of text; false when there is none. */
+static bool gz_fail(struct kparse *p, gzFile gz, uint64_t off)
 {
 	int code;
 	const char *msg = gzerror(gz, &code);
+	size_t n = strlen(p->path);
+	if (code == Z_OK)
+		return false;
+	/* zlib's message starts with the path */
+	if (msg && strncmp(msg, p->path, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
+		msg += n + 2;
 	if (code == Z_ERRNO)
 		fail_at(p, off, "cannot read: %s", strerror(errno));
 	else if (code == Z_BUF_ERROR)
@@ -994,6 +1012,7 @@ static void gz_fail(struct kparse *p, gzFile gz, uint64_t off)
 		nomem(p);
 	else
 		fail_at(p, off, "corrupt gzip data: %s", msg ? msg : "unknown error");
+	return true;
 }
 
 /* Reads the whole text through YAJL. */
@@ -1006,14 +1025,22 @@ static void parse(struct kparse *p, gzFile gz, unsigned char *buf)
 			gz_fail(p, gz, p->chunk_off);
 			return;
 		}
-		if (n == 0)
+		if (n == 0) {
+			/* the end, or the end of what a truncated file holds */
+			if (gz_fail(p, gz, p->chunk_off))
+				return;
 			break;
+		}
 		p->chunk = buf;
-		if (!scan(p, &sc, buf, (size_t)n))
-			return;
-		if (yajl_parse(p->y, buf, (size_t)n) != yajl_status_ok) {
+		char why[64];
+		size_t ok = scan(p, &sc, buf, (size_t)n, why, sizeof why);
+		if (yajl_parse(p->y, buf, ok) != yajl_status_ok) {
 			if (!p->failed)
 				yajl_fail(p, consumed(p));
+			return;
+		}
+		if (ok < (size_t)n) {
+			fail_at(p, sc.start, "%s", why);
 			return;
 		}
 		p->chunk_off += (uint64_t)n;
@@ -1022,11 +1049,21 @@ static void parse(struct kparse *p, gzFile gz, unsigned char *buf)
 	uint64_t total = p->chunk_off;
 	if (yajl_complete_parse(p->y) != yajl_status_ok) {
 		if (!p->failed)
-			yajl_fail(p, total);
+			yajl_fail(p, total + 1); /* the text ended too soon: its end */
 		return;
 	}
 	if (!p->saw_events)
 		fail_at(p, total, "the text has no \"traceEvents\" array: not a PyTorch profiler trace");
+}
+
+/* A value of the trace's own that must be an integer. */
+static bool top_int(struct kparse *p, const struct field *f, const char *name)
+{
+	if (f->type != T_NUM)
+		return fail_at(p, f->off, "%s is %s, not an integer", name, TYPE_NAME[f->type]);
+	if (f->num != NST_NUM_OK)
+		return fail_at(p, f->off, "%s %s is not an integer of 64 bits", name, f->text);
+	return true;
 }
 
 /* The session: its span, from the first to the last nanosecond of the
@@ -1042,15 +1079,13 @@ static bool session(struct kparse *p, struct md_session *s)
 				  .format_version = p->schema[0] ? p->schema : NULL };
 	int64_t base = 0, span;
 	if (p->base.type != T_ABSENT) {
-		if (p->base.type != T_NUM || p->base.num != NST_NUM_OK)
-			return fail_at(p, p->base.off, "\"baseTimeNanoseconds\" %s is not an integer of 64 bits",
-				       p->base.type == T_NUM ? p->base.text : TYPE_NAME[p->base.type]);
+		if (!top_int(p, &p->base, "\"baseTimeNanoseconds\""))
+			return false;
 		base = p->base.v;
 	}
 	if (p->rank.type != T_ABSENT) {
-		if (p->rank.type != T_NUM || p->rank.num != NST_NUM_OK)
-			return fail_at(p, p->rank.off, "\"distributedInfo\" \"rank\" %s is not an integer",
-				       p->rank.type == T_NUM ? p->rank.text : TYPE_NAME[p->rank.type]);
+		if (!top_int(p, &p->rank, "\"distributedInfo\" \"rank\""))
+			return false;
 		s->has_rank = true;
 		s->rank = p->rank.v;
 	}
