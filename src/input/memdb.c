@@ -137,23 +137,19 @@ static bool declared_not_null(const char *line, size_t len)
 	return false;
 }
 
-/* The statement "CREATE TABLE <name> (" ... ")" of schema.sql. */
+/* The statement "CREATE TABLE <name> (" ... ")" of schema.sql, which
+ * starts with comment lines: every statement starts a line. */
 static const char *find_create(const char *name, size_t *len)
 {
-	static const char kw[] = "CREATE TABLE ";
-	size_t n = strlen(name);
-	for (const char *s = nst_schema_sql; (s = strstr(s, kw)) != NULL; s++) {
-		const char *at = s + sizeof kw - 1;
-		if ((s != nst_schema_sql && s[-1] != '\n') || strncmp(at, name, n) != 0 ||
-		    strncmp(at + n, " (\n", 3) != 0)
-			continue;
-		const char *close = strstr(at, "\n);");
-		if (!close)
-			return NULL;
-		*len = (size_t)(close + 2 - s);
-		return s;
-	}
-	return NULL;
+	char needle[128];
+	if ((size_t)snprintf(needle, sizeof needle, "\nCREATE TABLE %s (\n", name) >= sizeof needle)
+		return NULL;
+	const char *s = strstr(nst_schema_sql, needle);
+	const char *close = s ? strstr(s, "\n);") : NULL;
+	if (!close)
+		return NULL;
+	*len = (size_t)(close + 2 - (s + 1));
+	return s + 1;
 }
 
 static enum nst_status create_table(struct memdb *m, int t, struct nst_error *err)
