@@ -83,29 +83,31 @@ enum key {
 #define DEVICE_FIRST K_DP_ID
 #define DEVICE_LAST K_DP_MINOR
 
+#define KEY(role, key, text) { role, key, sizeof text - 1, text }
 static const struct key_name {
 	unsigned char role, key;
+	unsigned char len;
 	const char *text;
 } KEYS[] = {
-	{ R_TOP, K_EVENTS, "traceEvents" }, { R_TOP, K_DEVICES, "deviceProperties" },
-	{ R_TOP, K_DIST, "distributedInfo" }, { R_TOP, K_BASE, "baseTimeNanoseconds" },
-	{ R_TOP, K_SCHEMA, "schemaVersion" },
-	{ R_EVENT, K_PH, "ph" }, { R_EVENT, K_CAT, "cat" }, { R_EVENT, K_NAME, "name" },
-	{ R_EVENT, K_PID, "pid" }, { R_EVENT, K_TID, "tid" }, { R_EVENT, K_TS, "ts" },
-	{ R_EVENT, K_DUR, "dur" }, { R_EVENT, K_ARGS, "args" },
-	{ R_ARGS, K_DEVICE, "device" }, { R_ARGS, K_CONTEXT, "context" },
-	{ R_ARGS, K_STREAM, "stream" }, { R_ARGS, K_CORR, "correlation" },
-	{ R_ARGS, K_REGS, "registers per thread" }, { R_ARGS, K_BYTES, "bytes" },
-	{ R_ARGS, K_GRID, "grid" }, { R_ARGS, K_BLOCK, "block" }, { R_ARGS, K_ARGNAME, "name" },
-	{ R_DIST, K_RANK, "rank" },
-	{ R_DEVICE, K_DP_ID, "id" }, { R_DEVICE, K_DP_NAME, "name" },
-	{ R_DEVICE, K_DP_MEM, "totalGlobalMem" }, { R_DEVICE, K_DP_SMS, "numSms" },
-	{ R_DEVICE, K_DP_REGS_BLOCK, "regsPerBlock" }, { R_DEVICE, K_DP_SHM_BLOCK, "sharedMemPerBlock" },
-	{ R_DEVICE, K_DP_SHM_OPTIN, "sharedMemPerBlockOptin" },
-	{ R_DEVICE, K_DP_SHM_SM, "sharedMemPerMultiprocessor" },
-	{ R_DEVICE, K_DP_REGS_SM, "regsPerMultiprocessor" }, { R_DEVICE, K_DP_WARP, "warpSize" },
-	{ R_DEVICE, K_DP_THREADS, "maxThreadsPerBlock" }, { R_DEVICE, K_DP_MAJOR, "computeMajor" },
-	{ R_DEVICE, K_DP_MINOR, "computeMinor" },
+	KEY(R_TOP, K_EVENTS, "traceEvents"), KEY(R_TOP, K_DEVICES, "deviceProperties"),
+	KEY(R_TOP, K_DIST, "distributedInfo"), KEY(R_TOP, K_BASE, "baseTimeNanoseconds"),
+	KEY(R_TOP, K_SCHEMA, "schemaVersion"),
+	KEY(R_EVENT, K_PH, "ph"), KEY(R_EVENT, K_CAT, "cat"), KEY(R_EVENT, K_NAME, "name"),
+	KEY(R_EVENT, K_PID, "pid"), KEY(R_EVENT, K_TID, "tid"), KEY(R_EVENT, K_TS, "ts"),
+	KEY(R_EVENT, K_DUR, "dur"), KEY(R_EVENT, K_ARGS, "args"),
+	KEY(R_ARGS, K_DEVICE, "device"), KEY(R_ARGS, K_CONTEXT, "context"),
+	KEY(R_ARGS, K_STREAM, "stream"), KEY(R_ARGS, K_CORR, "correlation"),
+	KEY(R_ARGS, K_REGS, "registers per thread"), KEY(R_ARGS, K_BYTES, "bytes"),
+	KEY(R_ARGS, K_GRID, "grid"), KEY(R_ARGS, K_BLOCK, "block"), KEY(R_ARGS, K_ARGNAME, "name"),
+	KEY(R_DIST, K_RANK, "rank"),
+	KEY(R_DEVICE, K_DP_ID, "id"), KEY(R_DEVICE, K_DP_NAME, "name"),
+	KEY(R_DEVICE, K_DP_MEM, "totalGlobalMem"), KEY(R_DEVICE, K_DP_SMS, "numSms"),
+	KEY(R_DEVICE, K_DP_REGS_BLOCK, "regsPerBlock"), KEY(R_DEVICE, K_DP_SHM_BLOCK, "sharedMemPerBlock"),
+	KEY(R_DEVICE, K_DP_SHM_OPTIN, "sharedMemPerBlockOptin"),
+	KEY(R_DEVICE, K_DP_SHM_SM, "sharedMemPerMultiprocessor"),
+	KEY(R_DEVICE, K_DP_REGS_SM, "regsPerMultiprocessor"), KEY(R_DEVICE, K_DP_WARP, "warpSize"),
+	KEY(R_DEVICE, K_DP_THREADS, "maxThreadsPerBlock"), KEY(R_DEVICE, K_DP_MAJOR, "computeMajor"),
+	KEY(R_DEVICE, K_DP_MINOR, "computeMinor"),
 };
 
 /* JSON types, as a value's type and as messages name them. */
@@ -234,8 +236,7 @@ static uint64_t consumed(const struct kparse *p)
 static unsigned char lookup_key(unsigned char role, const unsigned char *s, size_t len)
 {
 	for (size_t i = 0; i < sizeof KEYS / sizeof *KEYS; i++)
-		if (KEYS[i].role == role && strlen(KEYS[i].text) == len &&
-		    memcmp(KEYS[i].text, s, len) == 0)
+		if (KEYS[i].role == role && KEYS[i].len == len && memcmp(KEYS[i].text, s, len) == 0)
 			return KEYS[i].key;
 	return K_OTHER;
 }
@@ -353,8 +354,10 @@ static int scalar(struct kparse *p, int type, const unsigned char *s, size_t len
 	if (type == T_NUM) {
 		bool time = p->key == K_TS || p->key == K_DUR;
 		f->num = nst_decimal_scaled((const char *)s, len, time ? 3 : 0, time, &f->v);
-		snprintf(f->text, sizeof f->text, "%.*s%s", (int)(len < 32 ? len : 32),
-			 (const char *)s, len > 32 ? "..." : "");
+		/* its text for messages, cut */
+		size_t n = len < 32 ? len : 32;
+		memcpy(f->text, s, n);
+		memcpy(f->text + n, len > 32 ? "..." : "", len > 32 ? 4 : 1);
 	} else if (type == T_STR && r != R_TOP && r != R_DIST) {
 		if (!keep_text(&p->str[p->key], s, len))
 			return nomem(p);
