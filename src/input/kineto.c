@@ -394,17 +394,17 @@ static int on_map_key(void *ctx, const unsigned char *s, size_t len)
 
 /* ---- events ------------------------------------------------------------------ */
 
+/* Whether field k is the string text, all of it (a NUL inside is no end). */
 static bool is_text(const struct kparse *p, int k, const char *text)
 {
-	return p->f[k].type == T_STR && strcmp(p->str[k].p, text) == 0;
+	size_t n = strlen(text);
+	return p->f[k].type == T_STR && p->str[k].len == n && memcmp(p->str[k].p, text, n) == 0;
 }
 
 static enum cat category(const struct kparse *p)
 {
-	if (p->f[K_CAT].type != T_STR)
-		return C_NONE;
 	for (size_t i = 0; i < sizeof CATS / sizeof *CATS; i++)
-		if (strcmp(p->str[K_CAT].p, CATS[i].text) == 0)
+		if (is_text(p, K_CAT, CATS[i].text))
 			return CATS[i].cat;
 	return C_NONE;
 }
