@@ -2,9 +2,9 @@
 # tests/valgrind/run.sh BUILD_DIR: BUILD_DIR/nstats under valgrind (memcheck, leaks included) on
 # BUILD_DIR/example.sqlite (`make build/example.sqlite`), five exports and a PyTorch profiler
 # trace of shared/data, in every format: every report of tests/corpus/reports in one run, every
-# rule in another, nstats's own reports in a third, and check in text and JSON. A valgrind error, or a run that does not exit 0,
-# fails it. VALGRIND_JOBS runs go at a time (default: the number of cores); each run is a process
-# of its own and shares nothing with the others. Ends with
+# rule in another, nstats's own reports in a third, and check in text and JSON. A valgrind error,
+# or a run that does not exit 0, fails it. VALGRIND_JOBS runs go at a time (default: the number of
+# cores); each run is a process of its own and shares nothing with the others. Ends with
 # `valgrind: N exports x 7 formats, and check, clean`, or `valgrind: FAILED`.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
