@@ -68,7 +68,9 @@ enum key {
 	/* an event */
 	K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ARGS,
 	/* its args */
-	K_DEVICE, K_CONTEXT, K_STREAM, K_CORR, K_REGS, K_BYTES, K_GRID, K_BLOCK, K_ARGNAME,
+	K_DEVICE, K_CONTEXT, K_STREAM, K_CORR, K_REGS, K_BYTES, K_GRID, K_BLOCK,
+	K_FROM_DEVICE, K_IN_DEVICE, K_TO_DEVICE, K_FROM_CONTEXT, K_IN_CONTEXT, K_TO_CONTEXT,
+	K_ARGNAME,
 	/* distributedInfo */
 	K_RANK,
 	/* an entry of deviceProperties, in TARGET_INFO_GPU's column order */
@@ -99,6 +101,10 @@ static const struct key_name {
 	KEY(R_ARGS, K_STREAM, "stream"), KEY(R_ARGS, K_CORR, "correlation"),
 	KEY(R_ARGS, K_REGS, "registers per thread"), KEY(R_ARGS, K_BYTES, "bytes"),
 	KEY(R_ARGS, K_GRID, "grid"), KEY(R_ARGS, K_BLOCK, "block"), KEY(R_ARGS, K_ARGNAME, "name"),
+	/* a copy between devices (CUPTI's peer-to-peer record) */
+	KEY(R_ARGS, K_FROM_DEVICE, "fromDevice"), KEY(R_ARGS, K_IN_DEVICE, "inDevice"),
+	KEY(R_ARGS, K_TO_DEVICE, "toDevice"), KEY(R_ARGS, K_FROM_CONTEXT, "fromContext"),
+	KEY(R_ARGS, K_IN_CONTEXT, "inContext"), KEY(R_ARGS, K_TO_CONTEXT, "toContext"),
 	KEY(R_DIST, K_RANK, "rank"),
 	KEY(R_DEVICE, K_DP_ID, "id"), KEY(R_DEVICE, K_DP_NAME, "name"),
 	KEY(R_DEVICE, K_DP_MEM, "totalGlobalMem"), KEY(R_DEVICE, K_DP_SMS, "numSms"),
@@ -561,7 +567,13 @@ static bool gpu_place(struct kparse *p, int64_t start, int64_t end)
 {
 	int64_t device, context, stream, corr;
 	bool has_corr;
-	if (!need_int(p, K_DEVICE, "device", &device) || !need_int(p, K_CONTEXT, "context", &context) ||
+	/* a copy between devices says "inDevice" and "inContext" for the one it ran on */
+	int dk = p->f[K_DEVICE].type == T_ABSENT && p->f[K_IN_DEVICE].type != T_ABSENT ? K_IN_DEVICE
+										       : K_DEVICE;
+	int ck = p->f[K_CONTEXT].type == T_ABSENT && p->f[K_IN_CONTEXT].type != T_ABSENT ? K_IN_CONTEXT
+											 : K_CONTEXT;
+	if (!need_int(p, dk, dk == K_DEVICE ? "device" : "inDevice", &device) ||
+	    !need_int(p, ck, ck == K_CONTEXT ? "context" : "inContext", &context) ||
 	    !need_int(p, K_STREAM, "stream", &stream) ||
 	    !event_int(p, K_CORR, "correlation", true, false, &has_corr, &corr))
 		return false;
@@ -654,15 +666,24 @@ static void put_kind(struct kparse *p, int64_t kind)
 
 /* "Memcpy HtoD (Pageable -> Device)": copyKind as ENUM_CUDA_MEMCPY_OPER
  * numbers it (0, Unknown, for a word Kineto would not write), srcKind and
- * dstKind. */
+ * dstKind; a copy between devices gives their devices and contexts too. */
 static int memcpy_row(struct kparse *p, int64_t start, int64_t end)
 {
 	static const char *const ops[] = { "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD",
 					   "DtoA", "DtoD", "HtoH", "PtoP" };
+	static const struct {
+		int key;
+		const char *name;
+	} ends[] = { { K_FROM_DEVICE, "fromDevice" }, { K_FROM_CONTEXT, "fromContext" },
+		     { K_TO_DEVICE, "toDevice" }, { K_TO_CONTEXT, "toContext" } };
 	const struct sbuf *name;
-	int64_t bytes, op = 0, src = -1, dst = -1;
+	int64_t bytes, op = 0, src = -1, dst = -1, v;
+	bool present;
 	if (!event_name(p, &name) || !need_int(p, K_BYTES, "bytes", &bytes))
 		return 0;
+	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++)
+		if (!event_int(p, ends[i].key, ends[i].name, true, false, &present, &v))
+			return 0;
 	if (strncmp(name->p, "Memcpy ", 7) == 0) {
 		const char *w = name->p + 7;
 		size_t n = strcspn(w, " ");
@@ -679,6 +700,8 @@ static int memcpy_row(struct kparse *p, int64_t start, int64_t end)
 	md_int(p->db, op);
 	put_kind(p, src);
 	put_kind(p, dst);
+	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++)
+		put_optional(p, ends[i].key);
 	return finish_row(p);
 }
 

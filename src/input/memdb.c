@@ -31,7 +31,7 @@ static const struct table_def {
 			"registersPerThread gridX gridY gridZ blockX blockY blockZ", false },
 	[MD_MEMCPY] = { "CUPTI_ACTIVITY_KIND_MEMCPY",
 			"start end deviceId contextId streamId correlationId bytes copyKind srcKind "
-			"dstKind", false },
+			"dstKind srcDeviceId srcContextId dstDeviceId dstContextId", false },
 	[MD_MEMSET] = { "CUPTI_ACTIVITY_KIND_MEMSET",
 			"start end deviceId contextId streamId correlationId bytes memKind", false },
 	[MD_RUNTIME] = { "CUPTI_ACTIVITY_KIND_RUNTIME",

@@ -17,6 +17,7 @@
  *   KERNEL   start end deviceId contextId streamId correlationId demangledName shortName
  *            registersPerThread gridX gridY gridZ blockX blockY blockZ
  *   MEMCPY   start end deviceId contextId streamId correlationId bytes copyKind srcKind dstKind
+ *            srcDeviceId srcContextId dstDeviceId dstContextId
  *   MEMSET   start end deviceId contextId streamId correlationId bytes memKind
  *   RUNTIME  start end eventClass globalTid correlationId nameId
  *   NVTX     start end eventType text globalTid domainId

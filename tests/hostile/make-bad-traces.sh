@@ -125,6 +125,10 @@ def old(t):
             if e["pid"] == 0:
                 e["tid"] = "stream %d" % e["args"]["stream"]
 mutate("read-trace-old-kineto.json", old)
+# a copy between devices, as Kineto writes CUPTI's peer-to-peer record: fromDevice, inDevice...
+mutate("read-trace-p2p.json", lambda t: t["traceEvents"].append(event(
+    "gpu_memcpy", "Memcpy PtoP (Device -> Device)", 1100, 7.5, 1, 11, fromDevice=1, inDevice=1,
+    toDevice=0, fromContext=2, inContext=2, toContext=1, stream=11, correlation=15, bytes=1 << 22)))
 # what is not read: unknown categories and phases, odd metadata, extra keys, null and nested values
 mutate("read-trace-unknown.json", lambda t: t["traceEvents"].extend([
     {"ph": "X", "cat": "python_function", "name": "f", "ts": "soon", "dur": None},
