@@ -419,24 +419,27 @@ static enum nst_status only_caller(struct memdb *m, bool *one, int64_t *gpid, st
 	return NST_OK;
 }
 
-/* Each GPU row belongs to the process whose call has its correlationId
- * (the first such call); without one, to the only process that made
- * calls, if there is one. */
+/* Each GPU row belongs to the process whose calls have its correlationId;
+ * to none when calls of several processes have it (a trace that merges
+ * processes: which one launched it is not known); without such a call, to
+ * the only process that made calls, if there is one. */
 static enum nst_status gpu_processes(struct memdb *m, struct nst_error *err)
 {
 	bool one;
 	int64_t gpid = 0;
 	enum nst_status s = only_caller(m, &one, &gpid, err);
 	if (s == NST_OK)
-		s = exec(m, "CREATE INDEX nstats_runtime_corr ON CUPTI_ACTIVITY_KIND_RUNTIME (correlationId)",
-			 err);
+		s = exec(m, "CREATE TEMP TABLE nstats_corr AS SELECT correlationId AS c, CASE WHEN "
+			 "count(DISTINCT globalTid & -16777216) = 1 THEN min(globalTid & -16777216) END AS g "
+			 "FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId IS NOT NULL GROUP BY 1; "
+			 "CREATE UNIQUE INDEX temp.nstats_corr_c ON nstats_corr (c)", err);
 	if (s == NST_OK)
-		s = each_table(m, "UPDATE %s SET globalPid = coalesce((SELECT r.globalTid & -16777216 FROM "
-			       "CUPTI_ACTIVITY_KIND_RUNTIME AS r WHERE r.correlationId = %s.correlationId "
-			       "ORDER BY r.rowid LIMIT 1), ?1)",
+		s = each_table(m, "UPDATE %s SET globalPid = CASE WHEN correlationId IN (SELECT c FROM "
+			       "nstats_corr) THEN (SELECT g FROM nstats_corr WHERE c = %s.correlationId) "
+			       "ELSE ?1 END",
 			       GPU_ROWS, sizeof GPU_ROWS / sizeof *GPU_ROWS, one, gpid, err);
 	if (s == NST_OK)
-		s = exec(m, "DROP INDEX nstats_runtime_corr", err);
+		s = exec(m, "DROP TABLE temp.nstats_corr", err);
 	return s;
 }
 

@@ -125,6 +125,10 @@ def old(t):
             if e["pid"] == 0:
                 e["tid"] = "stream %d" % e["args"]["stream"]
 mutate("read-trace-old-kineto.json", old)
+# two processes in one trace whose calls share correlation ids: their GPU rows belong to neither
+mutate("read-trace-two-processes.json", lambda t: t["traceEvents"].extend([
+    event("cuda_runtime", "cudaLaunchKernel", 1200, 3, 200, 200, correlation=11),
+    event("cuda_runtime", "cudaMemsetAsync", 1210, 3, 200, 200, correlation=14)]))
 # a copy between devices, as Kineto writes CUPTI's peer-to-peer record: fromDevice, inDevice...
 mutate("read-trace-p2p.json", lambda t: t["traceEvents"].append(event(
     "gpu_memcpy", "Memcpy PtoP (Device -> Device)", 1100, 7.5, 1, 11, fromDevice=1, inDevice=1,
