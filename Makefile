@@ -5,7 +5,7 @@ CC      ?= cc
 OPT     ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_XOPEN_SOURCE=700 $(OPT)
 CPPFLAGS += -Iinclude -Isrc
-LDLIBS  += -lsqlite3 -lm -pthread
+LDLIBS  += -lsqlite3 -lyajl -lz -lm -pthread
 B       ?= build
 
 LIB_SRC  := $(shell find src -name '*.c' ! -path 'src/cli/*' | sort)
@@ -25,6 +25,9 @@ SONAME  := libnstats.so.$(firstword $(subst ., ,$(VERSION)))
 SHLIB   := libnstats.so.$(VERSION)
 # The shared library's objects: position-independent, built only for it.
 PIC_OBJ := $(LIB_SRC:%.c=$(B)/pic/%.o)
+# src/db/schema.sql, made into C by the rule below, is part of the library
+LIB_OBJ += $(B)/obj/gen/schema_sql.o
+PIC_OBJ += $(B)/pic/gen/schema_sql.o
 
 .PHONY: all shared install uninstall deps run test unit cli golden corpus accounting hostile valgrind bench clean sanitize fuzz fuzz-build fuzz-smoke
 all: $(B)/nstats $(B)/nsysgen
@@ -75,7 +78,7 @@ install: $(B)/nstats $(B)/libnstats.a $(B)/$(SHLIB) $(B)/nstats.1
 	install -m 644 $(B)/nstats.1 $(D)/share/man/man1/nstats.1
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 		'Name: nstats' 'Description: statistics and trace reports from Nsight Systems SQLite exports' \
-		'Version: $(VERSION)' 'Requires.private: sqlite3' 'Libs: -L$${libdir} -lnstats' \
+		'Version: $(VERSION)' 'Requires.private: sqlite3 yajl zlib' 'Libs: -L$${libdir} -lnstats' \
 		'Libs.private: -lm -pthread' 'Cflags: -I$${includedir}' >$(D)/lib/pkgconfig/nstats.pc
 
 uninstall:
@@ -83,9 +86,25 @@ uninstall:
 	-rmdir $(D)/include/nstats 2>/dev/null
 
 
+# The library's CREATE TABLE texts (the exports src/input builds in memory): src/db/schema.sql as
+# one C string, made as nsysgen's is below
+$(B)/gen/schema_sql.c: src/db/schema.sql
+	@mkdir -p $(dir $@)
+	{ echo '/* Made from $< by the Makefile. */' && echo 'extern const char nst_schema_sql[];' && \
+	  echo 'const char nst_schema_sql[] =' && sed -e 's/[\\"?]/\\&/g' -e 's/^/    "/' -e 's/$$/\\n"/' $< && \
+	  echo '    ;'; } >$@.tmp && mv $@.tmp $@
+
+$(B)/obj/gen/schema_sql.o: $(B)/gen/schema_sql.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/pic/gen/schema_sql.o: $(B)/gen/schema_sql.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+
 # nsysgen's CREATE TABLE texts: schema.sql as one C string, each line quoted with its backslashes,
 # quotes and '?' (no trigraphs) escaped, so that the binary needs no file beside it
-$(B)/gen/nsysgen_schema.c: tools/nsysgen/schema.sql
+$(B)/gen/nsysgen_schema.c: src/db/schema.sql
 	@mkdir -p $(dir $@)
 	{ echo '/* Made from $< by the Makefile. */' && echo 'extern const char SCHEMA_SQL[];' && \
 	  echo 'const char SCHEMA_SQL[] =' && sed -e 's/[\\"?]/\\&/g' -e 's/^/    "/' -e 's/$$/\\n"/' $< && \
@@ -213,7 +232,7 @@ bench: all $(B)/measure
 # coverage and sanitizers; each harness runs FUZZ_SECONDS on its corpus in
 # build-fuzz/corpus/NAME, seeded by tests/fuzz/seeds.sh.
 FUZZ_SECONDS ?= 60
-FUZZERS  := export options text
+FUZZERS  := export options text kineto
 FUZZ_B   := build-fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CLI := $(filter-out $(FUZZ_B)/obj/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ_B)/obj/%.o))

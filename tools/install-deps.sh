@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # install-deps.sh: installs what building and testing nstats needs on a Debian machine (a C
-# compiler, make, pkg-config, the SQLite library and shell, zlib for nsysgen's gzip traces,
-# cmocka, valgrind, python3 and jq for the strict parsers of the escaping tests), only where
+# compiler, make, pkg-config, the SQLite library and shell, YAJL and zlib for PyTorch profiler
+# traces, cmocka, valgrind, python3 and jq for the strict parsers of the escaping tests), only where
 # missing. Quiet and quick when everything is there; one line per package it installs.
 # Runs apt-get as root, or through sudo when that is available without a password.
 set -euo pipefail
@@ -12,8 +12,9 @@ needs=(
 	"make            make"
 	"pkg-config      pkg-config"
 	"libsqlite3-dev  /usr/include/sqlite3.h"
-	"sqlite3         sqlite3"
+	"libyajl-dev     /usr/include/yajl/yajl_parse.h"
 	"zlib1g-dev      /usr/include/zlib.h"
+	"sqlite3         sqlite3"
 	"libcmocka-dev   /usr/include/cmocka.h"
 	"valgrind        valgrind"
 	"python3         python3"

@@ -13,7 +13,8 @@ static const struct catalog analyze_catalog = {
 	.pairing = "Rules, formats and outputs pair up in order; when one list is\n"
 		   "shorter, its last element repeats.\n",
 	.intro = "Runs nsys analyze's expert-system rules on Nsight Systems SQLite exports\n"
-		 "(or on the .sqlite export beside a .nsys-rep).",
+		 "(or on the .sqlite export beside a .nsys-rep) and on PyTorch profiler\n"
+		 "traces (.json, .json.gz).",
 	.exit_status = cli_report_exit_status,
 	.catalog = NST_RULES,
 };

@@ -103,8 +103,9 @@ void doc_check(struct command_doc *d)
 	*d = (struct command_doc){
 		.name = "check",
 		.synopsis = "[OPTION...] EXPORT...",
-		.intro = "Audits Nsight Systems SQLite exports (nstats addition; nsys has no such\n"
-			 "command): is something in the capture hiding or doubling work?",
+		.intro = "Audits Nsight Systems SQLite exports and PyTorch profiler traces\n"
+			 "(nstats addition; nsys has no such command): is something in the\n"
+			 "capture hiding or doubling work?",
 		.nopts = NOPTIONS,
 		.lists = NST_FINDINGS,
 		.lists_intro = "Findings, in the order they print (status FOUND, info, ok, or n/a when\n"

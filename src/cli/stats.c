@@ -142,7 +142,8 @@ static const struct catalog stats_catalog = {
 	.pairing = "Reports, formats and outputs pair up in order; when one list is\n"
 		   "shorter, its last element repeats.\n",
 	.intro = "Prints nsys stats reports of Nsight Systems SQLite exports (or of the\n"
-		 ".sqlite export beside a .nsys-rep).",
+		 ".sqlite export beside a .nsys-rep) and of PyTorch profiler traces\n"
+		 "(.json, .json.gz).",
 	.exit_status = cli_report_exit_status,
 	.catalog = NST_REPORTS,
 };

@@ -133,11 +133,27 @@ static int connect(const char *uri, sqlite3 **h)
 sqlite3 *nst_db_connect(struct nst_db *db)
 {
 	sqlite3 *h = NULL;
+	if (!db->uri)
+		return NULL;
 	if (connect(db->uri, &h) != SQLITE_OK) {
 		sqlite3_close(h);
 		return NULL;
 	}
 	return h;
+}
+
+/* What every export must show once its handle is open: its tables, the
+ * mark of an Nsight Systems export, a schema version nstats reads. */
+static enum nst_status probe(struct nst_db *db, struct nst_error *err)
+{
+	enum nst_status s = load_tables(db, err);
+	if (s == NST_OK && !looks_like_export(db))
+		s = nst_fail(err, NST_ERR_DB,
+			     "%s: not an Nsight Systems export (no StringIds or export metadata table)",
+			     db->path);
+	if (s == NST_OK)
+		s = check_schema_version(db, err);
+	return s;
 }
 
 enum nst_status nst_db_open(const char *path, struct nst_db **out,
@@ -164,13 +180,27 @@ enum nst_status nst_db_open(const char *path, struct nst_db **out,
 		nst_db_close(db);
 		return s;
 	}
-	s = load_tables(db, err);
-	if (s == NST_OK && !looks_like_export(db))
-		s = nst_fail(err, NST_ERR_DB,
-			     "%s: not an Nsight Systems export (no StringIds or export metadata table)",
-			     path);
-	if (s == NST_OK)
-		s = check_schema_version(db, err);
+	if ((s = probe(db, err)) != NST_OK) {
+		nst_db_close(db);
+		return s;
+	}
+	*out = db;
+	return NST_OK;
+}
+
+enum nst_status nst_db_adopt(sqlite3 *h, const char *path, struct nst_db **out,
+			     struct nst_error *err)
+{
+	*out = NULL;
+	struct nst_db *db = calloc(1, sizeof *db);
+	if (!db) {
+		sqlite3_close(h);
+		return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
+	}
+	db->h = h;
+	db->path = nst_arena_strndup(&db->arena, path, strlen(path));
+	enum nst_status s = db->path ? probe(db, err)
+				     : nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
 	if (s != NST_OK) {
 		nst_db_close(db);
 		return s;

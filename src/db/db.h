@@ -18,12 +18,19 @@ struct nst_db;
  * unreadable, not SQLite, or not an Nsight Systems export. */
 enum nst_status nst_db_open(const char *path, struct nst_db **out,
 			    struct nst_error *err);
+/* An export built in memory from another format (src/input), checked as
+ * nst_db_open checks a file; path names it in every message.  The db
+ * owns h from here on, and closes it on failure too.  It is read on one
+ * thread: nst_db_connect() gives no second connection to it. */
+enum nst_status nst_db_adopt(sqlite3 *h, const char *path, struct nst_db **out,
+			     struct nst_error *err);
 void nst_db_close(struct nst_db *db);
 
 const char *nst_db_path(const struct nst_db *db);
 sqlite3 *nst_db_handle(const struct nst_db *db);
 /* Another connection to the same export, for a second thread; the caller
- * closes it with sqlite3_close().  NULL when it cannot be opened. */
+ * closes it with sqlite3_close().  NULL when it cannot be opened, or for
+ * an export built in memory (nst_db_adopt). */
 sqlite3 *nst_db_connect(struct nst_db *db);
 
 bool nst_db_has_table(const struct nst_db *db, const char *table);

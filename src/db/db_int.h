@@ -29,7 +29,7 @@ struct db_meta {
 
 struct nst_db {
 	sqlite3 *h;
-	char *uri; /* how h was opened, for nst_db_connect() */
+	char *uri; /* how h was opened, for nst_db_connect(); NULL when adopted */
 	char *path;
 	struct db_table *tables;
 	size_t ntables;

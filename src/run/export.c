@@ -1,5 +1,6 @@
 /* Opening an export: the SQLite file itself, or the one beside a
- * .nsys-rep, made with `nsys export` when it is missing or older. */
+ * .nsys-rep, made with `nsys export` when it is missing or older, or a
+ * PyTorch profiler trace read into an export in memory (src/input). */
 #include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "db/db.h"
+#include "input/input.h"
 #include "run/run.h"
 
 static bool ends_with(const char *s, const char *suffix)
@@ -110,7 +112,8 @@ enum nst_status nst_export_open(const char *input, const struct nst_options *o,
 	if (s == NST_OK)
 		s = run_resolve_input(input, &x->path, err);
 	if (s == NST_OK)
-		s = nst_db_open(x->path, &x->db, err);
+		s = nst_input_sniff(x->path) == NST_INPUT_KINETO ? nst_kineto_open(x->path, &x->db, err)
+								 : nst_db_open(x->path, &x->db, err);
 	if (s == NST_OK) {
 		x->ev = nst_ev_new(x->db, &x->opts);
 		x->shared = nst_shared_new();

@@ -6,7 +6,8 @@
  *
  *   catalog.c  reports, rules and findings by name; jobs ("name:args")
  *   filter.c   --filter-time, each job's filter, the filtered events
- *   export.c   opening an export (.sqlite, or the one beside a .nsys-rep)
+ *   export.c   opening an export (.sqlite, the one beside a .nsys-rep, or a
+ *              PyTorch profiler trace read into one in memory)
  *   run.c      declaring and reading columns, running one job
  *   audit.c    the audit of an export (src/check) through the API
  */
@@ -31,7 +32,7 @@ struct run_views;
 
 struct nst_export {
 	struct nst_options opts;  /* the caller's, or the defaults */
-	char *path;               /* the SQLite file read */
+	char *path;               /* the file read: an SQLite export or a trace */
 	struct nst_db *db;
 	struct nst_events *ev;    /* every row: nsys's main.X */
 	struct nst_shared *shared; /* what reports derive from ev */

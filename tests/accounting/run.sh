@@ -7,8 +7,9 @@
 #    script gets NSTATS, NSYSGEN, BRUTE (the folder of the brute_* programs) and WORK (a scratch
 #    folder of its own) in its environment and exits 0 when everything agreed; it prints what
 #    disagreed.
-#  - corpus: every entry of tests/accounting/corpus-commands runs on every export under
-#    shared/data/{real,captured}; each must exit 0 with nothing on stderr but nstats's own notes.
+#  - corpus: every entry of tests/accounting/corpus-commands runs on every export and PyTorch
+#    profiler trace under shared/data/{real,captured}; each must exit 0 with nothing on stderr but
+#    nstats's own notes.
 # ACCOUNTING_CORPUS=0 skips the corpus part. Prints `accounting: N passed, M failed`.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -59,7 +60,7 @@ if [[ ${ACCOUNTING_CORPUS:-1} != 0 && -f $HERE/corpus-commands ]]; then
 	mapfile -t commands < <(read_list "$HERE/corpus-commands")
 	while IFS= read -r e; do
 		for cmd in "${commands[@]}"; do corpus_case "$e" "$cmd"; done
-	done < <(find "$DATA/real" "$DATA/captured" -name '*.sqlite' | sort)
+	done < <(find "$DATA/real" "$DATA/captured" -name '*.sqlite' -o -name '*.json.gz' | sort)
 fi
 
 echo "accounting: $passed passed, $failed failed"

@@ -12,10 +12,12 @@ fail=0
 for f in "$@"; do
 	echo "fuzz_$f: ${secs}s"
 	log="$b/fuzz_$f.log"
-	# the export harness needs images bigger than libFuzzer's default 4 KB
-	max=4096
-	[[ $f == export ]] && max=1048576
-	if ! timeout $((secs + 120)) "$b/fuzz_$f" -max_total_time="$secs" -max_len="$max" \
+	# the export and trace harnesses need inputs bigger than libFuzzer's default 4 KB; the trace
+	# harness has a dictionary of the traces' keys and categories
+	max=4096 dict=()
+	[[ $f == export || $f == kineto ]] && max=1048576
+	[[ -f $here/$f.dict ]] && dict=(-dict="$here/$f.dict")
+	if ! timeout $((secs + 120)) "$b/fuzz_$f" -max_total_time="$secs" -max_len="$max" "${dict[@]}" \
 		-rss_limit_mb=4096 -timeout=30 -close_fd_mask=2 -print_final_stats=1 \
 		-artifact_prefix="$b/crashes/${f}-" "$b/corpus/$f" "$here/regress/$f" >"$log" 2>&1; then
 		echo "fuzz_$f: FAILED (see $log, inputs in $b/crashes)"

@@ -22,7 +22,7 @@ text_seed() { # text_seed NAME SELECTOR TEXT: the text harness picks its parser 
 	printf '%b%s' "$2" "$3" >"$dir/text/$1"
 }
 
-mkdir -p "$dir/export" "$dir/options" "$dir/text"
+mkdir -p "$dir/export" "$dir/options" "$dir/text" "$dir/kineto"
 export_seed cuda --seed 1 --kernels 4 --memcpy 2 --memset 1 --kernel-names 3 --other-api 2
 export_seed nvtx --seed 2 --kernels 3 --nvtx 3 --osrt 3 --backtrace
 export_seed overlap --seed 3 --kernels 5 --streams 2 --overlap --processes 2
@@ -41,3 +41,43 @@ text_seed fmt0 '\2' 'column:time=us:nofmt:limit=5'
 text_seed fmt1 '\2' 'csv:header=no:mem=KiB'
 text_seed rep0 '\3' 'cuda_gpu_kern_sum:base:start=1:end=2:nvtx=x@y'
 text_seed rep1 '\3' 'rgpu_gaps:gap=100:rows=-1'
+
+# PyTorch profiler traces: the real ones of shared/data decompressed (those over 40 KB cut to their
+# first 12 events of each phase and category, and their metadata), and the small hand-made ones of
+# tests/hostile/make-bad-traces.sh that are read (its refused ones are regressions' business)
+shared=${NSTATS_SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/../shared}
+if [[ -d $shared/data/real && -z $(ls "$dir/kineto" | grep '^real-') ]]; then
+	find "$shared/data/real" -name '*.json.gz' | sort | python3 -c '
+import gzip, json, os, sys
+for path in sys.stdin.read().split():
+    text = gzip.open(path).read()
+    if len(text) > 40000:
+        t = json.loads(text)
+        seen, kept = {}, []
+        for e in t["traceEvents"]:
+            kind = (e.get("ph"), e.get("cat"))
+            seen[kind] = seen.get(kind, 0) + 1
+            if seen[kind] <= 12 or e.get("ph") == "M":
+                kept.append(e)
+        t["traceEvents"] = kept
+        t.pop("INFO", None)
+        text = json.dumps(t, indent=1).encode()
+    name = os.path.basename(path)[:-len(".json.gz")]
+    open(os.path.join(sys.argv[1], "real-" + name), "wb").write(text)
+' "$dir/kineto"
+fi
+if [[ ! -s $dir/kineto/made-valid ]]; then
+	tmp=$(mktemp -d)
+	"$(dirname "$0")/../hostile/make-bad-traces.sh" "$tmp"
+	for f in "$tmp"/read-trace-*; do
+		b=${f##*/}
+		b=${b#read-trace-}
+		# 4 MiB, beyond the harness's inputs; the same text as valid
+		[[ $b == long-tokens* || $b == plain* || $b == misnamed* ]] && continue
+		b=${b%.gz}
+		b=${b%.json}
+		b=${b%.sqlite}
+		if [[ $f == *.gz ]]; then gzip -dc "$f"; else cat "$f"; fi >"$dir/kineto/made-$b"
+	done
+	rm -rf "$tmp"
+fi

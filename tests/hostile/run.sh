@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tests/hostile/run.sh BUILD_DIR: nstats on bad exports (make-bad-exports.sh, plus a locked
-# and an unreadable one made here). Every command runs under `timeout 60`. A case listed in
+# and an unreadable one made here) and bad PyTorch profiler traces (make-bad-traces.sh). Every command runs under `timeout 60`. A case listed in
 # expected-errors.tsv must fail with exactly that one-line message and exit status; any
 # other run must exit 0 with nothing on stderr, and its csv and json must parse. A crash, a
-# hang, a sanitizer report or a different message fails. Then unchanged-export.sh.
+# hang, a sanitizer report or a different message fails. Then unchanged-export.sh, on an export
+# and on a trace.
 # Ends with `hostile: N passed, M failed`.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +27,7 @@ fail() { failed=$((failed + 1)); echo "hostile: FAIL $*"; }
 
 mkdir -p "$WORK/parse"
 "$here/make-bad-exports.sh" "$b/nsysgen" "$WORK/x" || { echo "hostile: make-bad-exports.sh failed"; exit 1; }
+"$here/make-bad-traces.sh" "$WORK/x" || { echo "hostile: make-bad-traces.sh failed"; exit 1; }
 
 # The reports whose csv and json are parsed: summaries and traces of every event kind the
 # bad exports touch.
@@ -78,9 +80,10 @@ sys.exit(1 if bad else 0)
 PY
 }
 
-# check_run CASE LABEL RC: compares one run's status and stderr with what is expected of it.
+# check_run CASE LABEL RC [FILE]: compares one run's status and stderr with what is expected of
+# it; FILE is the case's file (default CASE.sqlite), which the message names.
 check_run() {
-	local case=$1 label=$2 rc=$3 want err
+	local case=$1 label=$2 rc=$3 file=${4:-$1.sqlite} want err
 	err=$(<"$WORK/err")
 	want=$(expected "$case" "$label")
 	if ((rc == 124 || rc == 137)); then fail "$case [$label]: hung (killed after 60 s)"; return; fi
@@ -88,7 +91,7 @@ check_run() {
 	# a row with status 0 lets a command through that an earlier row would refuse
 	if [[ -n $want && $want != 0$'\t'* ]]; then
 		local wrc=${want%%$'\t'*} wmsg=${want#*$'\t'}
-		wmsg="nstats: error: $case.sqlite: $wmsg"
+		wmsg="nstats: error: $file: $wmsg"
 		# a command that runs several reports says it once per report that needs the data
 		[[ $rc == "$wrc" && -n $err && -z $(grep -vxF -e "$wmsg" -e '' <<<"$err") ]] && return 0
 		fail "$case [$label]: status $rc, stderr: ${err:0:300}; expected status $wrc, stderr: $wmsg"
@@ -105,19 +108,33 @@ check_run() {
 	return 0
 }
 
-run_case() { # run_case CASE: every command on DIR/CASE.sqlite
-	local case=$1 label args rc
+run_case() { # run_case CASE [FILE [FILTER]]: every command on DIR/FILE (default CASE.sqlite), or
+	# those whose label matches the grep pattern FILTER
+	local case=$1 file=${2:-$1.sqlite} label args rc
 	while IFS='|' read -r label args; do
 		# shellcheck disable=SC2086
-		(cd "$WORK/x" && timeout 60 "$NSTATS" $args "$case.sqlite") >"$WORK/out" 2>"$WORK/err"
+		(cd "$WORK/x" && timeout 60 "$NSTATS" $args "$file") >"$WORK/out" 2>"$WORK/err"
 		rc=$?
-		check_run "$case" "$label" "$rc" && passed=$((passed + 1))
-	done < <(commands)
+		check_run "$case" "$label" "$rc" "$file" && passed=$((passed + 1))
+	done < <(commands | grep -E "^(${3:-.*})\|")
 }
 
 for f in "$WORK"/x/*.sqlite; do
 	c=$(basename "$f" .sqlite)
 	run_case "$c"
+done
+# the traces, whose file names end in .json, .json.gz or anything (a trace known by its content);
+# a refused trace is refused when it is opened, whatever the command: a few commands say so
+for f in "$WORK"/x/*trace*; do
+	c=${f##*/}
+	c=${c%.gz}
+	c=${c%.json}
+	[[ $f == *.sqlite ]] && continue
+	if [[ $c == refuse-* ]]; then
+		run_case "$c" "${f##*/}" 'stats|analyze|check-json|csv:cuda_gpu_trace|json:nvtx_sum'
+	else
+		run_case "$c" "${f##*/}"
+	fi
 done
 
 # A writer holds an exclusive lock: the immutable open reads the file anyway, without waiting.
@@ -151,8 +168,10 @@ fi
 n=$(ls "$WORK/parse" | wc -l)
 parse_all && passed=$((passed + 1)) || fail "$n csv and json outputs: some do not parse"
 
-"$here/unchanged-export.sh" "$NSTATS" "$WORK/x/read-valid.sqlite"
-u=$?
-((u == 0)) && passed=$((passed + 1)) || fail "unchanged-export.sh"
+for e in read-valid.sqlite read-trace-valid.json.gz; do
+	"$here/unchanged-export.sh" "$NSTATS" "$WORK/x/$e"
+	u=$?
+	((u == 0)) && passed=$((passed + 1)) || fail "unchanged-export.sh $e"
+done
 echo "hostile: $passed passed, $failed failed"
 ((failed == 0))

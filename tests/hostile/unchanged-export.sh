@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/hostile/unchanged-export.sh NSTATS EXPORT: every command on a copy of EXPORT (stats with
+# tests/hostile/unchanged-export.sh NSTATS EXPORT: every command on a copy of EXPORT, an export
+# or a PyTorch profiler trace (the copy keeps its name's ending: .sqlite, .json.gz) (stats with
 # every report in every format, analyze with every rule, check in both formats, the help
 # commands with the export given, -o to files) must leave its bytes and mtime as they were;
 # then the same commands must work on a read-only file (0444) in a read-only directory (0555),
@@ -18,9 +19,11 @@ trap cleanup EXIT
 failed=0
 fail() { failed=1; echo "unchanged-export: FAIL $*"; }
 mkdir "$W/ro" "$W/out"
-cp "$2" "$W/ro/e.sqlite"
-touch -d '2001-02-03 04:05:06' "$W/ro/e.sqlite"
-cp -p "$W/ro/e.sqlite" "$W/copy.sqlite"
+E=${2##*/}
+E=e.${E#*.}
+cp "$2" "$W/ro/$E"
+touch -d '2001-02-03 04:05:06' "$W/ro/$E"
+cp -p "$W/ro/$E" "$W/copy"
 
 reports=$("$NSTATS" stats --help-reports | sed -n 's/^  \([a-z0-9_]*\) -- .*/\1/p' | paste -sd,)
 rules=$("$NSTATS" analyze --help-rules | sed -n 's/^  \([a-z0-9_]*\) -- .*/\1/p' | paste -sd,)
@@ -48,24 +51,24 @@ every_command() {
 }
 
 unchanged() { # unchanged WHEN: bytes and mtime as in the copy
-	cmp -s "$W/ro/e.sqlite" "$W/copy.sqlite" || fail "$1: the export's bytes changed"
-	[[ $(stat -c %Y "$W/ro/e.sqlite") == $(stat -c %Y "$W/copy.sqlite") ]] || fail "$1: the export's mtime changed"
+	cmp -s "$W/ro/$E" "$W/copy" || fail "$1: the export's bytes changed"
+	[[ $(stat -c %Y "$W/ro/$E") == $(stat -c %Y "$W/copy") ]] || fail "$1: the export's mtime changed"
 	local extra
-	extra=$(ls -A "$W/ro" | grep -v -x e.sqlite)
+	extra=$(ls -A "$W/ro" | grep -v -x "$E")
 	[[ -z $extra ]] || fail "$1: files were left beside the export: $extra"
 }
 
-every_command "$W/ro/e.sqlite"
+every_command "$W/ro/$E"
 unchanged "writable"
-chmod 0444 "$W/ro/e.sqlite"
+chmod 0444 "$W/ro/$E"
 chmod 0555 "$W/ro"
-every_command "$W/ro/e.sqlite"
+every_command "$W/ro/$E"
 unchanged "read-only file and directory"
-if ((EUID == 0)) && command -v chattr >/dev/null && chattr +i "$W/ro/e.sqlite" 2>/dev/null; then
-	immutable=$W/ro/e.sqlite
-	every_command "$W/ro/e.sqlite"
+if ((EUID == 0)) && command -v chattr >/dev/null && chattr +i "$W/ro/$E" 2>/dev/null; then
+	immutable=$W/ro/$E
+	every_command "$W/ro/$E"
 	unchanged "chattr +i"
-	chattr -i "$W/ro/e.sqlite"; immutable=
+	chattr -i "$W/ro/$E"; immutable=
 else
 	echo "unchanged-export: note: chattr +i not available here; the immutable file is not checked"
 fi

@@ -1,10 +1,10 @@
 /* The public API (include/nstats/nstats.h) as a program uses it: open and
  * close, a report through a sink and as text, filters, every error path
  * (status and message naming the export), silence on stdout and stderr,
- * and two exports on two threads giving the bytes they give one after
- * the other.  The exports come from nsysgen (the Makefile passes their
- * paths); expected numbers come from SQL over the same files, not from
- * nstats. */
+ * two exports on two threads giving the bytes they give one after the
+ * other, and a PyTorch profiler trace opened as an export.  The exports
+ * come from nsysgen (the Makefile passes their paths); expected numbers
+ * come from SQL over the same files, not from nstats. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -279,6 +279,65 @@ static void opening_errors_name_the_file(void **state)
 	bad = (struct nst_options){ .version = NST_API_VERSION, .read_threads = 3 };
 	expect_error(nst_export_open(API_EXPORT_A, &bad, &x, &err), NST_ERR_USAGE, &err,
 		     "read_threads");
+}
+
+/* A PyTorch profiler trace opens as an export does, under its own path:
+ * kernel totals in exact nanoseconds (ts and dur are microseconds), and a
+ * bad trace's error names the file and the byte. */
+static void a_pytorch_trace(void **state)
+{
+	(void)state;
+	static const char trace[] =
+		"{\"schemaVersion\": 1, \"traceEvents\": [\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 7,"
+		" \"tid\": 7, \"ts\": 100.5, \"dur\": 4, \"args\": {\"correlation\": 1}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k1\", \"pid\": 0, \"tid\": 7,"
+		" \"ts\": 110.25, \"dur\": 2.125, \"args\": {\"device\": 0, \"context\": 1, \"stream\": 7,"
+		" \"correlation\": 1, \"registers per thread\": 16, \"grid\": [1, 1, 1],"
+		" \"block\": [32, 1, 1]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k1\", \"pid\": 0, \"tid\": 7,"
+		" \"ts\": 1712195495505543.2, \"dur\": 0.001, \"args\": {\"device\": 0, \"context\": 1,"
+		" \"stream\": 7, \"registers per thread\": 16, \"grid\": [1, 1, 1], \"block\": [32, 1, 1]}}\n"
+		"]}\n";
+	char dir[] = "/tmp/nstats-test-api-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[64];
+	snprintf(path, sizeof path, "%s/t.pt.trace.json", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(trace, 1, sizeof trace - 1, f), sizeof trace - 1);
+	fclose(f);
+	struct nst_export *x = open_export(path);
+	assert_string_equal(nst_export_path(x), path);
+	struct nst_job *j = job(NST_REPORTS, "cuda_gpu_kern_sum");
+	struct totals t = { 0 };
+	struct nst_sink sink = { totals_begin, totals_row, NULL, &t };
+	struct nst_error err = { 0 };
+	assert_int_equal(nst_export_load(x, NULL, &j, 1, &err), NST_OK);
+	assert_int_equal(nst_run(x, &(struct nst_run){ .job = j, .sink = &sink }, NULL, &err), NST_OK);
+	assert_int_equal(t.n, 1);
+	assert_string_equal(t.names[0], "k1");
+	assert_int_equal(t.total[0], 2125 + 1);
+	nst_job_free(j);
+	j = job(NST_REPORTS, "osrt_sum");
+	expect_error(nst_run(x, &(struct nst_run){ .job = j, .sink = &sink }, NULL, &err),
+		     NST_ERR_NODATA, &err, path);
+	nst_job_free(j);
+	nst_export_close(x);
+
+	/* cut short: refused, naming the file and the byte where the text ends */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(trace, 1, 60, f), 60);
+	fclose(f);
+	x = (struct nst_export *)1;
+	expect_error(nst_export_open(path, NULL, &x, &err), NST_ERR_DB, &err, path);
+	assert_null(x);
+	char want[128];
+	snprintf(want, sizeof want, "%s: byte 60: invalid JSON", path);
+	expect_error(NST_ERR_DB, NST_ERR_DB, &err, want);
+	unlink(path);
+	rmdir(dir);
 }
 
 static void parsing_errors(void **state)
@@ -586,6 +645,7 @@ int main(void)
 		cmocka_unit_test(a_time_filter_cuts_kernels),
 		cmocka_unit_test(a_report_as_text),
 		cmocka_unit_test(opening_errors_name_the_file),
+		cmocka_unit_test(a_pytorch_trace),
 		cmocka_unit_test(parsing_errors),
 		cmocka_unit_test(running_errors),
 		cmocka_unit_test(nothing_on_stdout_or_stderr),

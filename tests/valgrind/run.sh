@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # tests/valgrind/run.sh BUILD_DIR: BUILD_DIR/nstats under valgrind (memcheck, leaks included) on
-# BUILD_DIR/example.sqlite (`make build/example.sqlite`) and five exports of shared/data, in every
-# format: every report of tests/corpus/reports in one run, every rule in another, nstats's own
-# reports in a third, check in text and JSON, and `nstats diff` of the example with each of the
-# others in csv and column. A valgrind error, or a run that does not exit 0,
-# fails it. VALGRIND_JOBS runs go at a time (default: the number of cores); each run is a process
-# of its own and shares nothing with the others. Ends with
-# `valgrind: N exports x 7 formats, and check, clean`, or `valgrind: FAILED`.
+# BUILD_DIR/example.sqlite (`make build/example.sqlite`), five exports and a PyTorch profiler
+# trace of shared/data, in every format: every report of tests/corpus/reports in one run, every
+# rule in another, nstats's own reports in a third, check in text and JSON, and `nstats diff` of
+# the example with each of the others in csv and column. A valgrind error, or a run that does not
+# exit 0, fails it. VALGRIND_JOBS runs go at a time (default: the number of cores); each run is a
+# process of its own and shares nothing with the others. Ends with
+# `valgrind: N exports x 7 formats, check, and diff, clean`, or `valgrind: FAILED`.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 DATA=${NSTATS_SHARED:-$ROOT/../shared}/data
@@ -53,7 +53,8 @@ for e in real/trixi-gpu__TrixiCUDA.jl/profile/report1.sqlite \
 	real/hpcgroup__pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite \
 	real/MohanadOdema__DLProf/nsys_profile.sqlite \
 	real/GindaChen__nsys-ai/tests/fixtures/mfu_2gpu_before.sqlite \
-	captured/nvtx_small.sqlite; do
+	captured/nvtx_small.sqlite \
+	real/facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz; do
 	[[ -f $DATA/$e ]] && exports+=("$DATA/$e")
 done
 

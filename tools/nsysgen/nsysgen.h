@@ -248,7 +248,7 @@ struct table_writer {
 
 #define WRITER(table) {table, NULL, 0, 0, SQLITE_OK, 0}
 
-/* tools/nsysgen/schema.sql, which the Makefile turns into a C string at build time. */
+/* src/db/schema.sql, which the Makefile turns into a C string at build time. */
 extern const char SCHEMA_SQL[];
 
 /* The CREATE TABLE text of `table`, for sqlite3_free(); writer_open() uses it, less any column left out. */

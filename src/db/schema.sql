@@ -1,10 +1,12 @@
--- The CREATE TABLE statements of the tables nsysgen writes, each exactly as nsys 2024.2.3 (schema
--- 3.11) has it in shared/docs/schema-2024.2.3-full.sql and in the same order, since a real export's
--- sqlite_master holds that text: compare them with that file rather than editing them here.
--- The Makefile embeds this file into nsysgen as one C string. nsysgen finds a table's statement by
--- its "CREATE TABLE <name> (" line and ends it at the ")" of the line ");" (the ';' is left out);
--- --no-green-context drops the greenContextId line at run time. The ENUM_* tables are not here:
--- they share one layout, which nsysgen fills in per table.
+-- The CREATE TABLE statements of the tables nsysgen writes and nstats's in-memory exports use (a
+-- PyTorch profiler trace read by src/input), each exactly as nsys 2024.2.3 (schema 3.11) has it in
+-- shared/docs/schema-2024.2.3-full.sql and in the same order, since a real export's sqlite_master
+-- holds that text: compare them with that file rather than editing them here.
+-- The Makefile embeds this file as one C string into the library (nst_schema_sql) and into nsysgen
+-- (SCHEMA_SQL). Both find a table's statement by its "CREATE TABLE <name> (" line and end it at the
+-- ")" of the line ");" (the ';' is left out); nsysgen's --no-green-context drops the greenContextId
+-- line at run time, src/input the lines of the NOT NULL columns a trace cannot fill. The ENUM_*
+-- tables are not here: they share one layout, which nsysgen fills in per table.
 
 CREATE TABLE ANALYSIS_DETAILS (
     -- Details about the analysis session.
