@@ -1,24 +1,38 @@
 #!/usr/bin/env python3
 """Checks for tests/diff/run.sh, computed with python3's csv and sqlite3 modules only.
 
-  check.py zero CSV                    an export against itself: no difference anywhere
+  check.py zero CSV [COLUMN,...]       an export against itself: no difference anywhere (but in
+                                       those columns, named without their "A "/"B "/"Diff ")
   check.py swapped AB.csv BA.csv       B vs A is A vs B with every delta negated
   check.py kern_sums CSV A B MODE      kern_diff's instances and totals are SQL's (MODE exact|base)
   check.py edit DB                     edits a copy of an export; prints what launch_diff must find
   check.py launches CSV EXPECT A       launch_diff found exactly that
   check.py only CSV NAME STATUS CHANGE ...   kern_diff: those kernels changed so, no other
   check.py launch_counts CSV REMOVED ADDED NAME   launch_diff: that many launches gone and come
+  check.py perturb_trace IN OUT        a copy of a PyTorch trace with one kernel slowed, launches
+                                       dropped and copied, a kernel renamed; prints what it did
+  check.py trace_kern KERN.csv EXPECT A B    kern_diff of a trace and its perturbed copy: the
+                                       trace's own sums, and only the perturbed kernels changed
+  check.py trace_launches LAUNCH.csv EXPECT A   launch_diff of the same: exactly those launches
+Traces are read with json and gzip, their microseconds as exact decimals.
 A failed check prints why and exits 1.
 """
 import csv
+import decimal
+import re
+import gzip
+import json
 import sqlite3
 import sys
 from collections import Counter
+from decimal import Decimal
 
 
 def rows(path):
     with open(path, newline="", encoding="utf-8") as f:
         r = [x for x in csv.reader(f) if x]
+    if not r:  # a report with no data prints nothing in csv, as nsys does
+        return [], []
     return r[0], [dict(zip(r[0], x)) for x in r[1:]]
 
 
@@ -42,16 +56,20 @@ def sides(header):
     return pairs
 
 
-def zero(path):
+def zero(path, ignore=""):
     header, rs = rows(path)
+    ignored = {"A " + c for c in ignore.split(",") if c} | {"B " + c for c in ignore.split(",") if c} | \
+        {"Diff " + c for c in ignore.split(",") if c}
     for r in rs:
         for c, v in r.items():
+            if c in ignored:
+                continue
             if (c.startswith("Diff ") or c.endswith("Change (%)")) and num(v) not in (None, 0):
                 die(f"{c} is {v} in {r}")
             if c == "Status" and v not in ("same", "matched"):
                 die(f"status {v} in {r}")
         for a, b in sides(header):
-            if r[a] != r[b]:
+            if a not in ignored and r[a] != r[b]:
                 die(f"{a} {r[a]} differs from {b} {r[b]} in {r}")
 
 
@@ -196,10 +214,147 @@ def launch_counts(path, removed, added, changed):
             die(f"duration changed {moved} for {r['Name']}")
 
 
+# ---- PyTorch traces ----------------------------------------------------------------------------
+
+def load_trace(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        return json.load(f, parse_float=Decimal)
+
+
+def trace_kernels(doc):
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    return [e for e in events if e.get("ph") == "X" and e.get("cat") == "kernel"]
+
+
+def us_to_ns(us):
+    return int((Decimal(us) * 1000).to_integral_value(rounding=decimal.ROUND_HALF_UP))
+
+
+def trace_sums(path):
+    sums = {}
+    for e in trace_kernels(load_trace(path)):
+        n, total = sums.get(e["name"], (0, 0))
+        sums[e["name"]] = (n + 1, total + us_to_ns(e["dur"]))
+    return sums
+
+
+def dump_exact(doc):
+    """JSON text with every Decimal written as the number it is, digit for digit (json.dump
+    knows no Decimal, and a float would round the microseconds)."""
+    def mark(x):
+        if isinstance(x, Decimal):
+            return f"\x00{x}\x00"
+        if isinstance(x, dict):
+            return {k: mark(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [mark(v) for v in x]
+        return x
+    return re.sub(r'"\\u0000([-+.0-9Ee]+)\\u0000"', r"\1", json.dumps(mark(doc)))
+
+
+def perturb_trace(src, dst):
+    """The kernels of the busiest stream, by name: the one with most launches is slowed by half
+    (every launch, to the nanosecond), three launches of the next are dropped, two of the third
+    are copied 1 us later, and every launch of the fourth is renamed. Prints one line per
+    change, tab-separated (names have spaces): slowed NAME, removed NAME, added NAME, renamed OLD
+    NEW."""
+    doc = load_trace(src)
+    ks = trace_kernels(doc)
+    stream = Counter((e["args"]["device"], e["args"]["stream"]) for e in ks).most_common(1)[0][0]
+    on = [e for e in ks if (e["args"]["device"], e["args"]["stream"]) == stream]
+    names = [n for n, _ in Counter(e["name"] for e in on).most_common()]
+    if len(names) < 4:
+        die(f"{src}: {len(names)} kernel names on its busiest stream, 4 needed")
+    slow, drop, copy, rename = names[:4]
+    out = [f"slowed\t{slow}"]
+    for e in ks:
+        if e["name"] == slow:
+            e["dur"] = Decimal(us_to_ns(e["dur"]) * 3 // 2) / 1000
+    dropped = [e for e in on if e["name"] == drop][1:4]
+    out += [f"removed\t{drop}"] * len(dropped)
+    copied = [e for e in on if e["name"] == copy][:2]
+    out += [f"added\t{copy}"] * len(copied)
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    for e in copied:
+        c = json.loads(dump_exact(e), parse_float=Decimal)
+        c["ts"] = Decimal(c["ts"]) + 1
+        events.append(c)
+    gone = {id(e) for e in dropped}
+    events[:] = [e for e in events if id(e) not in gone]
+    for e in ks:
+        if e["name"] == rename:
+            e["name"] = "renamed_kernel"
+    out.append(f"renamed\t{rename}\trenamed_kernel")
+    with gzip.open(dst, "wt", encoding="utf-8") as f:
+        f.write(dump_exact(doc))
+    print("\n".join(out))
+
+
+def read_expect(path):
+    with open(path, encoding="utf-8") as f:
+        return [line.rstrip("\n").split("\t", 1) for line in f if line.strip()]
+
+
+def trace_kern(path, expect_path, a_path, b_path):
+    """kern_diff's instances, totals and statuses are the traces' own sums (exact names), and
+    exactly the perturbed kernels differ."""
+    _, rs = rows(path)
+    a, b = trace_sums(a_path), trace_sums(b_path)
+    if {r["Name"] for r in rs} != set(a) | set(b):
+        die(f"kernels {len(rs)} in kern_diff, {len(set(a) | set(b))} in the traces")
+    changed = set()
+    for what, rest in read_expect(expect_path):
+        changed.update(rest.split("\t") if what == "renamed" else [rest])
+    for r in rs:
+        na, ta = a.get(r["Name"], (0, 0))
+        nb, tb = b.get(r["Name"], (0, 0))
+        got = [int(r[c]) for c in ("A Instances", "B Instances", "Diff Instances",
+                                   "A Total (ns)", "B Total (ns)", "Diff Total (ns)")]
+        if got != [na, nb, nb - na, ta, tb, tb - ta]:
+            die(f"{r['Name']}: {got} where the traces say {[na, nb, nb - na, ta, tb, tb - ta]}")
+        if (got[2] != 0 or got[5] != 0) != (r["Name"] in changed):
+            die(f"{r['Name']}: {'changed' if r['Name'] not in changed else 'unchanged'}: {got}")
+        status = ("added" if na == 0 else "removed" if nb == 0 else
+                  "same" if abs(tb - ta) * 100 <= 2 * ta else "slower" if tb > ta else "faster")
+        if r["Status"] != status:
+            die(f"{r['Name']}: {r['Status']} where the totals say {status}")
+
+
+def trace_launches(path, expect_path, a_path):
+    """launch_diff: the dropped launches and every launch of the renamed kernel are removed, the
+    copies and the renamed launches added, every other launch matched, and a matched launch's
+    duration moved exactly when its kernel was slowed, by half of it."""
+    _, rs = rows(path)
+    expect = read_expect(expect_path)
+    a = trace_kernels(load_trace(a_path))
+    slowed = {rest for what, rest in expect if what == "slowed"}
+    old, new = next(rest.split("\t") for what, rest in expect if what == "renamed")
+    n_renamed = sum(e["name"] == old for e in a)
+    want = Counter({("removed", old): n_renamed, ("added", new): n_renamed})
+    want.update((what, rest) for what, rest in expect if what in ("removed", "added"))
+    got = Counter((r["Status"], r["Name"]) for r in rs if r["Status"] != "matched")
+    if got != want:
+        die(f"found {dict(got)}, expected {dict(want)}")
+    n_matched = sum(r["Status"] == "matched" for r in rs)
+    n_removed = sum(n for (what, _), n in want.items() if what == "removed")
+    if n_matched != len(a) - n_removed:
+        die(f"{n_matched} matched, expected {len(a) - n_removed}")
+    for r in rs:
+        if r["Status"] != "matched":
+            continue
+        da, db = int(r["A Duration (ns)"]), int(r["B Duration (ns)"])
+        want_b = da * 3 // 2 if r["Name"] in slowed else da
+        if db != want_b or int(r["Diff Duration (ns)"]) != db - da:
+            die(f"{r['Name']}: duration {da} -> {db}, expected {want_b}")
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     {"zero": zero, "swapped": swapped, "kern_sums": kern_sums, "edit": edit,
-     "launches": launches, "only": only, "launch_counts": launch_counts}[cmd](*args)
+     "launches": launches, "only": only, "launch_counts": launch_counts,
+     "perturb_trace": perturb_trace, "trace_kern": trace_kern,
+     "trace_launches": trace_launches}[cmd](*args)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@
 # itself gives zero deltas, every status "same" and every launch matched; swapping the two sides
 # negates every delta; kern_diff's totals and instances on the real before/after pair
 # (GindaChen__nsys-ai mfu_2gpu_*) are the SQL sums of the kernel rows; launch_diff finds exactly
-# the launches a copy of an export lost, gained or renamed; the gate fails exactly when a kernel
+# the launches a copy of an export lost, gained or renamed, and on real PyTorch traces the kernel a
+# copy slowed, the launches it dropped and copied and the kernel it renamed; an nsys export and
+# the same run as a PyTorch trace agree on every GPU number; the gate fails exactly when a kernel
 # or a device grew beyond it. Prints `diff: N passed, M failed`.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -153,6 +155,61 @@ test_the_gate_on_a_known_regression() {
 	run diff -q -r kern_diff -f csv --names base --gate 13 "$WORK/ex.sqlite" "$WORK/slow12.sqlite"
 	rc_is 0
 	err_is ""
+}
+
+# ---- two profilers: an export against the same run as a PyTorch trace ----------------------------
+
+# nsysgen writes one run both ways. Every GPU number agrees; only what depends on the capture's
+# span differs: nsys's session runs from before the first OS runtime call to the export's end,
+# torch.profiler's Trace span is the profiler's own window, shorter.
+test_nsys_against_kineto() {
+	gen twin --kineto "$WORK/twin.pt.trace.json.gz"
+	local r span='Capture Span (ns),Idle (ns),Capture Util (%)'
+	for r in kern_diff launch_diff gpu_time_diff; do
+		run diff -q -r "$r" -f csv --names base "$WORK/twin.sqlite" "$WORK/twin.pt.trace.json.gz"
+		rc_is 0
+		printf '%s\n' "$OUT" >"$WORK/twin-$r.csv"
+		py zero "$WORK/twin-$r.csv" "$span"
+	done
+	# a trace against the same trace with a kernel slowed, as two runs under torch.profiler
+	gen slowtwin --slow-kernel saxpy:50 --kineto "$WORK/slowtwin.pt.trace.json"
+	run diff -q -r kern_diff -f csv --names base "$WORK/twin.pt.trace.json.gz" "$WORK/slowtwin.pt.trace.json"
+	rc_is 0
+	printf '%s\n' "$OUT" >"$WORK/slowtwin.csv"
+	py only "$WORK/slowtwin.csv" saxpy slower 50.0
+}
+
+# ---- real PyTorch traces --------------------------------------------------------------------------
+
+HTA=$SHARED/data/real/facebookresearch__HolisticTraceAnalysis/tests/data
+
+test_a_real_trace_against_itself() {
+	local e r
+	for e in "$HTA"/*/*.json.gz "$HTA"/*/*/*.json.gz; do
+		[[ -f $e ]] || continue
+		for r in kern_diff launch_diff gpu_time_diff api_diff mem_diff nvtx_diff; do
+			diff_csv "$e" "$e" "$r" self.csv
+			py zero "$WORK/self.csv"
+		done
+	done
+}
+
+# A copy of a real trace, perturbed by check.py with json alone: the diff finds exactly the
+# kernel slowed, the launches dropped and copied, and the kernel renamed, and kern_diff's numbers
+# are the traces' own sums.
+test_a_real_trace_against_a_perturbed_copy() {
+	local e
+	for e in "$HTA"/nccl_parser_config/nccl_data.json.gz \
+		"$HTA"/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz \
+		"$HTA"/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz; do
+		[[ -f $e ]] || continue
+		python3 "$HERE/check.py" perturb_trace "$e" "$WORK/perturbed.json.gz" >"$WORK/expect.txt" ||
+			{ fail "perturb_trace $e: $(<"$WORK/expect.txt")"; continue; }
+		diff_csv "$e" "$WORK/perturbed.json.gz" kern_diff trace-kern.csv
+		py trace_kern "$WORK/trace-kern.csv" "$WORK/expect.txt" "$e" "$WORK/perturbed.json.gz"
+		diff_csv "$e" "$WORK/perturbed.json.gz" launch_diff trace-launch.csv
+		py trace_launches "$WORK/trace-launch.csv" "$WORK/expect.txt" "$e"
+	done
 }
 
 # ---- the gate --------------------------------------------------------------------------------
