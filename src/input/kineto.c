@@ -59,7 +59,7 @@
 
 /* What the container being read is. */
 enum role { R_ROOT, R_SKIP, R_TOP, R_EVENTS, R_EVENT, R_ARGS, R_GRID, R_BLOCK, R_DEVICES,
-	    R_DEVICE, R_DIST };
+	    R_DEVICE, R_DIST, R_COUNT };
 
 enum key {
 	K_OTHER,
@@ -174,6 +174,7 @@ struct kparse {
 	int depth;
 	unsigned char role[MAX_DEPTH + 2];
 	unsigned char key;          /* of the value to come in the innermost object */
+	size_t keys_from[R_COUNT], keys_to[R_COUNT]; /* each role's KEYS (role_keys) */
 
 	uint64_t event_off;         /* where the event or entry being read starts */
 	struct field f[K_COUNT];
@@ -239,10 +240,27 @@ static uint64_t consumed(const struct kparse *p)
 	return p->chunk_off + yajl_get_bytes_consumed(p->y);
 }
 
-static unsigned char lookup_key(unsigned char role, const unsigned char *s, size_t len)
+/* KEYS[first..last) are the keys of a role; KEYS is grouped by role. */
+static void role_keys(unsigned char role, size_t *first, size_t *last)
 {
-	for (size_t i = 0; i < sizeof KEYS / sizeof *KEYS; i++)
-		if (KEYS[i].role == role && KEYS[i].len == len && memcmp(KEYS[i].text, s, len) == 0)
+	size_t n = sizeof KEYS / sizeof *KEYS, i = 0;
+	while (i < n && KEYS[i].role != role)
+		i++;
+	*first = i;
+	while (i < n && KEYS[i].role == role)
+		i++;
+	*last = i;
+}
+
+/* Every key of every event goes through here: the role's own keys only,
+ * their lengths first. */
+static unsigned char lookup_key(const struct kparse *p, const unsigned char *s, size_t len)
+{
+	unsigned char role = p->role[p->depth];
+	if (role >= R_COUNT)
+		return K_OTHER;
+	for (size_t i = p->keys_from[role]; i < p->keys_to[role]; i++)
+		if (KEYS[i].len == len && memcmp(KEYS[i].text, s, len) == 0)
 			return KEYS[i].key;
 	return K_OTHER;
 }
@@ -394,7 +412,7 @@ static int on_string(void *ctx, const unsigned char *s, size_t len)
 static int on_map_key(void *ctx, const unsigned char *s, size_t len)
 {
 	struct kparse *p = ctx;
-	p->key = lookup_key(p->role[p->depth], s, len);
+	p->key = lookup_key(p, s, len);
 	return 1;
 }
 
@@ -963,6 +981,22 @@ static size_t scan(struct kparse *p, struct scan *sc, const unsigned char *buf, 
 {
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = buf[i];
+		if (sc->in_string && !sc->escape && c != '"' && c != '\\') {
+			/* the plain bytes of a string, up to its quote or next escape, at once */
+			const unsigned char *q = memchr(buf + i, '"', n - i);
+			const unsigned char *bs = memchr(buf + i, '\\', (size_t)((q ? q : buf + n) - (buf + i)));
+			const unsigned char *stop = bs ? bs : q ? q : buf + n;
+			size_t run = (size_t)(stop - (buf + i));
+			if (sc->len + run > MAX_STRING) {
+				i += (size_t)(MAX_STRING - sc->len);
+				snprintf(why, cap, "a string longer than %llu bytes",
+					 (unsigned long long)MAX_STRING);
+				return i;
+			}
+			sc->len += run;
+			i += run - 1;
+			continue;
+		}
 		if (sc->in_string) {
 			if (sc->escape)
 				sc->escape = false;
@@ -1160,6 +1194,8 @@ enum nst_status nst_kineto_open(const char *path, struct nst_db **out, struct ns
 	p->err = err;
 	p->role[0] = R_ROOT;
 	p->next_standin = ID_LIMIT - 1;
+	for (unsigned char r = 0; r < R_COUNT; r++)
+		role_keys(r, &p->keys_from[r], &p->keys_to[r]);
 	s = memdb_new(path, &p->db, err);
 	if (s == NST_OK && !(p->y = yajl_alloc(&CALLBACKS, NULL, p)))
 		s = nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);

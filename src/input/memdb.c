@@ -374,9 +374,10 @@ enum nst_status md_thread(struct memdb *m, int64_t gtid, const char *text, size_
 
 /* ---- the end ------------------------------------------------------------------ */
 
-/* sql with %s for each table of a list, run with one integer ?1. */
+/* sql with %s for each table of a list that has rows, run with the integers
+ * ?1 and ?2 (NULL where absent). */
 static enum nst_status each_table(struct memdb *m, const char *fmt, const int *tables, size_t n,
-				  bool has_arg, int64_t arg, struct nst_error *err)
+				  const int64_t *arg1, const int64_t *arg2, struct nst_error *err)
 {
 	enum nst_status s = NST_OK;
 	for (size_t i = 0; s == NST_OK && i < n; i++) {
@@ -389,8 +390,10 @@ static enum nst_status each_table(struct memdb *m, const char *fmt, const int *t
 		if (sqlite3_prepare_v2(m->h, sql, -1, &st, NULL) != SQLITE_OK)
 			s = sql_fail(m, err);
 		else {
-			if (has_arg)
-				sqlite3_bind_int64(st, 1, arg);
+			if (arg1)
+				sqlite3_bind_int64(st, 1, *arg1);
+			if (arg2)
+				sqlite3_bind_int64(st, 2, *arg2);
 			if (sqlite3_step(st) != SQLITE_DONE)
 				s = sql_fail(m, err);
 			sqlite3_finalize(st);
@@ -400,7 +403,7 @@ static enum nst_status each_table(struct memdb *m, const char *fmt, const int *t
 	return s;
 }
 
-static const int TIMED[] = { MD_KERNEL, MD_MEMCPY, MD_MEMSET, MD_RUNTIME, MD_NVTX };
+static const int CPU_ROWS[] = { MD_RUNTIME, MD_NVTX };
 static const int GPU_ROWS[] = { MD_KERNEL, MD_MEMCPY, MD_MEMSET };
 
 /* The process of the only process that made calls, or none. */
@@ -408,6 +411,8 @@ static enum nst_status only_caller(struct memdb *m, bool *one, int64_t *gpid, st
 {
 	sqlite3_stmt *st;
 	*one = false;
+	if (!m->rows[MD_RUNTIME])
+		return NST_OK;
 	if (sqlite3_prepare_v2(m->h, "SELECT min(g), count(DISTINCT g) FROM (SELECT globalTid & "
 			       "-16777216 AS g FROM CUPTI_ACTIVITY_KIND_RUNTIME)", -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(m, err);
@@ -419,28 +424,35 @@ static enum nst_status only_caller(struct memdb *m, bool *one, int64_t *gpid, st
 	return NST_OK;
 }
 
-/* Each GPU row belongs to the process whose calls have its correlationId;
- * to none when calls of several processes have it (a trace that merges
- * processes: which one launched it is not known); without such a call, to
- * the only process that made calls, if there is one. */
-static enum nst_status gpu_processes(struct memdb *m, struct nst_error *err)
+/* Each GPU row, in one pass (a pass rewrites every row: 1M kernels take a
+ * second each): its times from the session's start, and the process whose
+ * calls have its correlationId; none when calls of several processes have
+ * it (a trace that merges processes: which one launched it is not known);
+ * without such a call, the only process that made calls, if there is one,
+ * which then is every row's. */
+static enum nst_status gpu_rows(struct memdb *m, const struct md_session *s, struct nst_error *err)
 {
 	bool one;
-	int64_t gpid = 0;
-	enum nst_status s = only_caller(m, &one, &gpid, err);
-	if (s == NST_OK)
-		s = exec(m, "CREATE TEMP TABLE nstats_corr AS SELECT correlationId AS c, CASE WHEN "
-			 "count(DISTINCT globalTid & -16777216) = 1 THEN min(globalTid & -16777216) END AS g "
-			 "FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId IS NOT NULL GROUP BY 1; "
-			 "CREATE UNIQUE INDEX temp.nstats_corr_c ON nstats_corr (c)", err);
-	if (s == NST_OK)
-		s = each_table(m, "UPDATE %s SET globalPid = CASE WHEN correlationId IN (SELECT c FROM "
-			       "nstats_corr) THEN (SELECT g FROM nstats_corr WHERE c = %s.correlationId) "
-			       "ELSE ?1 END",
-			       GPU_ROWS, sizeof GPU_ROWS / sizeof *GPU_ROWS, one, gpid, err);
-	if (s == NST_OK)
-		s = exec(m, "DROP TABLE temp.nstats_corr", err);
-	return s;
+	int64_t gpid = 0, origin = s->has_span ? s->origin : 0;
+	enum nst_status st = only_caller(m, &one, &gpid, err);
+	if (st != NST_OK)
+		return st;
+	if (one || !m->rows[MD_RUNTIME])
+		return each_table(m, "UPDATE %s SET start = start - ?1, end = end - ?1, globalPid = ?2",
+				  GPU_ROWS, sizeof GPU_ROWS / sizeof *GPU_ROWS, &origin,
+				  one ? &gpid : NULL, err);
+	/* the collisions' g is -1, which no process is (a globalPid is >= 0) */
+	st = exec(m, "CREATE TEMP TABLE nstats_corr (c INTEGER PRIMARY KEY, g INTEGER); "
+		  "INSERT INTO nstats_corr SELECT correlationId, CASE WHEN count(DISTINCT globalTid & "
+		  "-16777216) = 1 THEN min(globalTid & -16777216) ELSE -1 END FROM "
+		  "CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId IS NOT NULL GROUP BY 1", err);
+	if (st == NST_OK)
+		st = each_table(m, "UPDATE %s SET start = start - ?1, end = end - ?1, globalPid = "
+				"nullif((SELECT g FROM nstats_corr WHERE c = %s.correlationId), -1)",
+				GPU_ROWS, sizeof GPU_ROWS / sizeof *GPU_ROWS, &origin, NULL, err);
+	if (st == NST_OK)
+		st = exec(m, "DROP TABLE temp.nstats_corr", err);
+	return st;
 }
 
 static enum nst_status meta_row(struct memdb *m, const char *name, const char *value,
@@ -566,10 +578,10 @@ enum nst_status memdb_finish(struct memdb *m, const struct md_session *s, struct
 {
 	enum nst_status st = NST_OK;
 	if (s->has_span)
-		st = each_table(m, "UPDATE %s SET start = start - ?1, end = end - ?1", TIMED,
-				sizeof TIMED / sizeof *TIMED, true, s->origin, err);
-	if (st == NST_OK && m->rows[MD_RUNTIME])
-		st = gpu_processes(m, err);
+		st = each_table(m, "UPDATE %s SET start = start - ?1, end = end - ?1", CPU_ROWS,
+				sizeof CPU_ROWS / sizeof *CPU_ROWS, &s->origin, NULL, err);
+	if (st == NST_OK)
+		st = gpu_rows(m, s, err);
 	if (st == NST_OK)
 		st = nvtx_and_ranks(m, s, err);
 	if (st == NST_OK)
