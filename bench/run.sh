@@ -110,8 +110,9 @@ ref_timed() {
 	((rc == 0)) || { ((rc == 124)) && echo "killed -" || echo "failed -"; }
 }
 
-ratio() { # A B: A/B as "N.Nx", "-" when either is missing
-	awk -v a="$1" -v b="$2" 'BEGIN { if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) print "-"; else printf "%.1fx", a / b }'
+ratio() { # A B: A/B as "N.Nx" ("0.0Nx" below 0.1), "-" when either is missing
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) print "-"
+		else printf(a / b < 0.1 ? "%.2fx\n" : "%.1fx\n", a / b) }'
 }
 
 wanted() { local w=${1%% *}; [[ -z $cases || " $cases " == *" ${w%:} "* ]]; }

@@ -7,23 +7,31 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* A readable regular file that starts with the SQLite header: checked
- * before SQLite sees it, so that the message says what is wrong. */
-static enum nst_status check_file(const char *path, struct nst_error *err)
+enum nst_status nst_input_file(const char *path, struct nst_error *err)
 {
 	struct stat st;
 	if (stat(path, &st) != 0)
 		return nst_fail(err, NST_ERR_DB, "%s: %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return nst_fail(err, NST_ERR_DB, "%s: is a directory", path);
+	if (st.st_size == 0)
+		return nst_fail(err, NST_ERR_DB, "%s: file is empty", path);
+	return NST_OK;
+}
+
+/* A readable regular file that starts with the SQLite header: checked
+ * before SQLite sees it, so that the message says what is wrong. */
+static enum nst_status check_file(const char *path, struct nst_error *err)
+{
+	enum nst_status s = nst_input_file(path, err);
+	if (s != NST_OK)
+		return s;
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return nst_fail(err, NST_ERR_DB, "%s: %s", path, strerror(errno));
 	char head[16];
 	size_t n = fread(head, 1, sizeof head, f);
 	fclose(f);
-	if (n == 0)
-		return nst_fail(err, NST_ERR_DB, "%s: file is empty", path);
 	if (n < sizeof head || memcmp(head, "SQLite format 3", 16) != 0)
 		return nst_fail(err, NST_ERR_DB,
 				"%s: not an SQLite database (nsys export --type=sqlite makes one)",

@@ -16,6 +16,10 @@ struct nst_db;
 /* Opens path read-only (the file is never written, not even a journal).
  * Fails with NST_ERR_DB and a message naming the file when it is missing,
  * unreadable, not SQLite, or not an Nsight Systems export. */
+/* An input file that is there, not a directory and not empty; the
+ * message names path and what is wrong. */
+enum nst_status nst_input_file(const char *path, struct nst_error *err);
+
 enum nst_status nst_db_open(const char *path, struct nst_db **out,
 			    struct nst_error *err);
 /* An export built in memory from another format (src/input), checked as

@@ -1029,18 +1029,6 @@ static size_t scan(struct kparse *p, struct scan *sc, const unsigned char *buf, 
 	return n;
 }
 
-static enum nst_status check_file(const char *path, struct nst_error *err)
-{
-	struct stat st;
-	if (stat(path, &st) != 0)
-		return nst_fail(err, NST_ERR_DB, "%s: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		return nst_fail(err, NST_ERR_DB, "%s: is a directory", path);
-	if (st.st_size == 0)
-		return nst_fail(err, NST_ERR_DB, "%s: file is empty", path);
-	return NST_OK;
-}
-
 /* YAJL's failure, found at the byte before off (where it stopped). */
 static void yajl_fail(struct kparse *p, uint64_t off)
 {
@@ -1175,7 +1163,7 @@ static void kparse_release(struct kparse *p)
 enum nst_status nst_kineto_open(const char *path, struct nst_db **out, struct nst_error *err)
 {
 	*out = NULL;
-	enum nst_status s = check_file(path, err);
+	enum nst_status s = nst_input_file(path, err);
 	if (s != NST_OK)
 		return s;
 	gzFile gz = gzopen(path, "rb");

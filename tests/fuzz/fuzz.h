@@ -19,4 +19,11 @@ int fuzz_run(const char *cmd, int argc, const char *const *argv);
 /* The working directory fuzz_setup made. */
 const char *fuzz_dir(void);
 
+/* FNV-1a of the input: the harnesses' choices (formats, compression) follow
+ * the input, so that a crash replays from its file alone. */
+uint32_t fuzz_hash(const uint8_t *data, size_t size);
+
+/* data[0..size) written to path, made or truncated; 0, or -1 on failure. */
+int fuzz_write(const char *path, const uint8_t *data, size_t size);
+
 #endif

@@ -1,6 +1,7 @@
 /* The harnesses' shared setup; see fuzz.h. */
 #include "fuzz.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,4 +47,22 @@ int fuzz_run(const char *cmd, int argc, const char *const *argv)
 		free(v[i]);
 	free(v);
 	return rc;
+}
+
+uint32_t fuzz_hash(const uint8_t *data, size_t size)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ data[i]) * 16777619u;
+	return h;
+}
+
+int fuzz_write(const char *path, const uint8_t *data, size_t size)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return -1;
+	ssize_t w = size ? write(fd, data, size) : 0;
+	close(fd);
+	return w == (ssize_t)size ? 0 : -1;
 }

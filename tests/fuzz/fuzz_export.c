@@ -33,36 +33,18 @@ static const char *const MORE_FORMATS[] = { "tsv", "hdoc", "column", "table" };
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
-static uint32_t fnv1a(const uint8_t *data, size_t size)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < size; i++)
-		h = (h ^ data[i]) * 16777619u;
-	return h;
-}
-
-static int write_image(const char *path, const uint8_t *data, size_t size)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
-		return -1;
-	ssize_t w = size ? write(fd, data, size) : 0;
-	close(fd);
-	return w == (ssize_t)size ? 0 : -1;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_setup();
 	const char *path = "export.sqlite";
-	if (write_image(path, data, size) != 0)
+	if (fuzz_write(path, data, size) != 0)
 		return 0;
 	const char *stats[] = { "-q", "-r", REPORTS, "-f", "csv", path };
 	fuzz_run("stats", 6, stats);
 	const char *json[] = { "-q", "-r", "cuda_gpu_kern_sum,nvtx_sum", "-f", "json",
 			       "--filter-time", "1000/", path };
 	fuzz_run("stats", 7, json);
-	uint32_t h = fnv1a(data, size);
+	uint32_t h = fuzz_hash(data, size);
 	const char *more[] = { "-q", "-r", MORE_REPORTS[h % COUNT(MORE_REPORTS)], "-f",
 			       MORE_FORMATS[(h >> 8) % COUNT(MORE_FORMATS)], path };
 	fuzz_run("stats", 6, more);

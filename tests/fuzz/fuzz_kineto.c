@@ -19,24 +19,6 @@ static const char REPORTS[] =
 	"cuda_gpu_kern_sum,cuda_gpu_trace,cuda_gpu_mem_size_sum,cuda_gpu_sum,gpu_time_sum,"
 	"cuda_api_sum,nvtx_sum,cuda_kern_exec_trace,nvtx_pushpop_trace";
 
-static uint32_t fnv1a(const uint8_t *data, size_t size)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < size; i++)
-		h = (h ^ data[i]) * 16777619u;
-	return h;
-}
-
-static int write_plain(const char *path, const uint8_t *data, size_t size)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
-		return -1;
-	ssize_t w = size ? write(fd, data, size) : 0;
-	close(fd);
-	return w == (ssize_t)size ? 0 : -1;
-}
-
 static int write_gzip(const char *path, const uint8_t *data, size_t size)
 {
 	gzFile gz = gzopen(path, "wb");
@@ -50,8 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_setup();
 	const char *path = "trace.json";
-	uint32_t h = fnv1a(data, size);
-	if ((h % 4 == 0 ? write_gzip(path, data, size) : write_plain(path, data, size)) != 0)
+	uint32_t h = fuzz_hash(data, size);
+	if ((h % 4 == 0 ? write_gzip(path, data, size) : fuzz_write(path, data, size)) != 0)
 		return 0;
 	const char *stats[] = { "-q", "-r", REPORTS, "-f", "csv", path };
 	fuzz_run("stats", 6, stats);
