@@ -751,6 +751,9 @@ static int call(struct kparse *p, int64_t start, int64_t end, int event_class)
 	int64_t name_id = string_id(p, name->p, name->len);
 	if (name_id < 0)
 		return 0;
+	enum nst_status s = md_call(p->db, has_corr, corr, gtid & -ID_LIMIT, p->err);
+	if (s != NST_OK)
+		return failed(p, s);
 	md_begin(p->db, MD_RUNTIME);
 	md_int(p->db, start);
 	md_int(p->db, end);

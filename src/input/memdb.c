@@ -1,6 +1,7 @@
 /* The export a reader builds in memory; see memdb.h. */
 #include "input/memdb.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,19 +65,69 @@ struct names {
 	size_t n, cap;
 };
 
+/* Rows given and not yet inserted: their values in order, texts copied. */
+struct batch {
+	struct brow {
+		int table;
+		size_t first, n; /* its values: vals[first..first+n) */
+	} *rows;
+	struct bval {
+		enum { V_INT, V_NULL, V_TEXT } kind;
+		int64_t i;       /* V_TEXT: the offset of its bytes in text */
+		size_t len;
+	} *vals;
+	char *text;
+	size_t nrows, caprows, nvals, capvals, ntext, captext;
+	bool nomem;              /* a value could not be kept */
+	struct batch *next;      /* in the free list */
+};
+
+/* Rows are inserted by a second thread while the reader parses: SQLite's
+ * work (about a third of reading a trace) then runs beside the JSON's.
+ * The reader fills a batch and hands it over; the writer inserts it and
+ * gives it back. Without the thread, a batch is inserted where it is
+ * handed over. After memdb_flush the writer is gone and the connection the
+ * caller's. */
+struct writer {
+	pthread_t thread;
+	bool running;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	struct batch *pending;   /* handed over, not yet taken */
+	struct batch *free;      /* inserted, to fill again */
+	bool inited, busy, quit;
+	enum nst_status status;  /* the first failure to insert */
+	struct nst_error err;
+};
+
+/* Every call's process, and the correlationIds of those that have one. */
+struct calls {
+	struct call_corr {
+		int64_t corr;
+		uint32_t proc;       /* index in gpids */
+	} *v;
+	size_t n, cap;
+	struct nst_map procs;        /* globalPid -> index in gpids */
+	int64_t *gpids;
+	size_t nprocs, capprocs;
+};
+
 struct memdb {
 	sqlite3 *h;
 	const char *path;
 	sqlite3_stmt *insert[T_COUNT];
 	int ncols[T_COUNT];
 	uint64_t rows[T_COUNT];
-	/* the row being given */
-	int cur, next;
-	int bind_rc;
+	/* the row being given, into fill */
+	int cur;
+	struct batch *fill;
+	size_t nbatches;
+	struct writer w;
 	/* StringIds: the strings, copied into the arena */
 	struct nst_strtab strings;
 	struct nst_arena arena;
 	struct names processes, threads;
+	struct calls calls;
 };
 
 static enum nst_status internal(const struct memdb *m, struct nst_error *err, const char *what)
@@ -207,6 +258,11 @@ static enum nst_status create_table(struct memdb *m, int t, struct nst_error *er
 	return s;
 }
 
+static void writer_start(struct memdb *m);
+static void calls_release(struct calls *c);
+static void writer_release(struct memdb *m);
+static enum nst_status memdb_flush(struct memdb *m, struct nst_error *err);
+
 enum nst_status memdb_new(const char *path, struct memdb **out, struct nst_error *err)
 {
 	*out = NULL;
@@ -215,8 +271,9 @@ enum nst_status memdb_new(const char *path, struct memdb **out, struct nst_error
 		return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
 	m->path = path;
 	enum nst_status s = NST_OK;
-	/* One connection, one thread: no mutexes; no journal, no temporary
-	 * file: nothing of it touches a disk. */
+	/* One connection, used by one thread at a time (the writer, then the
+	 * caller): no mutexes; no journal, no temporary file: nothing of it
+	 * touches a disk. */
 	if (sqlite3_open_v2(":memory:", &m->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		s = m->h ? sql_fail(m, err) : nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
@@ -225,10 +282,14 @@ enum nst_status memdb_new(const char *path, struct memdb **out, struct nst_error
 			 " BEGIN", err);
 	for (int t = 0; s == NST_OK && t < T_COUNT; t++)
 		s = create_table(m, t, err);
+	if (s == NST_OK && !(m->fill = calloc(1, sizeof *m->fill)))
+		s = nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
 	if (s != NST_OK) {
 		memdb_free(m);
 		return s;
 	}
+	m->nbatches = 1;
+	writer_start(m);
 	*out = m;
 	return NST_OK;
 }
@@ -237,6 +298,7 @@ void memdb_free(struct memdb *m)
 {
 	if (!m)
 		return;
+	writer_release(m);
 	for (int t = 0; t < T_COUNT; t++)
 		sqlite3_finalize(m->insert[t]);
 	sqlite3_close(m->h);
@@ -244,6 +306,7 @@ void memdb_free(struct memdb *m)
 	nst_arena_release(&m->arena);
 	nst_map_release(&m->processes.rows);
 	nst_map_release(&m->threads.rows);
+	calls_release(&m->calls);
 	free(m->processes.v);
 	free(m->threads.v);
 	free(m);
@@ -251,6 +314,7 @@ void memdb_free(struct memdb *m)
 
 sqlite3 *memdb_take(struct memdb *m)
 {
+	writer_release(m);
 	for (int t = 0; t < T_COUNT; t++) {
 		sqlite3_finalize(m->insert[t]);
 		m->insert[t] = NULL;
@@ -262,11 +326,57 @@ sqlite3 *memdb_take(struct memdb *m)
 
 /* ---- rows ---------------------------------------------------------------------- */
 
+#define BATCH_ROWS 4096
+#define BATCHES 3 /* one filling, one handed over, one being inserted */
+
+static void batch_free(struct batch *b)
+{
+	if (!b)
+		return;
+	free(b->rows);
+	free(b->vals);
+	free(b->text);
+	free(b);
+}
+
+/* Room for need elements of size bytes in the array that *arr (a pointer
+ * to any pointer type, passed as void *) points to. */
+static bool grow(void *arr, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return true;
+	size_t c = *cap ? *cap : 256;
+	while (c < need)
+		c *= 2;
+	void *p;
+	memcpy(&p, arr, sizeof p);
+	void *q = realloc(p, c * size);
+	if (!q)
+		return false;
+	memcpy(arr, &q, sizeof q);
+	*cap = c;
+	return true;
+}
+
+static struct bval *add_val(struct memdb *m)
+{
+	struct batch *b = m->fill;
+	if (b->nomem || !grow(&b->vals, &b->capvals, b->nvals + 1, sizeof *b->vals)) {
+		b->nomem = true;
+		return NULL;
+	}
+	return &b->vals[b->nvals++];
+}
+
 static void begin(struct memdb *m, int t)
 {
+	struct batch *b = m->fill;
 	m->cur = t;
-	m->next = 1;
-	m->bind_rc = SQLITE_OK;
+	if (b->nomem || !grow(&b->rows, &b->caprows, b->nrows + 1, sizeof *b->rows)) {
+		b->nomem = true;
+		return;
+	}
+	b->rows[b->nrows] = (struct brow){ t, b->nvals, 0 };
 }
 
 void md_begin(struct memdb *m, enum md_table t)
@@ -274,43 +384,215 @@ void md_begin(struct memdb *m, enum md_table t)
 	begin(m, (int)t);
 }
 
-static void bound(struct memdb *m, int rc)
-{
-	if (rc != SQLITE_OK && m->bind_rc == SQLITE_OK)
-		m->bind_rc = rc;
-	m->next++;
-}
-
 void md_int(struct memdb *m, int64_t v)
 {
-	bound(m, sqlite3_bind_int64(m->insert[m->cur], m->next, v));
+	struct bval *x = add_val(m);
+	if (x)
+		*x = (struct bval){ V_INT, v, 0 };
 }
 
 void md_null(struct memdb *m)
 {
-	bound(m, sqlite3_bind_null(m->insert[m->cur], m->next));
+	struct bval *x = add_val(m);
+	if (x)
+		*x = (struct bval){ V_NULL, 0, 0 };
 }
 
 void md_text(struct memdb *m, const char *s, size_t len)
 {
-	bound(m, sqlite3_bind_text64(m->insert[m->cur], m->next, s, len, SQLITE_STATIC, SQLITE_UTF8));
+	struct batch *b = m->fill;
+	struct bval *x = add_val(m);
+	if (!x)
+		return;
+	if (!grow(&b->text, &b->captext, b->ntext + len + 1, 1)) {
+		b->nomem = true;
+		return;
+	}
+	memcpy(b->text + b->ntext, s, len);
+	*x = (struct bval){ V_TEXT, (int64_t)b->ntext, len };
+	b->ntext += len + 1;
+}
+
+/* Inserts the rows of b; the first failure in *err. */
+static enum nst_status insert_batch(struct memdb *m, const struct batch *b, struct nst_error *err)
+{
+	for (size_t r = 0; r < b->nrows; r++) {
+		const struct brow *row = &b->rows[r];
+		sqlite3_stmt *st = m->insert[row->table];
+		int rc = SQLITE_OK;
+		for (size_t i = 0; rc == SQLITE_OK && i < row->n; i++) {
+			const struct bval *v = &b->vals[row->first + i];
+			int col = (int)i + 1;
+			rc = v->kind == V_INT    ? sqlite3_bind_int64(st, col, v->i)
+			     : v->kind == V_NULL ? sqlite3_bind_null(st, col)
+						 : sqlite3_bind_text64(st, col, b->text + v->i, v->len,
+								       SQLITE_STATIC, SQLITE_UTF8);
+		}
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (rc == SQLITE_NOMEM)
+			return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", m->path);
+		if (rc != SQLITE_DONE)
+			return internal(m, err, sqlite3_errmsg(m->h));
+	}
+	return NST_OK;
+}
+
+static void batch_clear(struct batch *b)
+{
+	b->nrows = b->nvals = b->ntext = 0;
+	b->nomem = false;
+}
+
+static void *writer_main(void *arg)
+{
+	struct memdb *m = arg;
+	struct writer *w = &m->w;
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->pending && !w->quit)
+			pthread_cond_wait(&w->changed, &w->lock);
+		if (!w->pending)
+			break;
+		struct batch *b = w->pending;
+		w->pending = NULL;
+		w->busy = true;
+		bool failed = w->status != NST_OK;
+		pthread_cond_broadcast(&w->changed);
+		pthread_mutex_unlock(&w->lock);
+		struct nst_error err = { 0 };
+		enum nst_status s = failed ? NST_OK : insert_batch(m, b, &err);
+		batch_clear(b);
+		pthread_mutex_lock(&w->lock);
+		if (s != NST_OK && w->status == NST_OK) {
+			w->status = s;
+			w->err = err;
+		}
+		b->next = w->free;
+		w->free = b;
+		w->busy = false;
+		pthread_cond_broadcast(&w->changed);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+static enum nst_status writer_failure(struct memdb *m, struct nst_error *err)
+{
+	if (m->w.status != NST_OK && err)
+		*err = m->w.err;
+	return m->w.status;
+}
+
+/* Hands m->fill over and takes an empty batch to fill; the writer's
+ * failure, if it had one. */
+static enum nst_status hand_over(struct memdb *m, struct nst_error *err)
+{
+	struct writer *w = &m->w;
+	struct batch *b = m->fill;
+	if (!w->running) {
+		enum nst_status s = insert_batch(m, b, err);
+		batch_clear(b);
+		return s;
+	}
+	pthread_mutex_lock(&w->lock);
+	while (w->pending)
+		pthread_cond_wait(&w->changed, &w->lock);
+	w->pending = b;
+	pthread_cond_broadcast(&w->changed);
+	struct batch *next = w->free;
+	if (next)
+		w->free = next->next;
+	else if (m->nbatches < BATCHES && (next = calloc(1, sizeof *next)) != NULL)
+		m->nbatches++;
+	while (!next && w->status == NST_OK) {
+		pthread_cond_wait(&w->changed, &w->lock);
+		if ((next = w->free) != NULL)
+			w->free = next->next;
+	}
+	enum nst_status s = writer_failure(m, err);
+	pthread_mutex_unlock(&w->lock);
+	m->fill = next;
+	if (!next && s == NST_OK)
+		s = nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", m->path);
+	return s;
 }
 
 enum nst_status md_end(struct memdb *m, struct nst_error *err)
 {
-	sqlite3_stmt *st = m->insert[m->cur];
-	if (m->next - 1 != m->ncols[m->cur])
-		return internal(m, err, "a row with the wrong number of values");
-	if (m->bind_rc == SQLITE_NOMEM)
+	struct batch *b = m->fill;
+	if (!b)
+		return writer_failure(m, err);
+	if (b->nomem)
 		return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", m->path);
-	if (m->bind_rc != SQLITE_OK)
-		return internal(m, err, sqlite3_errstr(m->bind_rc));
-	int rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return sql_fail(m, err);
+	struct brow *row = &b->rows[b->nrows];
+	row->n = b->nvals - row->first;
+	if (row->n != (size_t)m->ncols[m->cur])
+		return internal(m, err, "a row with the wrong number of values");
+	b->nrows++;
 	m->rows[m->cur]++;
-	return NST_OK;
+	if (b->nrows < BATCH_ROWS && m->w.running)
+		return NST_OK;
+	return hand_over(m, err);
+}
+
+/* Every row given inserted, and the writer stopped: the connection is the
+ * caller's again. */
+static enum nst_status memdb_flush(struct memdb *m, struct nst_error *err)
+{
+	struct writer *w = &m->w;
+	enum nst_status s = m->fill && m->fill->nrows ? hand_over(m, err) : NST_OK;
+	if (w->running) {
+		pthread_mutex_lock(&w->lock);
+		w->quit = true;
+		pthread_cond_broadcast(&w->changed);
+		pthread_mutex_unlock(&w->lock);
+		pthread_join(w->thread, NULL);
+		w->running = false;
+		if (s == NST_OK)
+			s = writer_failure(m, err);
+	}
+	return s;
+}
+
+static void writer_start(struct memdb *m)
+{
+	struct writer *w = &m->w;
+	if (pthread_mutex_init(&w->lock, NULL) != 0)
+		return;
+	if (pthread_cond_init(&w->changed, NULL) != 0) {
+		pthread_mutex_destroy(&w->lock);
+		return;
+	}
+	w->running = pthread_create(&w->thread, NULL, writer_main, m) == 0;
+	w->inited = true;
+}
+
+static void writer_release(struct memdb *m)
+{
+	struct writer *w = &m->w;
+	if (w->running) {
+		pthread_mutex_lock(&w->lock);
+		w->quit = true;
+		w->status = w->status != NST_OK ? w->status : NST_ERR_INTERNAL; /* drop what is left */
+		pthread_cond_broadcast(&w->changed);
+		pthread_mutex_unlock(&w->lock);
+		pthread_join(w->thread, NULL);
+		w->running = false;
+	}
+	if (w->inited) {
+		pthread_cond_destroy(&w->changed);
+		pthread_mutex_destroy(&w->lock);
+		w->inited = false;
+	}
+	for (struct batch *b = w->free, *next; b; b = next) {
+		next = b->next;
+		batch_free(b);
+	}
+	batch_free(w->pending);
+	batch_free(m->fill);
+	w->free = w->pending = m->fill = NULL;
 }
 
 int64_t md_string(struct memdb *m, const char *s, size_t len, enum nst_status *status,
@@ -406,52 +688,109 @@ static enum nst_status each_table(struct memdb *m, const char *fmt, const int *t
 static const int CPU_ROWS[] = { MD_RUNTIME, MD_NVTX };
 static const int GPU_ROWS[] = { MD_KERNEL, MD_MEMCPY, MD_MEMSET };
 
-/* The process of the only process that made calls, or none. */
-static enum nst_status only_caller(struct memdb *m, bool *one, int64_t *gpid, struct nst_error *err)
+/* ---- the process of each GPU row -------------------------------------------- */
+
+#define COLLIDED UINT32_MAX
+
+enum nst_status md_call(struct memdb *m, bool has_corr, int64_t corr, int64_t gpid,
+			struct nst_error *err)
 {
-	sqlite3_stmt *st;
-	*one = false;
-	if (!m->rows[MD_RUNTIME])
-		return NST_OK;
-	if (sqlite3_prepare_v2(m->h, "SELECT min(g), count(DISTINCT g) FROM (SELECT globalTid & "
-			       "-16777216 AS g FROM CUPTI_ACTIVITY_KIND_RUNTIME)", -1, &st, NULL) != SQLITE_OK)
-		return sql_fail(m, err);
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 1) == 1) {
-		*one = true;
-		*gpid = sqlite3_column_int64(st, 0);
-	}
-	sqlite3_finalize(st);
+	struct calls *c = &m->calls;
+	uint32_t proc;
+	bool fresh;
+	if (nst_map_get_or_put(&c->procs, gpid, 0, (uint32_t)c->nprocs, &proc, &fresh) != 0 ||
+	    (fresh && !grow(&c->gpids, &c->capprocs, c->nprocs + 1, sizeof *c->gpids)) ||
+	    (has_corr && !grow(&c->v, &c->cap, c->n + 1, sizeof *c->v)))
+		return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", m->path);
+	if (fresh)
+		c->gpids[c->nprocs++] = gpid;
+	if (has_corr)
+		c->v[c->n++] = (struct call_corr){ corr, proc };
 	return NST_OK;
 }
 
-/* Each GPU row, in one pass (a pass rewrites every row: 1M kernels take a
- * second each): its times from the session's start, and the process whose
- * calls have its correlationId; none when calls of several processes have
- * it (a trace that merges processes: which one launched it is not known);
- * without such a call, the only process that made calls, if there is one,
- * which then is every row's. */
+static int by_corr(const void *x, const void *y)
+{
+	const struct call_corr *a = x, *b = y;
+	return a->corr < b->corr ? -1 : a->corr > b->corr ? 1 : (a->proc > b->proc) - (a->proc < b->proc);
+}
+
+/* One entry per correlationId, COLLIDED where calls of several processes
+ * have it. */
+static void calls_index(struct calls *c)
+{
+	qsort(c->v, c->n, sizeof *c->v, by_corr);
+	size_t n = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		if (n && c->v[n - 1].corr == c->v[i].corr) {
+			if (c->v[n - 1].proc != c->v[i].proc)
+				c->v[n - 1].proc = COLLIDED;
+			continue;
+		}
+		c->v[n++] = c->v[i];
+	}
+	c->n = n;
+}
+
+/* nstats_gpid(correlationId): the globalPid of the process whose calls have
+ * it, NULL when none or several do. */
+static void gpid_of(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const struct calls *c = sqlite3_user_data(ctx);
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER)
+		return;
+	int64_t corr = sqlite3_value_int64(argv[0]);
+	size_t lo = 0, hi = c->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->v[mid].corr < corr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < c->n && c->v[lo].corr == corr && c->v[lo].proc != COLLIDED)
+		sqlite3_result_int64(ctx, c->gpids[c->v[lo].proc]);
+}
+
+static void calls_release(struct calls *c)
+{
+	free(c->v);
+	free(c->gpids);
+	nst_map_release(&c->procs);
+	memset(c, 0, sizeof *c);
+}
+
+/* Each GPU row, in one pass (a pass rewrites every row: 1M kernels take
+ * about a second): its times from the session's start, and the process
+ * whose calls have its correlationId; none when calls of several processes
+ * have it (a trace that merges processes: which one launched it is not
+ * known); without such a call, the only process that made calls, if there
+ * is one, which then is every row's. Kineto writes GPU rows before the
+ * calls that launched them: the process is known only at the end. */
 static enum nst_status gpu_rows(struct memdb *m, const struct md_session *s, struct nst_error *err)
 {
-	bool one;
-	int64_t gpid = 0, origin = s->has_span ? s->origin : 0;
-	enum nst_status st = only_caller(m, &one, &gpid, err);
-	if (st != NST_OK)
-		return st;
-	if (one || !m->rows[MD_RUNTIME])
-		return each_table(m, "UPDATE %s SET start = start - ?1, end = end - ?1, globalPid = ?2",
-				  GPU_ROWS, sizeof GPU_ROWS / sizeof *GPU_ROWS, &origin,
-				  one ? &gpid : NULL, err);
-	/* the collisions' g is -1, which no process is (a globalPid is >= 0) */
-	st = exec(m, "CREATE TEMP TABLE nstats_corr (c INTEGER PRIMARY KEY, g INTEGER); "
-		  "INSERT INTO nstats_corr SELECT correlationId, CASE WHEN count(DISTINCT globalTid & "
-		  "-16777216) = 1 THEN min(globalTid & -16777216) ELSE -1 END FROM "
-		  "CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId IS NOT NULL GROUP BY 1", err);
-	if (st == NST_OK)
+	struct calls *c = &m->calls;
+	int64_t origin = s->has_span ? s->origin : 0;
+	enum nst_status st;
+	if (c->nprocs <= 1) {
+		st = each_table(m, "UPDATE %s SET start = start - ?1, end = end - ?1, globalPid = ?2",
+				GPU_ROWS, sizeof GPU_ROWS / sizeof *GPU_ROWS, &origin,
+				c->nprocs ? &c->gpids[0] : NULL, err);
+	} else {
+		calls_index(c);
+		if (sqlite3_create_function_v2(m->h, "nstats_gpid", 1,
+					       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
+					       c, gpid_of, NULL, NULL, NULL) != SQLITE_OK)
+			return sql_fail(m, err);
 		st = each_table(m, "UPDATE %s SET start = start - ?1, end = end - ?1, globalPid = "
-				"nullif((SELECT g FROM nstats_corr WHERE c = %s.correlationId), -1)",
+				"nstats_gpid(correlationId)",
 				GPU_ROWS, sizeof GPU_ROWS / sizeof *GPU_ROWS, &origin, NULL, err);
-	if (st == NST_OK)
-		st = exec(m, "DROP TABLE temp.nstats_corr", err);
+		/* the function points into m, which the database outlives */
+		sqlite3_create_function_v2(m->h, "nstats_gpid", 1, SQLITE_UTF8, NULL, NULL, NULL, NULL,
+					   NULL);
+	}
+	calls_release(c);
 	return st;
 }
 
@@ -576,8 +915,8 @@ static enum nst_status nvtx_and_ranks(struct memdb *m, const struct md_session *
 
 enum nst_status memdb_finish(struct memdb *m, const struct md_session *s, struct nst_error *err)
 {
-	enum nst_status st = NST_OK;
-	if (s->has_span)
+	enum nst_status st = memdb_flush(m, err);
+	if (st == NST_OK && s->has_span)
 		st = each_table(m, "UPDATE %s SET start = start - ?1, end = end - ?1", CPU_ROWS,
 				sizeof CPU_ROWS / sizeof *CPU_ROWS, &s->origin, NULL, err);
 	if (st == NST_OK)

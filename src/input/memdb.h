@@ -52,6 +52,11 @@ enum nst_status md_end(struct memdb *m, struct nst_error *err);
 int64_t md_string(struct memdb *m, const char *s, size_t len, enum nst_status *status,
 		  struct nst_error *err);
 
+/* A call's process (its globalTid's, pid << 24) and its correlationId, if
+ * it has one: from these memdb_finish gives each GPU row its process. */
+enum nst_status md_call(struct memdb *m, bool has_corr, int64_t corr, int64_t gpid,
+			struct nst_error *err);
+
 /* PROCESSES and ThreadNames: a name for a process (pid) or thread
  * (globalTid); replace says whether it wins over one given before.
  * Written by memdb_finish, one row each. */
