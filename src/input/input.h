@@ -3,6 +3,7 @@
  * a file (nst_db_adopt):
  *
  *   sniff.c   what a file holds, from its name and its first bytes
+ *   readahead.c  a file's text, gunzipped and checked on a second thread
  *   number.c  a JSON number's text as an exact integer (ns from us)
  *   kineto.c  PyTorch profiler (Kineto) traces: the streaming parse
  *   memdb.c   the export in memory: tables, rows, what is filled at the end
@@ -49,6 +50,35 @@ enum nst_num {
  * Kineto's microseconds are (s, len, 3, true, &ns); ids (.., 0, false, ..). */
 enum nst_num nst_decimal_scaled(const char *s, size_t len, int scale, bool round,
 				int64_t *out);
+
+/* ---- readahead.c ---- */
+
+#define NST_TEXT_CHUNK ((size_t)1 << 18)
+
+/* A chunk of a file's text (gunzipped when it is gzip data), as read. */
+struct nst_text_chunk {
+	const unsigned char *buf;
+	size_t n;                /* 0: the end, or a failure to read (status) */
+	uint64_t off;            /* of buf[0] in the text */
+	size_t ok;               /* the check's: bytes before the one it failed at, n when none */
+	enum nst_status status;  /* a failure to read: NST_ERR_DB or NST_ERR_NOMEM */
+	uint64_t fail_off;       /* where the check or the read failed */
+	char why[128];           /* what failed, for "PATH: byte N: why" */
+};
+
+/* Run on each chunk, in order, on the reading thread: the bytes of buf
+ * before the first that fails it (n when none does), with where (in the
+ * text) and why. */
+typedef size_t nst_text_check(void *ctx, const unsigned char *buf, size_t n, uint64_t off,
+			      uint64_t *fail_off, char *why, size_t cap);
+
+struct nst_text;
+enum nst_status nst_text_open(const char *path, nst_text_check *check, void *ctx,
+			      struct nst_text **out, struct nst_error *err);
+/* The next chunk; the one before is given back, and its buf is no longer
+ * the caller's. After a chunk with n == 0 or ok < n, nothing follows. */
+const struct nst_text_chunk *nst_text_next(struct nst_text *t);
+void nst_text_close(struct nst_text *t);
 
 /* ---- kineto.c ---- */
 

@@ -39,7 +39,6 @@
 #include "input/input.h"
 #include "input/memdb.h"
 
-#define CHUNK ((unsigned)1 << 18)
 /* Kineto nests 6 deep at most; deeper text is refused before YAJL's stack
  * follows it. */
 #define MAX_DEPTH 256
@@ -161,6 +160,14 @@ static const struct {
 	{ "Runtime", C_RUNTIME },
 };
 
+/* Strings longer than MAX_STRING, numbers and literals longer than
+ * MAX_WORD, found as the text streams past: the scanner is the text's
+ * check (nst_text_open), run on the reading thread ahead of YAJL. */
+struct scan {
+	bool in_string, escape;
+	uint64_t len, start;
+};
+
 struct kparse {
 	const char *path;
 	struct nst_error *err;      /* the caller's, maybe NULL */
@@ -181,7 +188,10 @@ struct kparse {
 	struct sbuf str[K_COUNT];
 	struct dims grid, block;
 	struct sbuf scratch;
+	int64_t *base_of;           /* a kernel name's id -> its base's id, -1: not yet */
+	size_t nbase;
 
+	struct scan scan;           /* the reading thread's */
 	bool saw_events;
 	bool has_span;
 	int64_t lo, hi;             /* the session: first and last ns, on the trace's clock */
@@ -322,7 +332,7 @@ static uint64_t scalar_off(const struct kparse *p, const unsigned char *s, size_
 	uint64_t end = consumed(p);
 	size_t raw = type == T_STR ? len + 2 : len;
 	uintptr_t at = (uintptr_t)s, chunk = (uintptr_t)p->chunk;
-	if (type == T_STR && chunk && at > chunk && at < chunk + CHUNK)
+	if (type == T_STR && chunk && at > chunk && at < chunk + NST_TEXT_CHUNK)
 		return p->chunk_off + (uint64_t)(at - chunk) - 1;
 	return end >= raw ? end - raw : 0;
 }
@@ -619,6 +629,37 @@ static int64_t string_id(struct kparse *p, const char *s, size_t len)
 	return id;
 }
 
+/* The StringIds id of a kernel name's base (nsys's shortName), worked out
+ * once per name: a name comes back with every launch. */
+static int64_t kernel_base_id(struct kparse *p, const struct sbuf *name, int64_t name_id)
+{
+	if ((size_t)name_id < p->nbase && p->base_of[name_id] >= 0)
+		return p->base_of[name_id];
+	size_t blen, boff = nst_kname_base(name->p, &blen);
+	if (!keep_text(&p->scratch, (const unsigned char *)name->p + boff, blen)) {
+		nomem(p);
+		return -1;
+	}
+	int64_t base_id = string_id(p, p->scratch.p, blen);
+	if (base_id < 0)
+		return -1;
+	if ((size_t)name_id >= p->nbase) {
+		size_t n = p->nbase ? p->nbase : 64;
+		while (n <= (size_t)name_id)
+			n *= 2;
+		int64_t *v = realloc(p->base_of, n * sizeof *v);
+		if (!v) {
+			nomem(p);
+			return -1;
+		}
+		for (size_t i = p->nbase; i < n; i++)
+			v[i] = -1;
+		p->base_of = v;
+		p->nbase = n;
+	}
+	return p->base_of[name_id] = base_id;
+}
+
 static int kernel(struct kparse *p, int64_t start, int64_t end)
 {
 	const struct sbuf *name;
@@ -626,11 +667,8 @@ static int kernel(struct kparse *p, int64_t start, int64_t end)
 	if (!event_name(p, &name) || !need_int(p, K_REGS, "registers per thread", &regs) ||
 	    !event_dims(p, &p->grid, "grid") || !event_dims(p, &p->block, "block"))
 		return 0;
-	size_t blen, boff = nst_kname_base(name->p, &blen);
-	if (!keep_text(&p->scratch, (const unsigned char *)name->p + boff, blen))
-		return nomem(p);
 	int64_t name_id = string_id(p, name->p, name->len);
-	int64_t base_id = name_id < 0 ? -1 : string_id(p, p->scratch.p, blen);
+	int64_t base_id = name_id < 0 ? -1 : kernel_base_id(p, name, name_id);
 	if (base_id < 0)
 		return 0;
 	md_begin(p->db, MD_KERNEL);
@@ -968,20 +1006,13 @@ static const yajl_callbacks CALLBACKS = {
 
 /* ---- the text ------------------------------------------------------------------ */
 
-/* Strings longer than MAX_STRING, numbers and literals longer than
- * MAX_WORD, found as the text streams past; the scanner runs ahead of
- * YAJL, by a chunk at most. */
-struct scan {
-	bool in_string, escape;
-	uint64_t len, start;
-};
-
 /* The bytes of buf[0..n) before the first that makes a token too long
  * (n when none does), with the failure, to be reported once YAJL has read
  * those bytes without finding an error before it. */
-static size_t scan(struct kparse *p, struct scan *sc, const unsigned char *buf, size_t n,
-		   char *why, size_t cap)
+static size_t scan(void *ctx, const unsigned char *buf, size_t n, uint64_t off,
+		   uint64_t *fail_off, char *why, size_t cap)
 {
+	struct scan *sc = ctx;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = buf[i];
 		if (sc->in_string && !sc->escape && c != '"' && c != '\\') {
@@ -994,6 +1025,7 @@ static size_t scan(struct kparse *p, struct scan *sc, const unsigned char *buf, 
 				i += (size_t)(MAX_STRING - sc->len);
 				snprintf(why, cap, "a string longer than %llu bytes",
 					 (unsigned long long)MAX_STRING);
+				*fail_off = sc->start;
 				return i;
 			}
 			sc->len += run;
@@ -1013,19 +1045,20 @@ static size_t scan(struct kparse *p, struct scan *sc, const unsigned char *buf, 
 		} else if (c == '"') {
 			sc->in_string = true;
 			sc->len = 0;
-			sc->start = p->chunk_off + i;
+			sc->start = off + i;
 			continue;
 		} else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' ||
 			   c == '[' || c == ']' || c == '{' || c == '}') {
 			sc->len = 0;
 			continue;
 		} else if (sc->len == 0) {
-			sc->start = p->chunk_off + i;
+			sc->start = off + i;
 		}
 		uint64_t max = sc->in_string ? MAX_STRING : MAX_WORD;
 		if (++sc->len > max) {
 			snprintf(why, cap, "a %s longer than %llu bytes",
 				 sc->in_string ? "string" : "number or literal", (unsigned long long)max);
+			*fail_off = sc->start;
 			return i;
 		}
 	}
@@ -1044,57 +1077,32 @@ static void yajl_fail(struct kparse *p, uint64_t off)
 		yajl_free_error(p->y, msg);
 }
 
-/* zlib's failure after off bytes of text; false when there is none. */
-static bool gz_fail(struct kparse *p, gzFile gz, uint64_t off)
-{
-	int code;
-	const char *msg = gzerror(gz, &code);
-	size_t n = strlen(p->path);
-	if (code == Z_OK)
-		return false;
-	/* zlib's message starts with the path */
-	if (msg && strncmp(msg, p->path, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
-		msg += n + 2;
-	if (code == Z_ERRNO)
-		fail_at(p, off, "cannot read: %s", strerror(errno));
-	else if (code == Z_BUF_ERROR)
-		fail_at(p, off, "the gzip data is truncated");
-	else if (code == Z_MEM_ERROR)
-		nomem(p);
-	else
-		fail_at(p, off, "corrupt gzip data: %s", msg ? msg : "unknown error");
-	return true;
-}
-
 /* Reads the whole text through YAJL. */
-static void parse(struct kparse *p, gzFile gz, unsigned char *buf)
+static void parse(struct kparse *p, struct nst_text *text)
 {
-	struct scan sc = { 0 };
 	for (;;) {
-		int n = gzread(gz, buf, CHUNK);
-		if (n < 0) {
-			gz_fail(p, gz, p->chunk_off);
+		const struct nst_text_chunk *c = nst_text_next(text);
+		p->chunk_off = c->off;
+		if (c->status == NST_ERR_NOMEM) {
+			nomem(p);
 			return;
 		}
-		if (n == 0) {
-			/* the end, or the end of what a truncated file holds */
-			if (gz_fail(p, gz, p->chunk_off))
-				return;
-			break;
+		if (c->status != NST_OK) {
+			fail_at(p, c->fail_off, "%s", c->why);
+			return;
 		}
-		p->chunk = buf;
-		char why[64];
-		size_t ok = scan(p, &sc, buf, (size_t)n, why, sizeof why);
-		if (yajl_parse(p->y, buf, ok) != yajl_status_ok) {
+		if (c->n == 0)
+			break;
+		p->chunk = c->buf;
+		if (yajl_parse(p->y, c->buf, c->ok) != yajl_status_ok) {
 			if (!p->failed)
 				yajl_fail(p, consumed(p));
 			return;
 		}
-		if (ok < (size_t)n) {
-			fail_at(p, sc.start, "%s", why);
+		if (c->ok < c->n) {
+			fail_at(p, c->fail_off, "%s", c->why);
 			return;
 		}
-		p->chunk_off += (uint64_t)n;
 	}
 	p->chunk = NULL;
 	uint64_t total = p->chunk_off;
@@ -1158,6 +1166,7 @@ static void kparse_release(struct kparse *p)
 	for (int k = 0; k < K_COUNT; k++)
 		free(p->str[k].p);
 	free(p->scratch.p);
+	free(p->base_of);
 	nst_map_release(&p->standins);
 	if (p->y)
 		yajl_free(p->y);
@@ -1169,29 +1178,25 @@ enum nst_status nst_kineto_open(const char *path, struct nst_db **out, struct ns
 	enum nst_status s = nst_input_file(path, err);
 	if (s != NST_OK)
 		return s;
-	gzFile gz = gzopen(path, "rb");
-	if (!gz)
-		return errno ? nst_fail(err, NST_ERR_DB, "%s: %s", path, strerror(errno))
-			     : nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
 	struct kparse *p = calloc(1, sizeof *p);
-	unsigned char *buf = malloc(CHUNK);
-	if (!p || !buf || gzbuffer(gz, CHUNK) != 0) {
-		free(p);
-		free(buf);
-		gzclose(gz);
+	struct nst_text *text = NULL;
+	if (!p)
 		return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
-	}
 	p->path = path;
 	p->err = err;
 	p->role[0] = R_ROOT;
 	p->next_standin = ID_LIMIT - 1;
 	for (unsigned char r = 0; r < R_COUNT; r++)
 		role_keys(r, &p->keys_from[r], &p->keys_to[r]);
-	s = memdb_new(path, &p->db, err);
+	s = nst_text_open(path, scan, &p->scan, &text, err);
+	if (s == NST_OK)
+		s = memdb_new(path, &p->db, err);
 	if (s == NST_OK && !(p->y = yajl_alloc(&CALLBACKS, NULL, p)))
 		s = nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
 	if (s == NST_OK) {
-		parse(p, gz, buf);
+		parse(p, text);
+		nst_text_close(text);
+		text = NULL;
 		struct md_session ses;
 		if (!p->failed && session(p, &ses))
 			s = memdb_finish(p->db, &ses, err);
@@ -1200,10 +1205,9 @@ enum nst_status nst_kineto_open(const char *path, struct nst_db **out, struct ns
 	}
 	if (s == NST_OK)
 		s = nst_db_adopt(memdb_take(p->db), path, out, err);
+	nst_text_close(text);
 	memdb_free(p->db);
 	kparse_release(p);
 	free(p);
-	free(buf);
-	gzclose(gz);
 	return s;
 }
