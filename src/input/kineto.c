@@ -270,7 +270,7 @@ static unsigned char lookup_key(const struct kparse *p, const unsigned char *s, 
 	if (role >= R_COUNT)
 		return K_OTHER;
 	for (size_t i = p->keys_from[role]; i < p->keys_to[role]; i++)
-		if (KEYS[i].len == len && memcmp(KEYS[i].text, s, len) == 0)
+		if (KEYS[i].len == len && KEYS[i].text[0] == s[0] && memcmp(KEYS[i].text, s, len) == 0)
 			return KEYS[i].key;
 	return K_OTHER;
 }
@@ -1006,6 +1006,13 @@ static const yajl_callbacks CALLBACKS = {
 
 /* ---- the text ------------------------------------------------------------------ */
 
+/* A byte that no number or literal holds. */
+static bool ends_word(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' || c == '[' ||
+	       c == ']' || c == '{' || c == '}';
+}
+
 /* The bytes of buf[0..n) before the first that makes a token too long
  * (n when none does), with the failure, to be reported once YAJL has read
  * those bytes without finding an error before it. */
@@ -1015,6 +1022,28 @@ static size_t scan(void *ctx, const unsigned char *buf, size_t n, uint64_t off,
 	struct scan *sc = ctx;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = buf[i];
+		if (!sc->in_string && c != '"') {
+			/* the bytes up to the next string at once, when no word in them can be
+			 * too long: only the word they end in carries on */
+			const unsigned char *q = memchr(buf + i, '"', n - i);
+			size_t seg = (size_t)((q ? q : buf + n) - (buf + i));
+			if (sc->len + seg <= MAX_WORD) {
+				const unsigned char *end = buf + i + seg;
+				size_t k = 0;
+				while (k < seg && !ends_word(end[-1 - (ptrdiff_t)k]))
+					k++;
+				if (k == seg) {
+					if (sc->len == 0)
+						sc->start = off + i;
+					sc->len += seg;
+				} else {
+					sc->len = k;
+					sc->start = off + (uint64_t)(end - buf) - k;
+				}
+				i += seg - 1;
+				continue;
+			}
+		}
 		if (sc->in_string && !sc->escape && c != '"' && c != '\\') {
 			/* the plain bytes of a string, up to its quote or next escape, at once */
 			const unsigned char *q = memchr(buf + i, '"', n - i);
@@ -1047,8 +1076,7 @@ static size_t scan(void *ctx, const unsigned char *buf, size_t n, uint64_t off,
 			sc->len = 0;
 			sc->start = off + i;
 			continue;
-		} else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' ||
-			   c == '[' || c == ']' || c == '{' || c == '}') {
+		} else if (ends_word(c)) {
 			sc->len = 0;
 			continue;
 		} else if (sc->len == 0) {
