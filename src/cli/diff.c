@@ -205,9 +205,9 @@ static const struct catalog diff_catalog = {
 		   "shorter, its last element repeats.  \"-o .\" names files after both\n"
 		   "captures: <a>_vs_<b>_<report>.<ext>.\n",
 	.intro = "Compares two captures (nstats addition): BASELINE (A) and CANDIDATE (B),\n"
-		 "Nsight Systems exports or .nsys-rep, two runs of a program or one run\n"
-		 "seen by two profilers.  Deltas are B - A; filters apply to each side on\n"
-		 "its own clock.",
+		 "Nsight Systems exports, .nsys-rep or PyTorch profiler traces (.json,\n"
+		 ".json.gz), two runs of a program or one run seen by two profilers.\n"
+		 "Deltas are B - A; filters apply to each side on its own clock.",
 	.exit_status = "Exit status: 0 done, 1 a comparison failed, 2 usage error, 3 a capture\n"
 		       "cannot be read, 4 output cannot be written, 5 --strict and a\n"
 		       "comparison was skipped, 7 --gate and the candidate grew beyond it.\n",
