@@ -10,6 +10,7 @@
 #include "core/arena.h"
 #include "core/hashmap.h"
 #include "core/strtab.h"
+#include "core/search.h"
 
 /* src/db/schema.sql, made into a C string by the Makefile. */
 extern const char nst_schema_sql[];
@@ -741,14 +742,7 @@ static void gpid_of(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER)
 		return;
 	int64_t corr = sqlite3_value_int64(argv[0]);
-	size_t lo = 0, hi = c->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->v[mid].corr < corr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = nst_lower_bound(c->v, c->n, sizeof *c->v, offsetof(struct call_corr, corr), corr);
 	if (lo < c->n && c->v[lo].corr == corr && c->v[lo].proc != COLLIDED)
 		sqlite3_result_int64(ctx, c->gpids[c->v[lo].proc]);
 }

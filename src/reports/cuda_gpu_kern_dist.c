@@ -6,6 +6,7 @@
 
 #include "reports/gpu_ops.h"
 #include "reports/gpu_time.h"
+#include "core/search.h"
 
 /* Nearest rank: the smallest value with at least pct% of the values at or
  * below it, sorted[ceil(pct * n / 100) - 1].  An element of the data, so
@@ -25,14 +26,7 @@ struct dist_extra {
 /* The busy time of device dev (groups by device, in device order). */
 static int64_t device_busy(const struct nst_gt_group *dg, size_t ndev, int64_t dev)
 {
-	size_t lo = 0, hi = ndev;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (dg[mid].device < dev)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = nst_lower_bound(dg, ndev, sizeof *dg, offsetof(struct nst_gt_group, device), dev);
 	return lo < ndev && dg[lo].device == dev ? dg[lo].busy.covered : 0;
 }
 

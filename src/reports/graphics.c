@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/hashmap.h"
+#include "core/search.h"
 
 enum nst_status nst_gfx_check(struct nst_ctx *ctx, const char *table,
 			      const char *what, struct nst_error *err)
@@ -348,14 +349,7 @@ static enum nst_status rank_khr_texts(struct nst_ctx *ctx, const struct cols *c,
 
 static int64_t rank_of(const struct text_ranks *t, int64_t id)
 {
-	size_t lo = 0, hi = t->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = nst_lower_bound(t->ids, t->n, sizeof *t->ids, 0, id);
 	return lo < t->n && t->ids[lo] == id ? t->rank[lo] : -1;
 }
 

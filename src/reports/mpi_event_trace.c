@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "reports/mpi.h"
+#include "core/search.h"
 
 /* The event tables, in the order nsys lists events that start together. */
 enum mpi_kind { KIND_P2P, KIND_START_WAIT, KIND_OTHER, KIND_COLL, NKINDS };
@@ -107,14 +108,7 @@ static enum nst_status load_ranks(struct nst_ctx *ctx, struct rank_index *ri,
 /* The first entry of thread gtid, and how many there are. */
 static size_t ranks_of(const struct rank_index *ri, int64_t gtid, size_t *count)
 {
-	size_t lo = 0, hi = ri->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ri->r[mid].gtid < gtid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = nst_lower_bound(ri->r, ri->n, sizeof *ri->r, offsetof(struct rank_of, gtid), gtid);
 	size_t end = lo;
 	while (end < ri->n && ri->r[end].gtid == gtid)
 		end++;

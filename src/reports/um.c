@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "core/sqlstat.h"
+#include "core/search.h"
 
 static int cmp_addr(const void *a, const void *b)
 {
@@ -151,13 +152,7 @@ const struct nst_um_addr *nst_um_find(const struct nst_um_source *src, int64_t a
 {
 	if (addr == NST_NULL_I64)
 		return NULL;
-	size_t lo = 0, hi = src->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (src->a[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = nst_lower_bound(src->a, src->n, sizeof *src->a,
+				    offsetof(struct nst_um_addr, addr), addr);
 	return lo < src->n && src->a[lo].addr == addr ? &src->a[lo] : NULL;
 }
