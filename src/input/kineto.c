@@ -115,6 +115,16 @@ static const struct key_name {
 	KEY(R_DEVICE, K_DP_MINOR, "computeMinor"),
 };
 
+/* Each role's keys by length, as indices into KEYS: a key of another
+ * length is none of them without a look at its text. */
+#define KEY_LEN_MAX 32
+#define KEYS_PER_LEN 4
+struct key_index {
+	unsigned char n[R_COUNT][KEY_LEN_MAX + 1];
+	unsigned char at[R_COUNT][KEY_LEN_MAX + 1][KEYS_PER_LEN];
+	bool linear; /* a key of KEYS did not fit: look through all of them */
+};
+
 /* JSON types, as a value's type and as messages name them. */
 enum type { T_ABSENT, T_NULL, T_BOOL, T_NUM, T_STR, T_MAP, T_ARRAY };
 static const char *const TYPE_NAME[] = { "absent", "null", "a boolean", "a number", "a string",
@@ -181,7 +191,7 @@ struct kparse {
 	int depth;
 	unsigned char role[MAX_DEPTH + 2];
 	unsigned char key;          /* of the value to come in the innermost object */
-	size_t keys_from[R_COUNT], keys_to[R_COUNT]; /* each role's KEYS (role_keys) */
+	struct key_index keys;
 
 	uint64_t event_off;         /* where the event or entry being read starts */
 	struct field f[K_COUNT];
@@ -250,28 +260,35 @@ static uint64_t consumed(const struct kparse *p)
 	return p->chunk_off + yajl_get_bytes_consumed(p->y);
 }
 
-/* KEYS[first..last) are the keys of a role; KEYS is grouped by role. */
-static void role_keys(unsigned char role, size_t *first, size_t *last)
+static void index_keys(struct key_index *ix)
 {
-	size_t n = sizeof KEYS / sizeof *KEYS, i = 0;
-	while (i < n && KEYS[i].role != role)
-		i++;
-	*first = i;
-	while (i < n && KEYS[i].role == role)
-		i++;
-	*last = i;
+	memset(ix, 0, sizeof *ix);
+	for (size_t i = 0; i < sizeof KEYS / sizeof *KEYS; i++) {
+		unsigned char r = KEYS[i].role, len = KEYS[i].len;
+		if (len <= KEY_LEN_MAX && ix->n[r][len] < KEYS_PER_LEN)
+			ix->at[r][len][ix->n[r][len]++] = (unsigned char)i;
+		else
+			ix->linear = true;
+	}
 }
 
-/* Every key of every event goes through here: the role's own keys only,
- * their lengths first. */
+/* Every key of every event goes through here. */
 static unsigned char lookup_key(const struct kparse *p, const unsigned char *s, size_t len)
 {
 	unsigned char role = p->role[p->depth];
-	if (role >= R_COUNT)
+	if (p->keys.linear) {
+		for (size_t i = 0; i < sizeof KEYS / sizeof *KEYS; i++)
+			if (KEYS[i].role == role && KEYS[i].len == len && memcmp(KEYS[i].text, s, len) == 0)
+				return KEYS[i].key;
 		return K_OTHER;
-	for (size_t i = p->keys_from[role]; i < p->keys_to[role]; i++)
-		if (KEYS[i].len == len && KEYS[i].text[0] == s[0] && memcmp(KEYS[i].text, s, len) == 0)
-			return KEYS[i].key;
+	}
+	if (role >= R_COUNT || len > KEY_LEN_MAX)
+		return K_OTHER;
+	for (unsigned char j = 0; j < p->keys.n[role][len]; j++) {
+		const struct key_name *k = &KEYS[p->keys.at[role][len][j]];
+		if (k->text[0] == s[0] && memcmp(k->text, s, len) == 0)
+			return k->key;
+	}
 	return K_OTHER;
 }
 
@@ -1214,8 +1231,7 @@ enum nst_status nst_kineto_open(const char *path, struct nst_db **out, struct ns
 	p->err = err;
 	p->role[0] = R_ROOT;
 	p->next_standin = ID_LIMIT - 1;
-	for (unsigned char r = 0; r < R_COUNT; r++)
-		role_keys(r, &p->keys_from[r], &p->keys_to[r]);
+	index_keys(&p->keys);
 	s = nst_text_open(path, scan, &p->scan, &text, err);
 	if (s == NST_OK)
 		s = memdb_new(path, &p->db, err);

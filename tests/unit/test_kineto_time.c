@@ -143,6 +143,28 @@ static void integers(void **state)
 	integer_fails("1.000000000000000000001", NST_NUM_FRACTION);
 }
 
+/* where plain numbers stop taking the short path (18 digits once scaled)
+ * and the general one takes over: the same values on both sides */
+static void eighteen_digits(void **state)
+{
+	(void)state;
+	integer("999999999999999999", 999999999999999999);
+	integer("1000000000000000000", 1000000000000000000);
+	integer("9223372036854775807", INT64_MAX);
+	integer_fails("9223372036854775808", NST_NUM_RANGE);
+	us("999999999999999.999", 999999999999999999);
+	us("999999999999999.99", 999999999999999990);
+	us("999999999999999", 999999999999999000);
+	us("1000000000000000", 1000000000000000000);
+	us("1000000000000000.5", 1000000000000000500);
+	us_fails("9999999999999999.9", NST_NUM_RANGE);
+	us("0.001", 1);
+	us("0.5", 500);
+	us_fails("1.", NST_NUM_SYNTAX);
+	us_fails(".5", NST_NUM_SYNTAX);
+	us_fails("1.2.3", NST_NUM_SYNTAX);
+}
+
 /* every value with up to three decimals, against the digits moved by hand */
 static void three_decimals_exactly(void **state)
 {
@@ -179,6 +201,7 @@ int main(void)
 		cmocka_unit_test(not_numbers),
 		cmocka_unit_test(integers),
 		cmocka_unit_test(three_decimals_exactly),
+		cmocka_unit_test(eighteen_digits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
