@@ -60,8 +60,11 @@ static bool plain(const char *s, size_t len, int scale, int64_t *out)
 		return false;
 	int64_t v = 0;
 	int nf = -1; /* digits after the point; -1: no point */
+	int ndigits = 0;
 	for (size_t i = 0; i < len; i++) {
 		if (is_digit(s[i])) {
+			if (++ndigits > 18)
+				return false;
 			v = v * 10 + (s[i] - '0');
 			nf += nf >= 0;
 		} else if (s[i] == '.' && nf < 0 && i > 0 && i + 1 < len) {
@@ -71,8 +74,7 @@ static bool plain(const char *s, size_t len, int scale, int64_t *out)
 		}
 	}
 	int shift = scale - (nf < 0 ? 0 : nf);
-	size_t ndigits = len - (nf >= 0);
-	if (shift < 0 || ndigits + (size_t)shift > 18) /* beyond 18 digits: the general path's range checks */
+	if (shift < 0 || ndigits + shift > 18) /* beyond 18 digits: the general path's range checks */
 		return false;
 	*out = v * POW10[shift];
 	return true;
