@@ -185,6 +185,17 @@ bool nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out)
 	return true;
 }
 
+void nst_radix_pass(const uint64_t *src, uint64_t *dst, size_t n, int shift)
+{
+	size_t count[257] = { 0 };
+	for (size_t i = 0; i < n; i++)
+		count[((src[i] >> shift) & 0xff) + 1]++;
+	for (int b = 0; b < 256; b++)
+		count[b + 1] += count[b];
+	for (size_t i = 0; i < n; i++)
+		dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+}
+
 /* LSD radix sort on bytes, skipping bytes that are equal in every key. */
 static void radix_u64(uint64_t *v, uint64_t *tmp, size_t n)
 {
@@ -197,13 +208,7 @@ static void radix_u64(uint64_t *v, uint64_t *tmp, size_t n)
 	for (int shift = 0; shift < 64; shift += 8) {
 		if ((((or_all ^ and_all) >> shift) & 0xff) == 0)
 			continue;
-		size_t count[257] = { 0 };
-		for (size_t i = 0; i < n; i++)
-			count[((src[i] >> shift) & 0xff) + 1]++;
-		for (int b = 0; b < 256; b++)
-			count[b + 1] += count[b];
-		for (size_t i = 0; i < n; i++)
-			dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+		nst_radix_pass(src, dst, n, shift);
 		uint64_t *t = src;
 		src = dst;
 		dst = t;

@@ -60,5 +60,8 @@ double nst_mid_value(struct nst_mid m);
 
 void nst_sort_i64(int64_t *v, size_t n);
 void nst_sort_u64(uint64_t *v, size_t n);
+/* One stable counting pass of a radix sort: src into dst by the byte of
+ * each value at bit shift. */
+void nst_radix_pass(const uint64_t *src, uint64_t *dst, size_t n, int shift);
 
 #endif

@@ -317,18 +317,6 @@ static int bits_of(uint64_t v)
 	return b;
 }
 
-/* One stable counting pass of packed values on the byte at `shift`. */
-static void radix_pass_packed(const uint64_t *src, uint64_t *dst, size_t n, int shift)
-{
-	size_t count[257] = { 0 };
-	for (size_t i = 0; i < n; i++)
-		count[((src[i] >> shift) & 0xff) + 1]++;
-	for (int b = 0; b < 256; b++)
-		count[b + 1] += count[b];
-	for (size_t i = 0; i < n; i++)
-		dst[count[(src[i] >> shift) & 0xff]++] = src[i];
-}
-
 /* When idx ascends (row order, as the traces start from) and the key's
  * range and the largest row fit 64 bits together, (key - min, row) packs
  * into one word: equal keys then stay in row order, which is idx's, and
@@ -363,7 +351,7 @@ static bool sort_packed(uint32_t *idx, size_t n, const int64_t *key, enum nst_st
 	for (int shift = 0; shift < 64; shift += 8) {
 		if ((((or_all ^ and_all) >> shift) & 0xff) == 0)
 			continue;
-		radix_pass_packed(src, dst, n, shift);
+		nst_radix_pass(src, dst, n, shift);
 		uint64_t *t = src;
 		src = dst;
 		dst = t;
