@@ -14,8 +14,13 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$HERE/lib.sh"
 export NSTATS_SHARED=${NSTATS_SHARED:-$HERE/../../../shared}
 BRUTE_PY=$HERE/brute_kineto.py
-mapfile -t TRACES < <(find "$NSTATS_SHARED/data/real" -name '*.json.gz' -o -name '*.pt.trace.json' | sort)
-((${#TRACES[@]} == 5)) || fail "expected the 5 traces of shared/data/real, found ${#TRACES[@]}"
+TRACES=()
+if [[ -d $NSTATS_SHARED/data ]]; then
+	mapfile -t TRACES < <(find "$NSTATS_SHARED/data/real" -name '*.json.gz' -o -name '*.pt.trace.json' | sort)
+	((${#TRACES[@]} == 5)) || fail "expected the 5 traces of shared/data/real, found ${#TRACES[@]}"
+else # as the corpus suite: without ../shared the real traces are skipped, the rest runs
+	echo "case_kineto: note: no $NSTATS_SHARED/data, the real traces are skipped"
+fi
 SUMS=cuda_gpu_kern_sum,cuda_api_sum,cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum,gpu_time_sum
 
 # ---- brute force
@@ -29,14 +34,16 @@ for t in "${TRACES[@]}"; do
 done
 
 # the check can fail: one kernel's total 1 ns off; a kernel missing
-checks=$((checks + 1))
-cp t1_cuda_gpu_kern_sum.csv good.csv
-awk -F, -v OFS=, 'NR == 2 { $2 = $2 + 1 } { print }' good.csv >t1_cuda_gpu_kern_sum.csv
-python3 "$BRUTE_PY" "${TRACES[0]}" t1 >/dev/null 2>&1 && fail "a tampered kernel total passed"
-checks=$((checks + 1))
-sed 3d good.csv >t1_cuda_gpu_kern_sum.csv
-python3 "$BRUTE_PY" "${TRACES[0]}" t1 >/dev/null 2>&1 && fail "a missing kernel row passed"
-cp good.csv t1_cuda_gpu_kern_sum.csv
+if ((${#TRACES[@]})); then
+	checks=$((checks + 1))
+	cp t1_cuda_gpu_kern_sum.csv good.csv
+	awk -F, -v OFS=, 'NR == 2 { $2 = $2 + 1 } { print }' good.csv >t1_cuda_gpu_kern_sum.csv
+	python3 "$BRUTE_PY" "${TRACES[0]}" t1 >/dev/null 2>&1 && fail "a tampered kernel total passed"
+	checks=$((checks + 1))
+	sed 3d good.csv >t1_cuda_gpu_kern_sum.csv
+	python3 "$BRUTE_PY" "${TRACES[0]}" t1 >/dev/null 2>&1 && fail "a missing kernel row passed"
+	cp good.csv t1_cuda_gpu_kern_sum.csv
+fi
 
 # ---- every report
 # only_skipped TRACE FILE N: FILE holds N lines, each "SKIPPED: TRACE does not contain ..."
