@@ -789,6 +789,12 @@ test_each_table_read_once() { # per run, whatever a report's arguments ask (nvtx
 	[[ -z $twice ]] || fail "the default set reads $twice more than once"
 }
 
+# Tests of one topic may live in their own file beside this one, tests/cli/cases/TOPIC.sh, with
+# test_ functions that use the assertions above.
+for case_file in "$(dirname "${BASH_SOURCE[0]}")"/cases/*.sh; do
+	[[ -e $case_file ]] && source "$case_file"
+done
+
 main() {
 	(($# == 1)) || { echo "usage: tests/cli/run.sh NSTATS" >&2; exit 2; }
 	NSTATS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
