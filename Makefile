@@ -63,12 +63,18 @@ shared: $(B)/$(SHLIB)
 $(B)/nstats.1: $(B)/nstats
 	$(B)/nstats --manual >$@
 
+# The bash completion script is the program's own too (nstats completion
+# bash): made from the same tables, it completes what this build knows.
+$(B)/nstats.bash: $(B)/nstats
+	$(B)/nstats completion bash >$@
+
+BASHCOMP := share/bash-completion/completions
 INSTALLED := bin/nstats lib/libnstats.a lib/$(SHLIB) lib/$(SONAME) lib/libnstats.so \
-	include/nstats/nstats.h lib/pkgconfig/nstats.pc share/man/man1/nstats.1
+	include/nstats/nstats.h lib/pkgconfig/nstats.pc share/man/man1/nstats.1 $(BASHCOMP)/nstats
 D := $(DESTDIR)$(PREFIX)
 
-install: $(B)/nstats $(B)/libnstats.a $(B)/$(SHLIB) $(B)/nstats.1
-	install -d $(D)/bin $(D)/lib/pkgconfig $(D)/include/nstats $(D)/share/man/man1
+install: $(B)/nstats $(B)/libnstats.a $(B)/$(SHLIB) $(B)/nstats.1 $(B)/nstats.bash
+	install -d $(D)/bin $(D)/lib/pkgconfig $(D)/include/nstats $(D)/share/man/man1 $(D)/$(BASHCOMP)
 	install -m 755 $(B)/nstats $(D)/bin/nstats
 	install -m 644 $(B)/libnstats.a $(D)/lib/libnstats.a
 	install -m 755 $(B)/$(SHLIB) $(D)/lib/$(SHLIB)
@@ -76,6 +82,7 @@ install: $(B)/nstats $(B)/libnstats.a $(B)/$(SHLIB) $(B)/nstats.1
 	ln -sf $(SONAME) $(D)/lib/libnstats.so
 	install -m 644 include/nstats/nstats.h $(D)/include/nstats/nstats.h
 	install -m 644 $(B)/nstats.1 $(D)/share/man/man1/nstats.1
+	install -m 644 $(B)/nstats.bash $(D)/$(BASHCOMP)/nstats
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 		'Name: nstats' 'Description: statistics and trace reports from Nsight Systems SQLite exports' \
 		'Version: $(VERSION)' 'Requires.private: sqlite3 yajl zlib' 'Libs: -L$${libdir} -lnstats' \

@@ -63,6 +63,9 @@ struct command_doc {
 	int lists;
 	const char *lists_intro;
 	const char *exit_status; /* "Exit status: ..." */
+	/* What -r and the list option name, for the completion script
+	 * (completion.c); a command without them leaves it 0. */
+	enum nst_catalog catalog;
 };
 
 struct command {
@@ -75,6 +78,10 @@ struct command {
 /* The commands, in the order nstats --help lists them (commands.c). */
 extern const struct command cli_commands[];
 extern const size_t cli_ncommands;
+/* Commands that set nstats up rather than read exports: not in
+ * nstats --help's list nor completed, described by the manual page. */
+extern const struct command cli_setup_commands[];
+extern const size_t cli_nsetup_commands;
 
 /* `nstats NAME --help`. */
 void cli_usage(FILE *out, const struct command_doc *d);
@@ -140,6 +147,8 @@ void doc_stats(struct command_doc *d);
 void doc_analyze(struct command_doc *d);
 void doc_check(struct command_doc *d);
 void doc_diff(struct command_doc *d);
+int cmd_completion(int argc, char **argv);
+void doc_completion(struct command_doc *d);
 /* stats, analyze and diff: one doc from the catalog (tuples.c). */
 void cli_catalog_doc(const struct catalog *cat, struct command_doc *d);
 

@@ -15,3 +15,9 @@ const struct command cli_commands[] = {
 	  " (nstats addition)", cmd_diff, doc_diff },
 };
 const size_t cli_ncommands = sizeof cli_commands / sizeof *cli_commands;
+
+const struct command cli_setup_commands[] = {
+	{ "completion", "a bash completion script, made from these tables", cmd_completion,
+	  doc_completion },
+};
+const size_t cli_nsetup_commands = sizeof cli_setup_commands / sizeof *cli_setup_commands;

@@ -52,6 +52,9 @@ int main(int argc, char **argv)
 		cli_manual(stdout);
 		return close_stdout(EXIT_OK);
 	}
+	for (size_t i = 0; i < cli_nsetup_commands; i++)
+		if (strcmp(argv[1], cli_setup_commands[i].name) == 0)
+			return close_stdout(cli_setup_commands[i].run(argc - 1, argv + 1));
 	for (size_t i = 0; i < cli_ncommands; i++)
 		if (strcmp(argv[1], cli_commands[i].name) == 0)
 			return close_stdout(cli_commands[i].run(argc - 1, argv + 1));

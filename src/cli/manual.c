@@ -148,6 +148,8 @@ void cli_manual(FILE *out)
 	fputs(".SH COMMANDS\n", out);
 	for (size_t i = 0; i < cli_ncommands; i++)
 		command_section(out, &cli_commands[i]);
+	for (size_t i = 0; i < cli_nsetup_commands; i++)
+		command_section(out, &cli_setup_commands[i]);
 	catalog_section(out, "REPORTS", NST_REPORTS, "What nstats stats -r runs (the default set"
 			" is nsys's); every report also takes start=NS, end=NS and nvtx=RANGE.");
 	catalog_section(out, "RULES", NST_RULES, "What nstats analyze -r runs.");

@@ -17,8 +17,8 @@ const struct opt tuple_options[] = {
 	  "\"-\" the console (default), \"@CMD\" a command's input, \".\" files\n"
 	  "named after the export, anything else a base name for\n"
 	  "<base>_<report>.<ext> files.", T_OUTPUT },
-	{ 0, "timeunit", OPT_REQUIRED, "UNIT",
-	  "Time unit of every format: nsec, usec, msec, seconds (prefixes work).",
+	{ 0, "timeunit", OPT_REQUIRED, "nsec|usec|msec|seconds",
+	  "Time unit of every format (prefixes work: us, ms, sec).",
 	  T_TIMEUNIT },
 	{ 0, "filter-time", OPT_REQUIRED, "[START]/[END]",
 	  "Only events that overlap this time range (ns, or values with units\n"
@@ -141,6 +141,7 @@ void cli_catalog_doc(const struct catalog *cat, struct command_doc *d)
 		.notes = cat->pairing,
 		.lists = -1,
 		.exit_status = cat->exit_status,
+		.catalog = cat->catalog,
 	};
 	for (size_t i = 0; i < tuple_noptions; i++) {
 		d->opts[i] = tuple_options[i];

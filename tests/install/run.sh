@@ -2,8 +2,8 @@
 # tests/install/run.sh BUILD_DIR: the library as other programs get it. `make install` into a
 # DESTDIR puts exactly the files the README lists in their places; examples/ builds against the
 # installed header and pkg-config alone and prints the per-kernel totals `nstats stats -r
-# cuda_gpu_kern_sum` prints; the installed manual page shows every option of every command;
-# the library exports the functions of nstats.h and nothing else, and its objects keep the
+# cuda_gpu_kern_sum` prints; the installed manual page shows every option of every command; the
+# installed bash completion script is the one `nstats completion bash` makes and bash takes it; the library exports the functions of nstats.h and nothing else, and its objects keep the
 # header's promises (no stdout/stderr/printf/puts/perror/getenv, no writable global data);
 # `make uninstall` removes exactly what was installed. Prints `install: N passed, M failed`.
 set -uo pipefail
@@ -35,7 +35,8 @@ fi
 
 # ---- the files, in the usual places
 want="bin/nstats include/nstats/nstats.h lib/libnstats.a lib/libnstats.so lib/libnstats.so.0
-lib/libnstats.so.0.2.0 lib/pkgconfig/nstats.pc share/man/man1/nstats.1"
+lib/libnstats.so.0.2.0 lib/pkgconfig/nstats.pc share/man/man1/nstats.1
+share/bash-completion/completions/nstats"
 got=$(cd "$D" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort | tr '\n' ' ')
 check "installed files: $got" [ "$got" == "$(tr ' \n' '\n\n' <<<"$want" | sed '/^$/d' | sort | tr '\n' ' ')" ]
 check "soname" bash -c "objdump -p '$D/lib/libnstats.so.0.2.0' | grep -q 'SONAME *libnstats.so.0$'"
@@ -85,6 +86,12 @@ if command -v man >/dev/null 2>&1; then
 else
 	echo "install: note: no man here; the page's rendering is not checked"
 fi
+
+# ---- the bash completion script: the program's own, and bash takes it
+comp=$D/share/bash-completion/completions/nstats
+check "installed completion is nstats completion bash" cmp -s "$comp" <("$B/nstats" completion bash)
+check "the completion script registers itself for nstats" \
+	bash -c "source '$comp' && complete -p nstats | grep -q -- '-F _nstats nstats'"
 
 # ---- the library's promises, read off its objects
 bad=$(nm -A "$B/libnstats.a" 2>/dev/null |
