@@ -156,7 +156,7 @@ run: deps
 unit: $(TESTS)
 	@tests/run-unit.sh $(TESTS)
 
-cli: all
+cli: all $(EXAMPLE)
 	@tests/cli/run.sh $(B)/nstats
 
 golden: all
