@@ -234,7 +234,7 @@ $(B)/measure: bench/measure.c
 bench: all $(B)/measure
 	bench/run.sh $(B)
 
-# ---- fuzzing (libFuzzer, clang; README.md, Tests)
+# ---- fuzzing (libFuzzer, clang; docs/testing.md, Fuzzing)
 # The library and the CLI's objects are built again in build-fuzz with
 # coverage and sanitizers; each harness runs FUZZ_SECONDS on its corpus in
 # build-fuzz/corpus/NAME, seeded by tests/fuzz/seeds.sh.

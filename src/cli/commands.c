@@ -17,7 +17,7 @@ const struct command cli_commands[] = {
 const size_t cli_ncommands = sizeof cli_commands / sizeof *cli_commands;
 
 const struct command cli_setup_commands[] = {
-	{ "completion", "a bash completion script, made from these tables", cmd_completion,
+	{ "completion", "prints a bash completion script: nstats completion bash", cmd_completion,
 	  doc_completion },
 };
 const size_t cli_nsetup_commands = sizeof cli_setup_commands / sizeof *cli_setup_commands;

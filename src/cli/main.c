@@ -16,6 +16,8 @@ static void usage(FILE *out)
 	fputs("\n`nstats COMMAND --help` describes a command's options.\n"
 	      "  nstats --version    the version\n"
 	      "  nstats --manual     the manual page nstats(1), as roff (man -l - reads it)\n", out);
+	for (size_t i = 0; i < cli_nsetup_commands; i++)
+		fprintf(out, "  nstats %-12s %s\n", cli_setup_commands[i].name, cli_setup_commands[i].summary);
 }
 
 /* A full disk or a closed pipe must not pass for success. */

@@ -459,7 +459,7 @@ static double seconds(void)
 }
 
 /* The time, and what a row of the columns just read costs: the memory
- * budget of README's Memory section is measured with it. */
+ * budget of docs/internals.md's Memory layout is measured with it. */
 static void note_timing(struct ev_store *ev, const struct ev_table *t, struct ev_col **load,
 			size_t ncols, double t0)
 {

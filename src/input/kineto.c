@@ -2,7 +2,7 @@
  * (*.pt.trace.json, gzip or not), read front to back by YAJL's callbacks,
  * keeping only the fields of the event being read, into an export of the
  * nsys schema in memory (memdb.c).  What is read, and how it maps, is in
- * the README ("PyTorch profiler traces"); in short:
+ * docs/guide.md ("PyTorch profiler traces"); in short:
  *
  *   ph X, cat kernel              CUPTI_ACTIVITY_KIND_KERNEL
  *   ph X, cat gpu_memcpy          CUPTI_ACTIVITY_KIND_MEMCPY (kinds from the name)
