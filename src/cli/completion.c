@@ -14,7 +14,7 @@ enum value_kind {
 	V_WORDS,      /* the words of its metavar: "text|json" */
 	V_CATALOG,    /* the names of the command's catalog */
 	V_FORMATS,    /* the format names */
-	V_FILES,      /* any file */
+	V_FILES,      /* any file or folder */
 };
 
 /* Options whose values are names from elsewhere, by their long name; the
@@ -53,6 +53,12 @@ static void print_metavar_words(FILE *out, const char *m)
 		fputc(m[i] == '|' ? ' ' : m[i], out);
 }
 
+/* A metavar that names a file or folder ("FILE", "DIR", "PATH"). */
+static bool is_path(const char *m)
+{
+	return m && (strstr(m, "FILE") || strstr(m, "DIR") || strstr(m, "PATH"));
+}
+
 static enum value_kind kind_of(const struct opt *o, bool *all)
 {
 	*all = false;
@@ -63,7 +69,7 @@ static enum value_kind kind_of(const struct opt *o, bool *all)
 			*all = value_roles[i].all;
 			return value_roles[i].kind;
 		}
-	return o->metavar && strstr(o->metavar, "FILE") ? V_FILES : V_NONE;
+	return is_path(o->metavar) ? V_FILES : V_NONE;
 }
 
 static void print_catalog(FILE *out, enum nst_catalog c)
