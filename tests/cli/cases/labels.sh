@@ -1,0 +1,86 @@
+# shellcheck shell=bash
+# Reports whose missing table only names things (D49), `nstats check` naming the reports that will
+# be skipped, and the note that says how many rows a report left out on purpose (D1, D20).
+# Sourced by tests/cli/run.sh.
+
+MFU=$SHARED/data/real/GindaChen__nsys-ai/tests/fixtures/mfu_2gpu_before.sqlite
+HEALTHY=$SHARED/data/real/GindaChen__nsys-ai/tests/fixtures/healthy_1pct.sqlite
+SAXPY_BT=$SHARED/data/real/hpcgroup__pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite
+
+# labels_copy SRC DST SQL: WORK/DST is a copy of WORK/SRC changed by SQL; fails the test without sqlite3
+labels_copy() {
+	command -v sqlite3 >/dev/null || { echo "cli: note: no sqlite3 shell, $CUR not run"; return 1; }
+	cp "$WORK/$1" "$WORK/$2" && chmod u+w "$WORK/$2" && sqlite3 "$WORK/$2" "$3" || { fail "cannot make $2"; return 1; }
+}
+
+# ---- D49: a missing table that only names things ---------------------------------------------
+
+# without TARGET_INFO_GPU every GPU row is still listed, its Device without the name: exactly the
+# rows printed when the table is there, but with the names taken out
+test_gpu_trace_without_gpu_names() {
+	labels_copy ex.sqlite nogpu.sqlite "DROP TABLE TARGET_INFO_GPU" || return
+	local names named lines
+	names=$(sqlite3 "$WORK/ex.sqlite" "SELECT DISTINCT name FROM TARGET_INFO_GPU")
+	[[ -n $names ]] || { fail "the fixture names no GPU"; return; }
+	run stats -q -r cuda_gpu_trace -f csv ex.sqlite; rc_is 0; err_is ""
+	named=$OUT
+	while IFS= read -r n; do named=${named//"$n ("/" ("}; done <<<"$names"
+	run stats -q -r cuda_gpu_trace -f csv nogpu.sqlite; rc_is 0; err_is ""
+	out_is "$named"
+	run stats -q -r cuda_gpu_trace -f column ex.sqlite
+	lines=$(wc -l <<<"$OUT")
+	run stats -q -r cuda_gpu_trace -f column nogpu.sqlite; rc_is 0; err_is ""
+	[[ $(wc -l <<<"$OUT") == "$lines" ]] || fail "column: not as many lines as with the GPU names"
+	# Device is " (deviceId)" for every row, in start order
+	run stats -q -r cuda_gpu_trace -f csv nogpu.sqlite
+	local want
+	want=$(sqlite3 "$WORK/ex.sqlite" "SELECT ' (' || deviceId || ')' FROM (SELECT start, deviceId, 0 AS k, rowid AS r
+		FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT start, deviceId, 1, rowid FROM CUPTI_ACTIVITY_KIND_MEMCPY
+		UNION ALL SELECT start, deviceId, 2, rowid FROM CUPTI_ACTIVITY_KIND_MEMSET) ORDER BY start, k, r")
+	[[ $(sed 1d <<<"$OUT" | python3 -c 'import csv, sys; [print(r[16]) for r in csv.reader(sys.stdin)]') == "$want" ]] ||
+		fail "the Device column is not ' (deviceId)' of each GPU row"
+}
+
+# the real 2-GPU captures have no TARGET_INFO_GPU: nsys skips cuda_gpu_trace, nstats lists them
+test_gpu_trace_of_a_capture_without_gpu_names() {
+	[[ -f $MFU ]] || { echo "cli: note: no $MFU, $CUR not run"; return; }
+	run stats -q -r cuda_gpu_trace -f csv "$MFU"; rc_is 0; err_is ""
+	local rows want devices
+	rows=$(sed '1d;/^$/d' <<<"$OUT" | python3 -c 'import csv, sys; print(sum(1 for _ in csv.reader(sys.stdin)))')
+	want=$(sqlite3 "$MFU" "SELECT (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL) +
+		(SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY) + (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET)")
+	[[ $rows == "$want" ]] || fail "$rows rows, expected $want"
+	devices=$(sed '1d;/^$/d' <<<"$OUT" | python3 -c 'import csv, sys; print(" ".join(sorted({r[16] for r in csv.reader(sys.stdin)})))')
+	[[ $devices == " (0)  (1)" ]] || fail "devices '$devices'"
+}
+
+# without ThreadNames the calls are listed with an empty T-Pri and Thread Name
+test_api_trace_without_thread_names() {
+	labels_copy ex.sqlite nothreads.sqlite "DROP TABLE ThreadNames" || return
+	[[ $(sqlite3 "$WORK/ex.sqlite" "SELECT count(*) = count(DISTINCT globalTid) FROM ThreadNames") == 1 ]] ||
+		{ fail "the fixture names a thread twice"; return; }
+	run stats -q -r cuda_api_trace -f csv ex.sqlite; rc_is 0; err_is ""
+	local want
+	want=$(python3 -c 'import csv, sys
+w = csv.writer(sys.stdout, lineterminator="\n")
+for i, r in enumerate(csv.reader(sys.stdin.read().splitlines())):
+    w.writerow(r if i == 0 else r[:7] + ["", ""])' <<<"$OUT")
+	run stats -q -r cuda_api_trace -f csv nothreads.sqlite; rc_is 0; err_is ""
+	out_is "$want"
+}
+
+# where there is nothing to list either, nsys's message stays, and it names the missing label table
+test_label_tables_keep_nsys_message_without_rows() {
+	labels_copy ex.sqlite bare.sqlite "DROP TABLE ThreadNames; DROP TABLE TARGET_INFO_GPU;
+		DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME; DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL;
+		DROP TABLE CUPTI_ACTIVITY_KIND_MEMCPY; DROP TABLE CUPTI_ACTIVITY_KIND_MEMSET" || return
+	run stats -q -r cuda_gpu_trace bare.sqlite; rc_is 0; out_is ""
+	err_is "SKIPPED: bare.sqlite file does not contain TARGET_INFO_GPU table."
+	run stats -q -r cuda_api_trace bare.sqlite; rc_is 0; out_is ""
+	err_is "SKIPPED: bare.sqlite file does not contain ThreadNames table."
+	run stats -q -r vulkan_api_trace bare.sqlite; rc_is 0; out_is ""
+	err_is "SKIPPED: bare.sqlite file does not contain ThreadNames table."
+	# with the label tables, the message is about the data
+	run stats -q -r cuda_gpu_trace -r cuda_api_trace -r vulkan_api_trace ex.sqlite
+	[[ $ERR == *"SKIPPED: ex.sqlite does not contain Vulkan API trace data." ]] || fail "vulkan_api_trace: '$ERR'"
+}
