@@ -84,3 +84,56 @@ test_label_tables_keep_nsys_message_without_rows() {
 	run stats -q -r cuda_gpu_trace -r cuda_api_trace -r vulkan_api_trace ex.sqlite
 	[[ $ERR == *"SKIPPED: ex.sqlite does not contain Vulkan API trace data." ]] || fail "vulkan_api_trace: '$ERR'"
 }
+
+# ---- the note on rows left out on purpose (D1, D20) -----------------------------------------
+
+CALL_REPORTS="cuda_api_sum cuda_api_trace cuda_api_gpu_sum cuda_kern_exec_trace cuda_kern_exec_sum nvtx_kern_sum"
+
+# backtrace_rows EXPORT [LO HI]: the CUDA backtrace records of EXPORT that --filter-time LO/HI keeps
+# (a row stays when it overlaps the window, as nsys's filter has it), counted by sqlite3
+backtrace_rows() {
+	local where="(callchainId IS NOT NULL OR eventClass = 67)"
+	[[ -z ${2:-} ]] || where+=" AND ((start >= $2 AND start < $3) OR (end >= $2 AND end < $3) OR (start < $2 AND end >= $3))"
+	sqlite3 "$1" "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE $where"
+}
+
+# each report that leaves the backtrace records out says how many, once, after its output; -q
+# silences it
+test_backtrace_note() {
+	[[ -f $SAXPY_BT ]] || { echo "cli: note: no $SAXPY_BT, $CUR not run"; return; }
+	command -v sqlite3 >/dev/null || { echo "cli: note: no sqlite3 shell, $CUR not run"; return; }
+	local n r
+	n=$(backtrace_rows "$SAXPY_BT")
+	((n > 1)) || { fail "no backtrace records in $SAXPY_BT"; return; }
+	for r in $CALL_REPORTS; do
+		run stats -r "$r" -f csv "$SAXPY_BT"; rc_is 0
+		err_is "nstats: note: $r on $SAXPY_BT: $n CUDA backtrace records excluded; nsys counts them as calls"
+		out_has "Processing [$SAXPY_BT] with [$r]"
+		run stats -q -r "$r" -f csv "$SAXPY_BT"; rc_is 0; err_is ""
+	done
+	# reports that never count calls say nothing, nor do exports without backtrace records
+	run stats -r cuda_gpu_kern_sum -r cuda_gpu_trace -f csv "$SAXPY_BT"; rc_is 0; err_is ""
+	run stats -r cuda_api_sum -f csv ex.sqlite; rc_is 0; err_is ""
+	# one note per report, in their order, after each report's own output
+	run stats -r cuda_api_sum -r nvtx_kern_sum -f csv "$SAXPY_BT"; rc_is 0
+	err_is "nstats: note: cuda_api_sum on $SAXPY_BT: $n CUDA backtrace records excluded; nsys counts them as calls
+nstats: note: nvtx_kern_sum on $SAXPY_BT: $n CUDA backtrace records excluded; nsys counts them as calls"
+}
+
+# the note counts the records the report's filter keeps; one in the singular
+test_backtrace_note_follows_the_filter() {
+	[[ -f $SAXPY_BT ]] || { echo "cli: note: no $SAXPY_BT, $CUR not run"; return; }
+	command -v sqlite3 >/dev/null || { echo "cli: note: no sqlite3 shell, $CUR not run"; return; }
+	local lo hi n all
+	all=$(backtrace_rows "$SAXPY_BT")
+	read -r lo hi < <(sqlite3 -separator ' ' "$SAXPY_BT" "SELECT min(start), max(start) FROM (SELECT start FROM
+		CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass = 67 ORDER BY start LIMIT 10 OFFSET 5)")
+	n=$(backtrace_rows "$SAXPY_BT" "$lo" "$hi")
+	((n > 1 && n < all)) || { fail "the window holds $n of $all records"; return; }
+	run stats -r cuda_api_sum -f csv --filter-time "$lo/$hi" "$SAXPY_BT"; rc_is 0
+	err_is "nstats: note: cuda_api_sum on $SAXPY_BT: $n CUDA backtrace records excluded; nsys counts them as calls"
+	n=$(backtrace_rows "$SAXPY_BT" "$lo" "$((lo + 1))")
+	[[ $n == 1 ]] || { fail "the window [$lo, $((lo + 1))) holds $n records"; return; }
+	run stats -r cuda_api_trace -f csv --filter-time "$lo/$((lo + 1))" "$SAXPY_BT"; rc_is 0
+	err_is "nstats: note: cuda_api_trace on $SAXPY_BT: 1 CUDA backtrace record excluded; nsys counts it as a call"
+}
