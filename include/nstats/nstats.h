@@ -303,8 +303,10 @@ enum nst_status nst_diff(struct nst_export *a, struct nst_export *b, const struc
 
 struct nst_audit;
 /* Runs every finding.  reports[0..n): names of reports or rules whose
- * tables the schema finding looks for (NULL: nsys's default set).  The
- * audit borrows from the export: free it before closing the export. */
+ * tables the schema finding looks for, and that the skipped_reports
+ * finding runs (rows thrown away) to name those that would be skipped
+ * (NULL: nsys's default set).  The audit borrows from the export: free it
+ * before closing the export. */
 enum nst_status nst_audit_run(struct nst_export *x, const char *const *reports, size_t n,
 			      struct nst_audit **out, struct nst_error *err);
 void nst_audit_free(struct nst_audit *a);

@@ -137,3 +137,37 @@ test_backtrace_note_follows_the_filter() {
 	run stats -r cuda_api_trace -f csv --filter-time "$lo/$((lo + 1))" "$SAXPY_BT"; rc_is 0
 	err_is "nstats: note: cuda_api_trace on $SAXPY_BT: 1 CUDA backtrace record excluded; nsys counts it as a call"
 }
+
+# ---- nstats check names the reports that will be skipped -------------------------------------
+
+# on a real export, each requested report or rule that will print SKIPPED is named with the reason
+# that nsys's SKIPPED line gives (the reference's outputs for the export), in text and in JSON;
+# cuda_gpu_trace, which nsys skips there for a table that only names the GPUs, runs (D49)
+test_check_names_skipped_reports() {
+	[[ -f $MFU ]] || { echo "cli: note: no $MFU, $CUR not run"; return; }
+	local base=${MFU##*/} oracle=$SHARED/data/oracle-2024.2.3/GindaChen__nsys-ai/tests/fixtures/mfu_2gpu_before
+	[[ -d $oracle ]] || { echo "cli: note: no $oracle, $CUR not run"; return; }
+	ln -s "$MFU" "$WORK/$base"
+	local list="osrt_sum cuda_api_sum cuda_gpu_trace nvtx_sum um_sum mpi_event_trace network_congestion
+		vulkan_api_trace wddm_queue_sum cuda_memset_sync gpu_gaps" r n=0 k=0 lines="" json=""
+	for r in $list; do
+		n=$((n + 1))
+		[[ -f $oracle/$r.msg && $r != cuda_gpu_trace ]] || continue
+		grep -q '^SKIPPED: ' "$oracle/$r.msg" || { fail "$r.msg is not a SKIPPED line"; return; }
+		k=$((k + 1))
+		lines+="        $r: $(<"$oracle/$r.msg")"$'\n'
+		json+="$r	$(sed 's/^SKIPPED: //' "$oracle/$r.msg")"$'\n'
+	done
+	((k > 5)) || { fail "only $k of the reports are skipped"; return; }
+	run check -r "$(tr -s ' \t\n' ',' <<<"$list" | sed 's/,$//')" "$base"; rc_is 0; err_is ""
+	out_has $'\n'"info    skipped_reports: $k requested reports that print SKIPPED on this export"$'\n'"$lines        $k of $n requested reports print SKIPPED on this export, each named with its reason"$'\n'
+	run check -f json -r "$(tr -s ' \t\n' ',' <<<"$list" | sed 's/,$//')" "$base"; rc_is 0; err_is ""
+	[[ $(python3 -c 'import json, sys
+f = [f for f in json.load(sys.stdin)["findings"] if f["name"] == "skipped_reports"][0]
+assert f["status"] == "info" and f["count"] == len(f["parts"])
+for p in f["parts"]: print(p["name"] + "\t" + p["reason"])' <<<"$OUT") == "${json%$'\n'}" ]] ||
+		fail "the JSON parts are not the skipped reports with nsys's reasons"
+	# an export where nothing is skipped says so
+	run check -r cuda_api_sum,cuda_gpu_trace ex.sqlite; rc_is 0
+	out_has $'\nok      skipped_reports: 0 requested reports that print SKIPPED on this export\n'
+}
