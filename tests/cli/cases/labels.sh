@@ -69,6 +69,29 @@ for i, r in enumerate(csv.reader(sys.stdin.read().splitlines())):
 	out_is "$want"
 }
 
+# without TARGET_INFO_WDDM_CONTEXTS every queue is listed with Node Ord 0: the rows printed when the
+# table is there, Node Ord aside (nsys 2024.2.3 prints the same for the table emptied)
+test_wddm_without_contexts() {
+	"$(dirname "$NSTATS")/nsysgen" -q --seed 21 --processes 2 --kernels 2 --memcpy 0 --memset 0 --nvtx 0 \
+		--osrt 0 --wddm 20 -o "$WORK/wddm.sqlite" >/dev/null || { fail "nsysgen --wddm failed"; return; }
+	labels_copy wddm.sqlite nocontexts.sqlite "DROP TABLE TARGET_INFO_WDDM_CONTEXTS" || return
+	run stats -q -r wddm_queue_sum -f csv wddm.sqlite; rc_is 0; err_is ""
+	local want
+	want=$(python3 -c 'import csv, sys
+w = csv.writer(sys.stdout, lineterminator="\n")
+rows = list(csv.reader(sys.stdin.read().splitlines()))
+assert len(rows) > 2 and any(r[14] != "0" for r in rows[1:])
+for i, r in enumerate(rows):
+    w.writerow(r if i == 0 else r[:14] + ["0"])' <<<"$OUT") || { fail "no queue with a Node Ord"; return; }
+	run stats -q -r wddm_queue_sum -f csv nocontexts.sqlite; rc_is 0; err_is ""
+	out_is "$want"
+	# with no packets either, nsys's message
+	labels_copy nocontexts.sqlite nowddm.sqlite "DROP TABLE WDDM_QUEUE_PACKET_START_EVENTS;
+		DROP TABLE WDDM_DMA_PACKET_START_EVENTS" || return
+	run stats -q -r wddm_queue_sum nowddm.sqlite; rc_is 0; out_is ""
+	err_is "SKIPPED: nowddm.sqlite does not contain WDDM context data."
+}
+
 # where there is nothing to list either, nsys's message stays, and it names the missing label table
 test_label_tables_keep_nsys_message_without_rows() {
 	labels_copy ex.sqlite bare.sqlite "DROP TABLE ThreadNames; DROP TABLE TARGET_INFO_GPU;
