@@ -194,3 +194,13 @@ for p in f["parts"]: print(p["name"] + "\t" + p["reason"])' <<<"$OUT") == "${jso
 	run check -r cuda_api_sum,cuda_gpu_trace ex.sqlite; rc_is 0
 	out_has $'\nok      skipped_reports: 0 requested reports that print SKIPPED on this export\n'
 }
+
+# a report that fails on the export (its kernel table has no end) is not named as skipped, and the
+# audit of the rest goes on: stats says why with its own error
+test_check_skipped_reports_with_a_failing_report() {
+	labels_copy ex.sqlite noend.sqlite 'ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN "end"' || return
+	run stats -q -r cuda_gpu_kern_sum noend.sqlite; rc_is 3
+	err_is "nstats: error: noend.sqlite: CUPTI_ACTIVITY_KIND_KERNEL lacks start or end"
+	run check -r cuda_gpu_kern_sum,nvtx_sum noend.sqlite; rc_is 0; err_is ""
+	out_has $'\ninfo    skipped_reports: 1 requested reports that print SKIPPED on this export\n        nvtx_sum: SKIPPED: noend.sqlite does not contain NV Tools Extension (NVTX) data.\n        1 of 2 requested reports print SKIPPED on this export, each named with its reason\n'
+}
