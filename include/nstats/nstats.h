@@ -253,6 +253,19 @@ struct nst_run {
 	enum nst_names names;             /* nst_diff only */
 };
 
+/* Why a report left rows of the export out on purpose, where nsys counts
+ * them: an index into nst_run_result.excluded.  A new reason is a new
+ * value here (at most NST_EXCLUSION_ROOM of them, so the struct keeps its
+ * size). */
+enum nst_exclusion {
+	/* CUDA backtrace records (--cudabacktrace): runtime rows that record
+	 * the stack of the call beside them, never calls themselves; nsys
+	 * counts them as calls (docs/deviations.md D1, D20). */
+	NST_EXCLUDED_BACKTRACE,
+	NST_EXCLUSIONS
+};
+#define NST_EXCLUSION_ROOM 8
+
 /* What a run found beside its rows. */
 struct nst_run_result {
 	/* A kernel report on an export traced with --cuda-graph-trace=graph:
@@ -260,6 +273,9 @@ struct nst_run_result {
 	 * kernel row, and the sum of their durations. */
 	uint64_t hidden_graph_launches;
 	int64_t hidden_graph_ns;
+	/* Rows that the report (when it ran) left out on purpose, among those
+	 * its filter keeps, by reason: excluded[NST_EXCLUDED_BACKTRACE]... */
+	uint64_t excluded[NST_EXCLUSION_ROOM];
 };
 
 /* NST_ERR_NODATA, with nsys's SKIPPED message, when the export lacks what
@@ -287,8 +303,10 @@ enum nst_status nst_diff(struct nst_export *a, struct nst_export *b, const struc
 
 struct nst_audit;
 /* Runs every finding.  reports[0..n): names of reports or rules whose
- * tables the schema finding looks for (NULL: nsys's default set).  The
- * audit borrows from the export: free it before closing the export. */
+ * tables the schema finding looks for, and that the skipped_reports
+ * finding runs (rows thrown away) to name those that would be skipped
+ * (NULL: nsys's default set).  The audit borrows from the export: free it
+ * before closing the export. */
 enum nst_status nst_audit_run(struct nst_export *x, const char *const *reports, size_t n,
 			      struct nst_audit **out, struct nst_error *err);
 void nst_audit_free(struct nst_audit *a);

@@ -38,10 +38,12 @@ struct chk_example {
 	size_t nf;
 };
 
-/* One line of a finding's breakdown: "CUPTI_ACTIVITY_KIND_KERNEL: 3". */
+/* One line of a finding's breakdown: "CUPTI_ACTIVITY_KIND_KERNEL: 3", or
+ * with a reason instead of the count: "osrt_sum: SKIPPED: ...". */
 struct chk_part {
 	const char *name;
 	int64_t count;
+	const char *reason; /* NULL for a count alone */
 };
 
 struct chk_result {
@@ -57,6 +59,13 @@ struct chk_result {
 
 struct chk_finding;
 
+/* Runs reports[i] of the check on the export, its rows thrown away:
+ * NST_ERR_NODATA, with the SKIPPED message in err, when it would skip. */
+struct chk_probe {
+	enum nst_status (*run)(void *arg, size_t i, struct nst_error *err);
+	void *arg;
+};
+
 /* What the findings of one export share. */
 struct chk_ctx {
 	struct nst_db *db;
@@ -65,6 +74,7 @@ struct chk_ctx {
 	/* The reports and rules whose needs the schema finding checks. */
 	const char *const *reports;
 	size_t nreports;
+	const struct chk_probe *probe; /* NULL: the reports cannot be run */
 	/* Every finding's result, in registry order: capture_options reads
 	 * the others' (it runs last). */
 	struct chk_result *results;
@@ -98,6 +108,9 @@ void chk_num(struct chk_example *e, const char *name, int64_t v);
 void chk_text(struct chk_example *e, const char *name, const char *v);
 /* Adds (or adds to) the part named `name` (a static or arena string). */
 void chk_part_add(struct chk_result *r, const char *name, int64_t n);
+/* Adds a part that gives a reason (a static or arena string) beside its
+ * count of 1; the same name again adds 1 to it. */
+void chk_part_reason(struct chk_result *r, const char *name, const char *reason);
 /* The value of a column at row, or NST_NULL_I64 when the column is absent. */
 static inline int64_t chk_at(const int64_t *col, size_t row)
 {
@@ -154,10 +167,11 @@ struct chk_report {
 };
 
 /* Runs every finding on an open export.  reports: the names whose needs
- * the schema finding checks; o: the hooks of the export's options. */
+ * the schema finding checks and that the probe (NULL: none) runs; o: the
+ * hooks of the export's options. */
 enum nst_status chk_run(struct nst_db *db, const struct nst_options *o,
-			const char *const *reports, size_t nreports, struct chk_report *out,
-			struct nst_error *err);
+			const char *const *reports, size_t nreports, const struct chk_probe *probe,
+			struct chk_report *out, struct nst_error *err);
 void chk_report_release(struct chk_report *rep);
 /* Findings with a positive count that are not informational. */
 size_t chk_found(const struct chk_report *rep);

@@ -72,6 +72,15 @@ static void text_affects(FILE *out, const char *affects)
 	fputc('\n', out);
 }
 
+/* "name: count", or "name: SKIPPED: reason" for a part with a reason */
+static void text_part(FILE *out, const struct chk_part *p)
+{
+	if (p->reason)
+		fprintf(out, "        %s: SKIPPED: %s\n", p->name, p->reason);
+	else
+		fprintf(out, "        %s: %lld\n", p->name, (long long)p->count);
+}
+
 static void text_finding(FILE *out, const struct chk_finding *f, const struct chk_result *r)
 {
 	enum status st = status_of(f, r);
@@ -83,7 +92,7 @@ static void text_finding(FILE *out, const struct chk_finding *f, const struct ch
 	if (st == ST_NOT_CHECKED || st == ST_OK)
 		return;
 	for (size_t i = 0; i < r->nparts; i++)
-		fprintf(out, "        %s: %lld\n", r->parts[i].name, (long long)r->parts[i].count);
+		text_part(out, &r->parts[i]);
 	if (r->note)
 		fprintf(out, "        %s\n", r->note);
 	for (size_t i = 0; i < r->nex; i++)
@@ -185,7 +194,12 @@ static void json_finding(FILE *out, const struct chk_finding *f, const struct ch
 	for (size_t i = 0; i < r->nparts; i++) {
 		fputs(i ? ",{\"name\":" : "{\"name\":", out);
 		json_string(out, r->parts[i].name);
-		fprintf(out, ",\"count\":%lld}", (long long)r->parts[i].count);
+		fprintf(out, ",\"count\":%lld", (long long)r->parts[i].count);
+		if (r->parts[i].reason) {
+			fputs(",\"reason\":", out);
+			json_string(out, r->parts[i].reason);
+		}
+		fputc('}', out);
 	}
 	fputs("],\"examples\":[", out);
 	for (size_t i = 0; i < r->nex; i++) {

@@ -4,6 +4,7 @@
 #include "check/check.h"
 
 extern const struct chk_finding chk_schema;
+extern const struct chk_finding chk_skipped_reports;
 extern const struct chk_finding chk_backtrace_rows;
 extern const struct chk_finding chk_orphan_gpu_rows;
 extern const struct chk_finding chk_launches_without_gpu;
@@ -18,6 +19,7 @@ extern const struct chk_finding chk_capture_options;
 
 static const struct chk_finding *const findings[] = {
 	&chk_schema,
+	&chk_skipped_reports,
 	&chk_backtrace_rows,
 	&chk_orphan_gpu_rows,
 	&chk_launches_without_gpu,

@@ -44,8 +44,8 @@ static enum nst_status run_all(struct chk_ctx *ctx, const struct nst_options *o,
 }
 
 enum nst_status chk_run(struct nst_db *db, const struct nst_options *o,
-			const char *const *reports, size_t nreports, struct chk_report *out,
-			struct nst_error *err)
+			const char *const *reports, size_t nreports, const struct chk_probe *probe,
+			struct chk_report *out, struct nst_error *err)
 {
 	memset(out, 0, sizeof *out);
 	out->path = nst_db_path(db);
@@ -60,7 +60,7 @@ enum nst_status chk_run(struct nst_db *db, const struct nst_options *o,
 	out->product_version = nst_db_meta(db, "EXPORT_PRODUCT_VERSION");
 	struct chk_ctx ctx = {
 		.db = db, .ev = ev, .arena = &out->arena,
-		.reports = reports, .nreports = nreports,
+		.reports = reports, .nreports = nreports, .probe = probe,
 		.results = out->results, .findings = out->findings,
 		.nfindings = out->n,
 	};

@@ -36,7 +36,15 @@ void chk_part_add(struct chk_result *r, const char *name, int64_t n)
 		}
 	}
 	if (r->nparts < CHK_MAX_PARTS)
-		r->parts[r->nparts++] = (struct chk_part){ name, n };
+		r->parts[r->nparts++] = (struct chk_part){ name, n, NULL };
+}
+
+void chk_part_reason(struct chk_result *r, const char *name, const char *reason)
+{
+	size_t before = r->nparts;
+	chk_part_add(r, name, 1);
+	if (r->nparts > before)
+		r->parts[before].reason = reason;
 }
 
 enum nst_status chk_col(struct chk_ctx *ctx, const char *table, const char *col,

@@ -18,8 +18,10 @@ static const struct opt options[] = {
 	  O_STRICT },
 	{ 'r', "report", OPT_REQUIRED, "NAME[,NAME...]",
 	  "Reports or rules (as stats and analyze name them; arguments after ':'\n"
-	  "are ignored) whose tables the schema finding looks for.  Repeatable.\n"
-	  "Default: nsys's default report set.", O_REPORT },
+	  "are ignored) whose tables the schema finding looks for, and that\n"
+	  "skipped_reports runs to name those that print SKIPPED on the export,\n"
+	  "with their reason.  Repeatable.  Default: nsys's default report set.",
+	  O_REPORT },
 	{ 'q', "quiet", OPT_NONE, NULL,
 	  "Print nothing but errors: the exit status tells (with --strict).", O_QUIET },
 	{ 'o', "output", OPT_REQUIRED, "FILE",

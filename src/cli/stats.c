@@ -69,6 +69,33 @@ static void say_hidden_graphs(const char *path, const struct nst_job *job,
 		n == 1 ? "is" : "are", n == 1 ? "its" : "their");
 }
 
+/* What each reason of enum nst_exclusion says after its count, for one
+ * row and for several. */
+static const struct exclusion_words {
+	const char *one, *many;
+} exclusion_words[NST_EXCLUSIONS] = {
+	[NST_EXCLUDED_BACKTRACE] = {
+		"CUDA backtrace record excluded; nsys counts it as a call",
+		"CUDA backtrace records excluded; nsys counts them as calls",
+	},
+};
+
+/* Rows a report left out on purpose, one note per reason: its numbers
+ * are right without them, so -q silences it (the graph note stays). */
+static void say_excluded(const char *path, const struct nst_job *job,
+			 const struct nst_run_result *res)
+{
+	for (size_t k = 0; k < NST_EXCLUSIONS; k++) {
+		uint64_t n = res->excluded[k];
+		if (n == 0)
+			continue;
+		fflush(stdout);
+		fprintf(stderr, "nstats: note: %s on %s: ", nst_job_name(job), path);
+		print_grouped(stderr, (int64_t)n);
+		fprintf(stderr, " %s\n", n == 1 ? exclusion_words[k].one : exclusion_words[k].many);
+	}
+}
+
 static void run_export(struct stats_cmd *c, const char *input, const struct jobs *jobs)
 {
 	struct nst_options o;
@@ -86,6 +113,8 @@ static void run_export(struct stats_cmd *c, const char *input, const struct jobs
 		const char *path = nst_export_path(e.x);
 		e.res = (struct nst_run_result){ 0 };
 		tuples_run(&c->t, j, jobs->job[j], path, path, run_one, &e);
+		if (!c->t.quiet)
+			say_excluded(path, jobs->job[j], &e.res);
 		say_hidden_graphs(path, jobs->job[j], &e.res);
 	}
 	nst_export_close(e.x);

@@ -34,7 +34,9 @@ const struct opt tuple_options[] = {
 	  "Replace output files that exist (refused otherwise).", T_FORCE },
 	{ 'q', "quiet", OPT_NONE, NULL,
 	  "Only print errors and report output (and the notes that say a\n"
-	  "report's numbers leave something out, on stderr).", T_QUIET },
+	  "report's numbers leave something out, on stderr).  Silences the note\n"
+	  "that counts the rows a report leaves out on purpose (\"N CUDA\n"
+	  "backtrace records excluded; nsys counts them as calls\").", T_QUIET },
 	{ 0, "strict", OPT_NONE, NULL,
 	  "Exit 5 when a report could not run on an export (nsys exits 0).",
 	  T_STRICT },

@@ -47,4 +47,5 @@ const struct nst_report nst_report_cuda_api_gpu_sum = {
 	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_CALLS,
 };

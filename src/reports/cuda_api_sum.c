@@ -36,4 +36,5 @@ const struct nst_report nst_report_cuda_api_sum = {
 	.args = (const char *const[]){ NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_CALLS,
 };

@@ -51,10 +51,12 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	enum nst_status strings = nst_require_strings(ctx, err);
 	if (strings != NST_OK)
 		return strings;
-	if (!nst_db_has_table(ctx->db, THREADS))
-		return nst_no_table(ctx, err, THREADS);
+	/* ThreadNames only names the threads: without it the calls are listed
+	 * with an empty T-Pri and Thread Name (nsys refuses, D49), and nsys's
+	 * message stays for an export with no calls to list either. */
 	if (!nst_db_has_table(ctx->db, RUNTIME))
-		return nst_nodata(ctx, err, "CUDA trace data.");
+		return nst_db_has_table(ctx->db, THREADS) ? nst_nodata(ctx, err, "CUDA trace data.")
+							  : nst_no_table(ctx, err, THREADS);
 	const struct nst_calls *c;
 	enum nst_status s = nst_calls_ids(ctx, &c, err);
 	if (s != NST_OK)
@@ -89,8 +91,10 @@ const struct nst_report nst_report_cuda_api_trace = {
 		"duration, name (without a `_vNNNN` suffix), return value,\n"
 		"correlation id, process and thread, and the thread's priority and\n"
 		"name. CUDA backtrace records are not calls and are left out\n"
-		"(nsys 2024.2.3 lists them as extra rows).",
+		"(nsys 2024.2.3 lists them as extra rows).  Without a ThreadNames\n"
+		"table (which nsys 2024.2.3 refuses) T-Pri and Thread Name are empty.",
 	.args = (const char *const[]){ NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_CALLS,
 };

@@ -351,12 +351,14 @@ static enum nst_status check_tables(struct nst_ctx *ctx, struct nst_error *err)
 	if (s != NST_OK)
 		return s;
 	/* Exports older than TARGET_INFO_GPU name their GPUs in
-	 * TARGET_INFO_CUDA_GPU; nsys refuses them, nstats reads that. */
-	if (!nst_db_has_table(ctx->db, GPU_INFO) && !nst_db_has_table(ctx->db, GPU_INFO_OLD))
-		return nst_no_table(ctx, err, GPU_INFO);
+	 * TARGET_INFO_CUDA_GPU; nsys refuses them, nstats reads that.  With
+	 * neither, the GPUs have no names and Device is " (id)", as for a
+	 * device that TARGET_INFO_GPU does not list (nsys refuses, D49);
+	 * nsys's message stays for an export with no GPU rows either. */
+	bool named = nst_db_has_table(ctx->db, GPU_INFO) || nst_db_has_table(ctx->db, GPU_INFO_OLD);
 	if (!nst_db_has_table(ctx->db, KERNEL) && !nst_db_has_table(ctx->db, MEMCPY) &&
 	    !nst_db_has_table(ctx->db, MEMSET))
-		return nst_nodata(ctx, err, "GPU trace data.");
+		return named ? nst_nodata(ctx, err, "GPU trace data.") : nst_no_table(ctx, err, GPU_INFO);
 	return NST_OK;
 }
 
@@ -406,7 +408,8 @@ const struct nst_report nst_report_cuda_gpu_trace = {
 		"correlation id, grid and block, registers, shared memory, bytes and\n"
 		"throughput, memory kinds, device, context, green context, stream and\n"
 		"name.  Exports without ENUM tables or greenContextId (which nsys\n"
-		"2024.2.3 refuses) are read too.\n"
+		"2024.2.3 refuses) are read too; without TARGET_INFO_GPU (or the older\n"
+		"TARGET_INFO_CUDA_GPU) a Device is its id alone, \" (0)\".\n"
 		"base names kernels by their short name, mangled by their mangled\n"
 		"name where the export has one.  nvtx-name prefixes each kernel's name\n"
 		"with the name of the innermost NVTX range around its launch, on the\n"

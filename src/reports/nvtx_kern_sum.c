@@ -417,5 +417,5 @@ const struct nst_report nst_report_nvtx_kern_sum = {
 	.args = (const char *const[]){ "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,
-	.flags = NST_REPORT_KERNELS,
+	.flags = NST_REPORT_KERNELS | NST_REPORT_CALLS,
 };

@@ -63,6 +63,10 @@ enum nst_report_flags {
 	/* The report shows kernels: after it runs, the driver notes the CUDA
 	 * graph launches whose kernels it cannot see (reports/graph_note.h). */
 	NST_REPORT_KERNELS = 1 << 2,
+	/* The report counts or joins CUDA runtime calls, where nsys counts
+	 * CUDA backtrace records as calls too (D1, D20): after it runs, the
+	 * driver counts the records it left out (nst_run_result.excluded). */
+	NST_REPORT_CALLS = 1 << 3,
 };
 
 struct nst_report {

@@ -84,10 +84,10 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	enum nst_status s = nst_require_strings(ctx, err);
 	if (s != NST_OK)
 		return s;
-	if (!nst_db_has_table(ctx->db, THREADS))
-		return nst_no_table(ctx, err, THREADS);
+	/* As in cuda_api_trace: ThreadNames only names the threads (D49). */
 	if (!nst_db_has_table(ctx->db, VULKAN_API))
-		return nst_nodata(ctx, err, "Vulkan API trace data.");
+		return nst_db_has_table(ctx->db, THREADS) ? nst_nodata(ctx, err, "Vulkan API trace data.")
+							  : nst_no_table(ctx, err, THREADS);
 	struct api_rows a = { 0 };
 	if ((s = load(ctx, &a, err)) != NST_OK)
 		return s;
@@ -121,7 +121,8 @@ const struct nst_report nst_report_vulkan_api_trace = {
 	.title = "Vulkan API Trace",
 	.help = "Every Vulkan API call (VULKAN_API row, of any event class) in start\n"
 		"order: its start, duration, name, event class, context, correlation\n"
-		"id, process and thread, and the thread's priority and name.",
+		"id, process and thread, and the thread's priority and name (empty\n"
+		"without a ThreadNames table, which nsys 2024.2.3 refuses).",
 	.args = (const char *const[]){ NULL },
 	.needs = needs,
 	.run = run,

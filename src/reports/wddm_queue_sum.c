@@ -368,13 +368,16 @@ static bool has_pair(const struct nst_db *db, const struct qkind *k)
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			   struct nst_error *err)
 {
-	if (!nst_db_has_table(ctx->db, WDDM_CONTEXTS))
-		return nst_nodata(ctx, err, "WDDM context data.");
+	/* TARGET_INFO_WDDM_CONTEXTS only gives Node Ord: without it the
+	 * queues are listed with 0 there, as for a context it does not list
+	 * (nsys refuses, D49), and nsys's message stays for an export with no
+	 * packets to list either. */
 	bool any = false;
 	for (size_t k = 0; k < NKINDS; k++)
 		any = any || has_pair(ctx->db, &kinds[k]);
 	if (!any)
-		return nst_nodata(ctx, err, "WDDM event data.");
+		return nst_nodata(ctx, err, nst_db_has_table(ctx->db, WDDM_CONTEXTS)
+						    ? "WDDM event data." : "WDDM context data.");
 	struct packets ps = { 0 };
 	enum nst_status s = NST_OK;
 	for (size_t k = 0; s == NST_OK && k < NKINDS; k++)
@@ -411,7 +414,8 @@ const struct nst_report nst_report_wddm_queue_sum = {
 		"process's time (its first packet's start to its last packet's end)\n"
 		"during which the queue held a packet, the number of packets, and the\n"
 		"average, median, minimum, maximum and standard deviation of a\n"
-		"packet's time.",
+		"packet's time.  Without a TARGET_INFO_WDDM_CONTEXTS table (which nsys\n"
+		"2024.2.3 refuses) Node Ord is 0.",
 	.args = (const char *const[]){ NULL },
 	.needs = needs,
 	.run = run,

@@ -22,6 +22,59 @@ static enum nst_status check_names(const char *const *reports, size_t n, struct 
 	return NST_OK;
 }
 
+/* ---- running the requested reports, for the skipped_reports finding ---- */
+
+struct probe {
+	struct nst_export *x;
+	struct nst_job **jobs; /* one per requested report or rule */
+	size_t n;
+};
+
+static enum nst_status discard_begin(void *ctx, const char *const *cols, size_t n,
+				     struct nst_error *err)
+{
+	(void)ctx, (void)cols, (void)n, (void)err;
+	return NST_OK;
+}
+
+static enum nst_status discard_row(void *ctx, const struct nst_cell *cells, struct nst_error *err)
+{
+	(void)ctx, (void)cells, (void)err;
+	return NST_OK;
+}
+
+static enum nst_status probe_run(void *arg, size_t i, struct nst_error *err)
+{
+	struct probe *p = arg;
+	struct nst_sink none = { discard_begin, discard_row, NULL, NULL };
+	return nst_run(p->x, &(struct nst_run){ .job = p->jobs[i], .sink = &none }, NULL, err);
+}
+
+static void probe_release(struct probe *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		nst_job_free(p->jobs[i]);
+	free(p->jobs);
+}
+
+/* A job for each requested name (its arguments do not matter here), and
+ * the tables they read, read once for all of them. */
+static enum nst_status probe_init(struct probe *p, struct nst_export *x,
+				  const char *const *reports, size_t n, struct nst_error *err)
+{
+	*p = (struct probe){ .x = x, .jobs = calloc(n ? n : 1, sizeof *p->jobs) };
+	if (!p->jobs)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	enum nst_status s = NST_OK;
+	for (; s == NST_OK && p->n < n; p->n++) {
+		char name[128];
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(reports[p->n], ":"), reports[p->n]);
+		enum nst_catalog c = run_report_find(NST_REPORTS, name) ? NST_REPORTS : NST_RULES;
+		s = nst_job_parse(c, name, &p->jobs[p->n], err);
+	}
+	return s == NST_OK ? nst_export_load(x, NULL, p->jobs, p->n, err) : s;
+}
+
 enum nst_status nst_audit_run(struct nst_export *x, const char *const *reports, size_t n,
 			      struct nst_audit **out, struct nst_error *err)
 {
@@ -34,7 +87,12 @@ enum nst_status nst_audit_run(struct nst_export *x, const char *const *reports, 
 	struct nst_audit *a = calloc(1, sizeof *a);
 	if (!a)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	s = chk_run(x->db, &x->opts, reports, n, &a->rep, err);
+	struct probe p;
+	s = probe_init(&p, x, reports, n, err);
+	if (s == NST_OK)
+		s = chk_run(x->db, &x->opts, reports, n, &(struct chk_probe){ probe_run, &p }, &a->rep,
+			    err);
+	probe_release(&p);
 	if (s != NST_OK) {
 		nst_audit_free(a);
 		return s;

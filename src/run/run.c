@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "format/format.h"
+#include "reports/calls.h"
 #include "reports/graph_note.h"
 #include "reports/nvtx_gpu.h"
 #include "run/run.h"
@@ -211,6 +212,21 @@ static void measure_graphs(const struct nst_report *r, struct nst_ctx *ctx,
 	}
 }
 
+/* Rows the report left out on purpose, counted among those its filter
+ * keeps, by reason.  Only a report that ran has left anything out; a
+ * failed count leaves the report's own result alone. */
+static void measure_exclusions(const struct nst_report *r, struct nst_ctx *ctx,
+			       enum nst_status s, struct nst_run_result *res)
+{
+	_Static_assert(NST_EXCLUSIONS <= NST_EXCLUSION_ROOM, "nst_run_result.excluded has room");
+	const struct nst_calls *c;
+	struct nst_error ignored = { 0 };
+	if (s != NST_OK)
+		return;
+	if ((r->flags & NST_REPORT_CALLS) && nst_calls_get(ctx, &c, &ignored) == NST_OK)
+		res->excluded[NST_EXCLUDED_BACKTRACE] = c->n - c->ncalls;
+}
+
 /* Errors of the export that are raised where its name is not known (a
  * sum that does not fit 64 bits) get it here: every input error names
  * its file. */
@@ -255,6 +271,7 @@ static enum nst_status run_job(struct nst_export *x, const struct nst_run *run,
 	ctx->nvtx = filter.nvtx;
 	s = run_output(run, report_body, &(struct report_call){ r, ctx }, err);
 	measure_graphs(r, ctx, s, res);
+	measure_exclusions(r, ctx, s, res);
 	return s;
 }
 

@@ -3,7 +3,7 @@
 # it needs the reference, shared/tools/nsys-oracle, and shared/data).
 #
 # Where nsys 2024.2.3 refuses an old or trimmed export, or counts backtrace rows as calls, nstats
-# answers anyway (docs/deviations.md D1, D2, D15, D45), and the stored reference output cannot say
+# answers anyway (docs/deviations.md D1, D2, D15, D45, D49), and the stored reference output cannot say
 # whether nstats's answer is right. This script takes each such case, copies the export with
 # tests/corpus/patch-export.sh (patches that the reference needs and that cannot change the right
 # answer), runs the reference on the copy with shared/tools/oracle-outputs (the copy has the
@@ -15,8 +15,8 @@
 # tests/corpus/run.sh compares a listed case with these files byte for byte.
 #
 # The cases: every (export, report) of the corpus that tests/corpus/deviations.tsv lists under D1,
-# D2, D15 or D45, and every other one where the stored reference output refused the export for a reason
-# that a patch answers (missing ENUM_* table, greenContextId, TARGET_INFO_GPU, "no such column").
+# D2, D15, D20, D45 or D49, and every other one where the stored reference output refused the export for a reason
+# that a patch answers (missing ENUM_* table, greenContextId, TARGET_INFO_GPU, ThreadNames, "no such column").
 # A case is kept only when the reference prints a report on the patched copy; the listed ones
 # where it does not are named at the end (they stay unverified). An unlisted case that the
 # reference still refuses (nothing to patch: no GPU table at all) is left out silently: nstats
@@ -26,8 +26,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/corpus/lib.sh
 source "$HERE/lib.sh" # ROOT, SHARED, DATA, ORACLE
 OUTROOT=$HERE/patched-expected
-IDS=" D1 D2 D15 D20 D45 "
-REFUSED='does not contain ENUM_|greenContextId|TARGET_INFO_GPU|no such column'
+IDS=" D1 D2 D15 D20 D45 D49 "
+REFUSED='does not contain ENUM_|greenContextId|TARGET_INFO_GPU|ThreadNames|no such column'
 BIG=65536
 
 [[ -d $DATA && -d $ORACLE ]] || { echo "make-patched-expected: no $DATA or $ORACLE" >&2; exit 1; }
@@ -88,4 +88,4 @@ rm -rf "$OUTROOT"
 mv "$work/new" "$OUTROOT"
 echo "make-patched-expected: $kept reports kept in ${OUTROOT#"$ROOT/"}"
 [[ -z $refused ]] || printf 'the reference still refuses the patched copy (left unverified):\n%s' "$refused"
-[[ -z $unlisted ]] || printf 'kept, but not listed under D1, D2, D15 or D45:\n%s' "$unlisted"
+[[ -z $unlisted ]] || printf 'kept, but not listed under D1, D2, D15, D20, D45 or D49:\n%s' "$unlisted"

@@ -29,6 +29,13 @@
 #           TARGET_INFO_GPU created with vmId, id, name, busLocation copied from TARGET_INFO_CUDA_GPU's
 #           vmId, deviceId, name, pciBusId: the same facts about the same devices, in the table
 #           that newer nsys writes them to.
+#  gpu.none neither TARGET_INFO_GPU nor TARGET_INFO_CUDA_GPU, while GPU rows are there (GindaChen__nsys-ai
+#           mfu_2gpu_*): TARGET_INFO_GPU created empty, with the DDL of nsys 2024.2.3. The table only
+#           names the devices (the reference LEFT JOINs it: a device it does not list is printed
+#           " (id)"), so an empty one says what the export says: no names (D49).
+#  threads  no ThreadNames while there are calls to list (GindaChen__nsys-ai healthy_*): ThreadNames
+#           created empty, with the DDL of nsys 2024.2.3. It only names threads (the reference LEFT
+#           JOINs it: a thread it does not list gets empty T-Pri and Thread Name) (D49).
 #  column   a column that the reference selects but a trimmed or synthetic export lacks (the
 #           reference errors with "no such column"), added as NULL: the export holds no value for
 #           it, and NULL is how an export says "no value"; nstats reads a missing column as NULL.
@@ -121,6 +128,16 @@ elif has_table TARGET_INFO_CUDA_GPU; then
 	sql+="INSERT INTO TARGET_INFO_GPU (vmId, id, name, busLocation)"
 	sql+=" SELECT vmId, deviceId, name, pciBusId FROM TARGET_INFO_CUDA_GPU;"$'\n'
 	done+=("gpu TARGET_INFO_GPU from TARGET_INFO_CUDA_GPU (vmId, deviceId, name, pciBusId)")
+elif has_table "$K" || has_table "$MC" || has_table "$MS"; then
+	sql+="CREATE TABLE TARGET_INFO_GPU (vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT, busLocation TEXT,"
+	sql+=" isDiscrete INTEGER, l2CacheSize INTEGER, totalMemory INTEGER, memoryBandwidth INTEGER);"$'\n'
+	done+=("gpu.none TARGET_INFO_GPU created empty")
+fi
+
+# threads
+if ! has_table ThreadNames && { has_table "$R" || has_table VULKAN_API; }; then
+	sql+="CREATE TABLE ThreadNames (nameId INTEGER NOT NULL, priority INTEGER, globalTid INTEGER);"$'\n'
+	done+=("threads ThreadNames created empty")
 fi
 
 # column: what a trimmed export lacks that the reference's CUDA reports select (TABLE COLUMN TYPE)
@@ -131,6 +148,7 @@ optional=(
 	"$K registersPerThread INTEGER" "$K staticSharedMemory INTEGER" "$K dynamicSharedMemory INTEGER"
 	"$MC srcKind INTEGER" "$MC dstKind INTEGER"
 	"$MC globalPid INTEGER" "$MS globalPid INTEGER" "$MC srcDeviceId INTEGER" "$MC dstDeviceId INTEGER"
+	"$R returnValue INTEGER"
 )
 for spec in "${optional[@]}"; do
 	read -r t c ty <<<"$spec"
