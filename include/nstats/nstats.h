@@ -70,6 +70,14 @@ enum nst_status nst_fail(struct nst_error *err, enum nst_status status,
 			 const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* "did you mean a, b or c?": the names among names[0..n) closest to one
+ * that is not among them (at most 3, by edit distance, case aside, a name
+ * that starts with it counting as close), into buf; "" when none is
+ * close.  The library's own messages of unknown names end so already;
+ * this is for a caller's names (options, commands).  Returns buf. */
+const char *nst_suggest_names(const char *name, const char *const *names, size_t n, char *buf,
+			      size_t size);
+
 /* ---- rows: cells and sinks --------------------------------------------- */
 
 /* A value in a report's row. */

@@ -47,3 +47,13 @@ void cli_usage(FILE *out, const struct command_doc *d)
 	}
 	fprintf(out, "\n%s", d->exit_status);
 }
+
+int cli_no_input(const struct command_doc *d, int argc)
+{
+	if (argc <= 1)
+		cli_usage(stderr, d);
+	else
+		cli_error("%s: no export given (nstats %s --help shows the options)", d->name,
+			  d->name);
+	return EXIT_USAGE;
+}

@@ -113,8 +113,7 @@ int cli_run_catalog(const struct catalog *cat, int argc, char **argv)
 	if (rc == 0)
 		rc = tuples_help(&c.t, &doc, &done);
 	if (rc == 0 && !done && c.inputs.n == 0) {
-		cli_usage(stderr, &doc);
-		rc = EXIT_USAGE;
+		rc = cli_no_input(&doc, argc);
 	} else if (rc == 0 && !done) {
 		rc = run_stats(&c);
 	}

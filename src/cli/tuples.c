@@ -18,7 +18,8 @@ const struct opt tuple_options[] = {
 	  "named after the export, anything else a base name for\n"
 	  "<base>_<report>.<ext> files.", T_OUTPUT },
 	{ 0, "timeunit", OPT_REQUIRED, "UNIT",
-	  "Time unit of every format: nsec, usec, msec, seconds (prefixes work).",
+	  "Time unit of every format: ns or nsec, us or usec, ms or msec, s, sec\n"
+	  "or seconds, or the start of one (-f's time=UNIT takes them too).",
 	  T_TIMEUNIT },
 	{ 0, "filter-time", OPT_REQUIRED, "[START]/[END]",
 	  "Only events that overlap this time range (ns, or values with units\n"
@@ -161,8 +162,10 @@ static int help_reports(const struct catalog *cat, const char *name)
 	struct nst_about r;
 	bool all_of_them = name && strcmp(name, "ALL") == 0;
 	if (name && !all_of_them && !nst_catalog_find(cat->catalog, name, &r)) {
-		cli_error("%s '%s' could not be found (see nstats %s --%s)", cat->noun, name,
-			  cat->cmd, cat->list_opt);
+		char hint[300];
+		cli_error("%s '%s' could not be found%s (see nstats %s --%s)", cat->noun, name,
+			  cli_hint_catalogs(name, &cat->catalog, 1, hint, sizeof hint), cat->cmd,
+			  cat->list_opt);
 		return EXIT_USAGE;
 	}
 	if (!name)

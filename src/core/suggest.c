@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/suggest.h"
+#include "nstats/nstats.h"
 
 static int lower(char c) { return tolower((unsigned char)c); }
 
@@ -118,4 +119,14 @@ const char *nst_suggest_text(const struct nst_suggest *s, char *buf, size_t size
 	if (s->n && used < size)
 		snprintf(buf + used, size - used, "?");
 	return buf;
+}
+
+const char *nst_suggest_names(const char *name, const char *const *names, size_t n, char *buf,
+			      size_t size)
+{
+	struct nst_suggest s;
+	nst_suggest_init(&s, name, strlen(name));
+	for (size_t i = 0; i < n; i++)
+		nst_suggest_offer(&s, names[i]);
+	return nst_suggest_text(&s, buf, size);
 }
