@@ -230,6 +230,12 @@ void nst_export_close(struct nst_export *x);
 /* The SQLite file read: the input, or the export beside a .nsys-rep. */
 const char *nst_export_path(const struct nst_export *x);
 
+/* The span of what the capture traced, in ns on the timeline filters use:
+ * the first start and the last end of the rows of every table with start
+ * and end columns (one scan of each); NST_ERR_NODATA when it has none. */
+enum nst_status nst_export_span(struct nst_export *x, int64_t *start, int64_t *end,
+				struct nst_error *err);
+
 /* Reads, in one scan per table and on read_threads threads, every column
  * that jobs[0..n) need under the filter.  Optional: a run reads what it
  * lacks itself; doing it first makes a run of many reports read each

@@ -69,6 +69,41 @@ static void say_hidden_graphs(const char *path, const struct nst_job *job,
 		n == 1 ? "is" : "are", n == 1 ? "its" : "their");
 }
 
+/* A value as a person reads it: 127642883 ns is "0.128 s". */
+static void print_scaled(FILE *fp, int64_t ns, double unit, const char *name)
+{
+	double v = (double)ns / unit;
+	fprintf(fp, v >= 100 || v <= -100 ? "%.0f %s" : "%.3g %s", v, name);
+}
+
+/* --filter-time 60.2/60.3 meant as seconds is read as ns, and every
+ * report prints nothing: said once per export, with the capture's span
+ * in ns and in a unit fit for it.  Even with -q, as it explains the
+ * empty output. */
+static void say_filter_misses(const struct tuples *t, struct nst_export *x)
+{
+	const struct nst_filter *f = &t->filter;
+	int64_t start, end;
+	struct nst_error err = { 0 };
+	if (!t->filter_time || f->nvtx || nst_export_span(x, &start, &end, &err) != NST_OK ||
+	    (f->start <= end && f->end >= start))
+		return;
+	double unit = end >= 100000000 ? 1e9 : end >= 100000 ? 1e6 : 1e3;
+	const char *name = unit == 1e9 ? "s" : unit == 1e6 ? "ms" : "us";
+	bool bare = strspn(t->filter_time, "0123456789.eE+-/ ") == strlen(t->filter_time);
+	fflush(stdout);
+	fprintf(stderr, "nstats: note: %s: --filter-time %s%s overlaps nothing: the capture spans ",
+		nst_export_path(x), t->filter_time, bare ? " (ns)" : "");
+	print_grouped(stderr, start);
+	fputs(" ns to ", stderr);
+	print_grouped(stderr, end);
+	fputs(" ns (", stderr);
+	print_scaled(stderr, start, unit, name);
+	fputs(" to ", stderr);
+	print_scaled(stderr, end, unit, name);
+	fputs(")\n", stderr);
+}
+
 static void run_export(struct stats_cmd *c, const char *input, const struct jobs *jobs)
 {
 	struct nst_options o;
@@ -81,6 +116,8 @@ static void run_export(struct stats_cmd *c, const char *input, const struct jobs
 	if (s != NST_OK) {
 		cli_error("%s", err.msg);
 		tuples_note(&c->t, s);
+	} else {
+		say_filter_misses(&c->t, e.x);
 	}
 	for (size_t j = 0; s == NST_OK && j < jobs->n; j++) {
 		const char *path = nst_export_path(e.x);

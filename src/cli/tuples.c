@@ -103,6 +103,7 @@ static int filter_time(struct tuples *t, const char *v)
 		cli_error("%s: illegal --filter-time argument '%s': %s", t->cat->cmd, v, err.msg);
 	else if (s != NST_OK)
 		cli_error("%s", err.msg);
+	t->filter_time = v;
 	return exit_of(s);
 }
 

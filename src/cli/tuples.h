@@ -33,6 +33,7 @@ struct tuples {
 	struct list reports, formats, outputs;
 	const char *timeunit;
 	struct nst_filter filter;
+	const char *filter_time;  /* --filter-time as given, for the note that it misses */
 	bool force, quiet, strict;
 	bool help, help_reports, help_formats;
 	const char *help_reports_arg, *help_formats_arg;
