@@ -89,6 +89,12 @@ void cli_manual(FILE *out);
  * then the help text indented (and the arguments, when it has any). */
 void cli_about(FILE *out, const struct nst_about *a, bool whole);
 
+/* How -r's arguments carry a ':' or ',' of their own (the job parser's
+ * rule), said in every -r help and under the arguments of --help-reports. */
+#define CLI_ARG_QUOTING \
+	"In an argument \"::\" belongs to the value (nvtx=ns::op), and a value\n" \
+	"in double quotes is taken whole (nvtx=\"a:b,c\")."
+
 /* ---- errors ------------------------------------------------------------ */
 
 /* "nstats: error: <msg>" on stderr, once, at the top. */

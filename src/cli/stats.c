@@ -172,7 +172,8 @@ static const struct catalog stats_catalog = {
 	.noun = "report",
 	.opt = "report",
 	.opt_help = "Report to run, with its arguments (e.g. cuda_gpu_kern_sum:base).\n"
-		    "Repeatable. Without it, the default set runs.",
+		    "Repeatable. Without it, the default set runs.\n"
+		    CLI_ARG_QUOTING,
 	.list_opt = "help-reports",
 	.list_help = "List the reports, or describe one or all of them.",
 	.pairing = "Reports, formats and outputs pair up in order; when one list is\n"

@@ -72,6 +72,21 @@ int list_add_split(struct list *l, const char *s)
 	}
 }
 
+int list_add_split_quoted(struct list *l, const char *s)
+{
+	for (;;) {
+		size_t len = 0;
+		for (bool quoted = false; s[len] && (quoted || s[len] != ','); len++)
+			if (s[len] == '"')
+				quoted = !quoted;
+		if (list_add(l, s, len))
+			return -1;
+		if (!s[len])
+			return 0;
+		s += len + 1;
+	}
+}
+
 void list_free(struct list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -111,7 +126,7 @@ int tuples_option(struct tuples *t, const struct opt *o, const char *v)
 {
 	int bad = 0;
 	switch (o->id) {
-	case T_REPORT: bad = list_add_split(&t->reports, v); break;
+	case T_REPORT: bad = list_add_split_quoted(&t->reports, v); break;
 	case T_FORMAT: bad = list_add_split(&t->formats, v); break;
 	case T_OUTPUT: bad = list_add_split(&t->outputs, v); break;
 	case T_TIMEUNIT: t->timeunit = v; break;
