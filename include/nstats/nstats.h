@@ -235,6 +235,13 @@ const char *nst_export_path(const struct nst_export *x);
  * and end columns (one scan of each); NST_ERR_NODATA when it has none. */
 enum nst_status nst_export_span(struct nst_export *x, int64_t *start, int64_t *end,
 				struct nst_error *err);
+/* When an NVTX range (nvtx=, --filter-nvtx) is not in the export, which
+ * nst_run says with nsys's SKIPPED message alone: what is there instead,
+ * "there are 5 ranges backward, /0 to /4" when the index is past the last,
+ * or "did you mean backward@app?"; "" when the range is there, the export
+ * has no NVTX data or no name is close. */
+enum nst_status nst_export_nvtx_hint(struct nst_export *x, const char *spec, char *hint,
+				     size_t size, struct nst_error *err);
 
 /* Reads, in one scan per table and on read_threads threads, every column
  * that jobs[0..n) need under the filter.  Optional: a run reads what it

@@ -33,8 +33,10 @@ const char *cli_hint_catalogs(const char *name, const enum nst_catalog *cats, si
 	for (size_t c = 0; c < ncats; c++)
 		n += nst_catalog_size(cats[c]);
 	const char **names = malloc((n ? n : 1) * sizeof *names);
-	if (!names)
-		return buf[0] = '\0', buf;
+	if (!names) {
+		buf[0] = '\0'; /* a message without a hint beats none */
+		return buf;
+	}
 	n = 0;
 	struct nst_about a;
 	for (size_t c = 0; c < ncats; c++)

@@ -104,6 +104,20 @@ static void say_filter_misses(const struct tuples *t, struct nst_export *x)
 	fputs(")\n", stderr);
 }
 
+/* --filter-nvtx naming a range that is not there: nsys's SKIPPED line
+ * for each report, and once per export what is there instead. */
+static void say_nvtx_missing(const struct tuples *t, struct nst_export *x)
+{
+	char hint[600];
+	struct nst_error err = { 0 };
+	if (!t->filter.nvtx ||
+	    nst_export_nvtx_hint(x, t->filter.nvtx, hint, sizeof hint, &err) != NST_OK || !*hint)
+		return;
+	fflush(stdout);
+	fprintf(stderr, "nstats: note: %s: --filter-nvtx %s finds no range: %s\n",
+		nst_export_path(x), t->filter.nvtx, hint);
+}
+
 static void run_export(struct stats_cmd *c, const char *input, const struct jobs *jobs)
 {
 	struct nst_options o;
@@ -118,6 +132,7 @@ static void run_export(struct stats_cmd *c, const char *input, const struct jobs
 		tuples_note(&c->t, s);
 	} else {
 		say_filter_misses(&c->t, e.x);
+		say_nvtx_missing(&c->t, e.x);
 	}
 	for (size_t j = 0; s == NST_OK && j < jobs->n; j++) {
 		const char *path = nst_export_path(e.x);

@@ -1,4 +1,5 @@
 /* The window of an NVTX range, as nsys's --filter-nvtx and nvtx= find it. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +95,7 @@ static int64_t count_named(struct nst_db *db, const char *name, size_t len)
 
 struct names {
 	char **item;
-	size_t n;
+	size_t n, cap;
 };
 
 static void names_free(struct names *l)
@@ -104,16 +105,24 @@ static void names_free(struct names *l)
 	free(l->item);
 }
 
+/* A PyTorch export has tens of thousands of names: the list doubles. */
 static bool names_add(struct names *l, const char *s)
 {
-	char **p = realloc(l->item, (l->n + 1) * sizeof *p);
-	if (!p)
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		char **p = realloc(l->item, cap * sizeof *p);
+		if (!p)
+			return false;
+		l->item = p;
+		l->cap = cap;
+	}
+	if (!(l->item[l->n] = strdup(s)))
 		return false;
-	l->item = p;
-	return (l->item[l->n] = strdup(s)) ? (l->n++, true) : false;
+	l->n++;
+	return true;
 }
 
-/* The ranges' names closest to the one not found, as "Did you mean ...?". */
+/* The ranges' names closest to the one not found: "did you mean ...?". */
 static void closest_names(struct nst_db *db, const char *spec, size_t len, char *hint,
 			  size_t size)
 {
@@ -131,33 +140,29 @@ static void closest_names(struct nst_db *db, const char *spec, size_t len, char 
 	nst_suggest_init(&sg, spec, len);
 	for (size_t i = 0; i < all.n; i++)
 		nst_suggest_offer(&sg, all.item[i]);
-	char text[512];
-	nst_suggest_text(&sg, text, sizeof text);
-	if (*text)
-		snprintf(hint, size, " D%s", text + 1);
+	nst_suggest_text(&sg, hint, size);
 	names_free(&all);
 }
 
-/* nsys's message, and after it what is there: how many ranges the name
- * has when the index is past the last, else the closest names.  The name
- * is spec's name, or its printed form when it has one (alt, else NULL). */
-static enum nst_status not_found(struct nst_db *db, const char *spec, size_t len,
-				 const char *alt, size_t alt_len, struct nst_error *err)
+/* What is there instead of a range not found: how many ranges the name
+ * has when the index is past the last, else the closest names; "" when
+ * nothing is close.  The name is spec's, or its printed form (alt, else
+ * NULL). */
+static void what_is_there(struct nst_db *db, const char *spec, size_t len, const char *alt,
+			  size_t alt_len, char *hint, size_t size)
 {
 	const char *name[2] = { spec, alt };
 	size_t nlen[2] = { len, alt_len };
-	char hint[600] = "";
+	hint[0] = '\0';
 	for (int i = 0; i < 2 && !*hint && name[i]; i++) {
 		int64_t n = count_named(db, name[i], nlen[i]);
 		if (n > 0)
-			snprintf(hint, sizeof hint, " There %s %lld range%s %.*s, /0 to /%lld.",
+			snprintf(hint, size, "there %s %lld range%s %.*s, /0 to /%lld",
 				 n == 1 ? "is" : "are", (long long)n, n == 1 ? "" : "s",
 				 (int)nlen[i], name[i], (long long)n - 1);
 	}
 	for (int i = 0; i < 2 && !*hint && name[i]; i++)
-		closest_names(db, name[i], nlen[i], hint, sizeof hint);
-	return nst_fail(err, NST_ERR_NODATA, "NVTX range '%s' could not be found in %s.%s",
-			spec, nst_db_path(db), hint);
+		closest_names(db, name[i], nlen[i], hint, size);
 }
 
 static void scope_of(int64_t gtid, struct nst_ev_window *w)
@@ -213,26 +218,56 @@ static char *printed_form(const char *spec, size_t len, size_t *out_len)
 	return alt;
 }
 
+/* The range of spec, by its name or its printed form: NST_ERR_NODATA
+ * (err untouched) when there is none; *alt is the printed form, if any
+ * (malloc'd). */
+static enum nst_status find_either(struct nst_db *db, const char *spec, size_t len,
+				   int64_t index, struct nst_ev_window *w, bool *open, char **alt,
+				   size_t *alt_len, struct nst_error *err)
+{
+	enum nst_status s = index < 0 ? NST_ERR_NODATA
+				      : find_range(db, spec, len, index, w, open, err);
+	*alt = s == NST_ERR_NODATA ? printed_form(spec, len, alt_len) : NULL;
+	if (*alt && index >= 0)
+		s = find_range(db, *alt, *alt_len, index, w, open, err);
+	return s;
+}
+
 enum nst_status nst_ev_nvtx_window(struct nst_db *db, const char *spec,
 				   struct nst_ev_window *w, bool *open,
 				   struct nst_error *err)
 {
 	int64_t index;
-	size_t len = split_index(spec, &index);
+	size_t len = split_index(spec, &index), alt_len = 0;
+	char *alt;
 	*open = false;
 	if (!nst_db_has_table(db, "NVTX_EVENTS"))
 		return nst_fail(err, NST_ERR_NODATA,
 				"%s does not contain NV Tools Extension (NVTX) data.", nst_db_path(db));
-	enum nst_status s = index < 0 ? NST_ERR_NODATA
-				      : find_range(db, spec, len, index, w, open, err);
-	if (s != NST_ERR_NODATA)
-		return s;
-	size_t alt_len = 0;
-	char *alt = printed_form(spec, len, &alt_len);
-	if (alt && index >= 0)
-		s = find_range(db, alt, alt_len, index, w, open, err);
+	enum nst_status s = find_either(db, spec, len, index, w, open, &alt, &alt_len, err);
+	free(alt);
 	if (s == NST_ERR_NODATA)
-		s = not_found(db, spec, len, alt, alt_len, err);
+		s = nst_fail(err, NST_ERR_NODATA, "NVTX range '%s' could not be found in %s.", spec,
+			     nst_db_path(db));
+	return s;
+}
+
+enum nst_status nst_ev_nvtx_hint(struct nst_db *db, const char *spec, char *hint, size_t size,
+				 struct nst_error *err)
+{
+	int64_t index;
+	size_t len = split_index(spec, &index), alt_len = 0;
+	char *alt = NULL;
+	struct nst_ev_window w;
+	bool open;
+	hint[0] = '\0';
+	if (!nst_db_has_table(db, "NVTX_EVENTS"))
+		return NST_OK;
+	enum nst_status s = find_either(db, spec, len, index, &w, &open, &alt, &alt_len, err);
+	if (s == NST_ERR_NODATA) {
+		what_is_there(db, spec, len, alt, alt_len, hint, size);
+		s = NST_OK;
+	}
 	free(alt);
 	return s;
 }

@@ -177,23 +177,32 @@ test_filter_nvtx_index_past_the_last() {
 	n=$(sqlite3 "$WORK/nv.sqlite" "SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (59, 60, 70, 71)
 		AND textId = (SELECT id FROM StringIds WHERE value = 'backward') AND text IS NULL")
 	((n > 1)) || fail "backward has $n ranges"
-	run stats -r osrt_sum --filter-nvtx "backward/$n" nv.sqlite; rc_is 0
-	out_is "Processing [nv.sqlite] with [osrt_sum]... "$'\n'"SKIPPED: NVTX range 'backward/$n' could not be found in nv.sqlite. There are $n ranges backward, /0 to /$((n - 1))."
-	run stats -r osrt_sum --filter-nvtx "MPI:MPI_Irecv/99" nv.sqlite; rc_is 0
-	out_has "SKIPPED: NVTX range 'MPI:MPI_Irecv/99' could not be found in nv.sqlite. There are "
+	# stdout keeps nsys's SKIPPED line; the note says once what is there
+	run stats -r osrt_sum,nvtx_sum --filter-nvtx "backward/$n" nv.sqlite; rc_is 0
+	out_is "Processing [nv.sqlite] with [osrt_sum]... "$'\n'"SKIPPED: NVTX range 'backward/$n' could not be found in nv.sqlite."$'\n\n'"Processing [nv.sqlite] with [nvtx_sum]... "$'\n'"SKIPPED: NVTX range 'backward/$n' could not be found in nv.sqlite."
+	err_is "nstats: note: nv.sqlite: --filter-nvtx backward/$n finds no range: there are $n ranges backward, /0 to /$((n - 1))"
+	run stats -q -r osrt_sum --filter-nvtx "MPI:MPI_Irecv/99" nv.sqlite; rc_is 0
+	[[ $ERR == "nstats: note: nv.sqlite: --filter-nvtx MPI:MPI_Irecv/99 finds no range: there are "*" ranges MPI_Irecv@MPI, /0 to /"*$'\n'"SKIPPED: NVTX range 'MPI:MPI_Irecv/99' could not be found in nv.sqlite." ]] ||
+		fail "stderr is '$ERR'"
+	# the last one is there: no note
+	run stats -q -r osrt_sum --filter-nvtx "backward/$((n - 1))" nv.sqlite; rc_is 0; err_is ""
 }
 test_filter_nvtx_closest_names() {
 	nvtx_export
-	run stats -r osrt_sum --filter-nvtx backwrad nv.sqlite; rc_is 0; err_is ""
-	out_is "Processing [nv.sqlite] with [osrt_sum]... "$'\n'"SKIPPED: NVTX range 'backwrad' could not be found in nv.sqlite. Did you mean backward?"
-	# a range of a named domain, without its domain
+	run stats -r osrt_sum --filter-nvtx backwrad nv.sqlite; rc_is 0
+	out_is "Processing [nv.sqlite] with [osrt_sum]... "$'\n'"SKIPPED: NVTX range 'backwrad' could not be found in nv.sqlite."
+	err_is "nstats: note: nv.sqlite: --filter-nvtx backwrad finds no range: did you mean backward?"
+	# a range of a named domain, without its domain; with -q the note comes first
 	run stats -q -r osrt_sum --filter-nvtx MPI_Irecv nv.sqlite; rc_is 0; out_is ""
-	err_is "SKIPPED: NVTX range 'MPI_Irecv' could not be found in nv.sqlite. Did you mean MPI_Irecv@MPI?"
+	err_is "nstats: note: nv.sqlite: --filter-nvtx MPI_Irecv finds no range: did you mean MPI_Irecv@MPI?"$'\n'"SKIPPED: NVTX range 'MPI_Irecv' could not be found in nv.sqlite."
 	run stats -q -r osrt_sum --filter-nvtx MPI:MPI_Irevc nv.sqlite; rc_is 0
-	err_is "SKIPPED: NVTX range 'MPI:MPI_Irevc' could not be found in nv.sqlite. Did you mean MPI_Irecv@MPI?"
+	err_is "nstats: note: nv.sqlite: --filter-nvtx MPI:MPI_Irevc finds no range: did you mean MPI_Irecv@MPI?"$'\n'"SKIPPED: NVTX range 'MPI:MPI_Irevc' could not be found in nv.sqlite."
 	# nothing close: nsys's message alone
 	run stats -q -r osrt_sum --filter-nvtx nosuch nv.sqlite; rc_is 0
 	err_is "SKIPPED: NVTX range 'nosuch' could not be found in nv.sqlite."
+	# no NVTX data at all: the SKIPPED line says so, nothing more
+	run stats -q -r osrt_sum --filter-nvtx backwrad ex.sqlite; rc_is 0
+	err_is "SKIPPED: ex.sqlite does not contain OS Runtime trace data."
 }
 
 # ---- report arguments that carry ':' (D54) ---------------------------------------------------------

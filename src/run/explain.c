@@ -1,4 +1,5 @@
-/* The time span of a capture, for saying that a filter misses it. */
+/* What explains a filter's empty output: the time span of the capture,
+ * and the NVTX ranges there are instead of one not found. */
 #include <string.h>
 
 #include "run/run.h"
@@ -68,4 +69,10 @@ enum nst_status nst_export_span(struct nst_export *x, int64_t *start, int64_t *e
 	if (s == NST_OK && !found)
 		s = nst_fail(err, NST_ERR_NODATA, "%s holds no timed event", x->path);
 	return s;
+}
+
+enum nst_status nst_export_nvtx_hint(struct nst_export *x, const char *spec, char *hint,
+				     size_t size, struct nst_error *err)
+{
+	return nst_ev_nvtx_hint(x->db, spec, hint, size, err);
 }
