@@ -70,6 +70,14 @@ enum nst_status nst_fail(struct nst_error *err, enum nst_status status,
 			 const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* "did you mean a, b or c?": the names among names[0..n) closest to one
+ * that is not among them (at most 3, by edit distance, case aside, a name
+ * that starts with it counting as close), into buf; "" when none is
+ * close.  The library's own messages of unknown names end so already;
+ * this is for a caller's names (options, commands).  Returns buf. */
+const char *nst_suggest_names(const char *name, const char *const *names, size_t n, char *buf,
+			      size_t size);
+
 /* ---- rows: cells and sinks --------------------------------------------- */
 
 /* A value in a report's row. */
@@ -221,6 +229,19 @@ enum nst_status nst_export_open(const char *input, const struct nst_options *o,
 void nst_export_close(struct nst_export *x);
 /* The SQLite file read: the input, or the export beside a .nsys-rep. */
 const char *nst_export_path(const struct nst_export *x);
+
+/* The span of what the capture traced, in ns on the timeline filters use:
+ * the first start and the last end of the rows of every table with start
+ * and end columns (one scan of each); NST_ERR_NODATA when it has none. */
+enum nst_status nst_export_span(struct nst_export *x, int64_t *start, int64_t *end,
+				struct nst_error *err);
+/* When an NVTX range (nvtx=, --filter-nvtx) is not in the export, which
+ * nst_run says with nsys's SKIPPED message alone: what is there instead,
+ * "there are 5 ranges backward, /0 to /4" when the index is past the last,
+ * or "did you mean backward@app?"; "" when the range is there, the export
+ * has no NVTX data or no name is close. */
+enum nst_status nst_export_nvtx_hint(struct nst_export *x, const char *spec, char *hint,
+				     size_t size, struct nst_error *err);
 
 /* Reads, in one scan per table and on read_threads threads, every column
  * that jobs[0..n) need under the filter.  Optional: a run reads what it

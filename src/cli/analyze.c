@@ -7,7 +7,8 @@ static const struct catalog analyze_catalog = {
 	.noun = "rule",
 	.opt = "rule",
 	.opt_help = "Rule to run, with its arguments (e.g. gpu_gaps:gap=100).\n"
-		    "Repeatable. Without it, the default rule set runs.",
+		    "Repeatable. Without it, the default rule set runs.\n"
+		    CLI_ARG_QUOTING,
 	.list_opt = "help-rules",
 	.list_help = "List the rules, or describe one or all of them.",
 	.pairing = "Rules, formats and outputs pair up in order; when one list is\n"

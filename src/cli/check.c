@@ -130,8 +130,11 @@ static int check_reports(const struct check_cmd *c)
 		struct nst_about about;
 		if (!nst_catalog_find(NST_REPORTS, name, &about) &&
 		    !nst_catalog_find(NST_RULES, name, &about)) {
-			cli_error("check: report or rule '%s' could not be found (see nstats stats "
-				  "--help-reports, nstats analyze --help-rules)", name);
+			static const enum nst_catalog both[] = { NST_REPORTS, NST_RULES };
+			char hint[300];
+			cli_error("check: report or rule '%s' could not be found%s (see nstats stats "
+				  "--help-reports, nstats analyze --help-rules)", name,
+				  cli_hint_catalogs(name, both, 2, hint, sizeof hint));
 			return EXIT_USAGE;
 		}
 	}
@@ -224,8 +227,7 @@ int cmd_check(int argc, char **argv)
 	if (rc == 0 && c.help) {
 		cli_usage(stdout, &doc);
 	} else if (rc == 0 && c.ninputs == 0) {
-		cli_usage(stderr, &doc);
-		rc = EXIT_USAGE;
+		rc = cli_no_input(&doc, argc);
 	} else if (rc == 0) {
 		rc = run_check(&c);
 	}

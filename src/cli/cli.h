@@ -85,17 +85,34 @@ extern const size_t cli_nsetup_commands;
 
 /* `nstats NAME --help`. */
 void cli_usage(FILE *out, const struct command_doc *d);
+/* A command that got no export: the usage on stderr when it got no
+ * argument at all (argc 1: someone exploring), else one line, since
+ * options without an export are a mistake the usage would bury.
+ * Returns EXIT_USAGE. */
+int cli_no_input(const struct command_doc *d, int argc);
 /* The manual page nstats(1), in roff, from the same tables (manual.c). */
 void cli_manual(FILE *out);
 /* The catalog entries as --help-reports NAME shows them: name, title,
  * then the help text indented (and the arguments, when it has any). */
 void cli_about(FILE *out, const struct nst_about *a, bool whole);
 
+/* How -r's arguments carry a ':' or ',' of their own (the job parser's
+ * rule), said in every -r help and under the arguments of --help-reports. */
+#define CLI_ARG_QUOTING \
+	"In an argument \"::\" belongs to the value (nvtx=ns::op), and a value\n" \
+	"in double quotes is taken whole (nvtx=\"a:b,c\")."
+
 /* ---- errors ------------------------------------------------------------ */
 
 /* "nstats: error: <msg>" on stderr, once, at the top. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int exit_of(enum nst_status s);
+/* "; did you mean ...?" (nst_suggest_names) into buf, or "" when no name
+ * is close: among names[0..n), or among the names of catalogs. */
+const char *cli_hint(const char *name, const char *const *names, size_t n, char *buf,
+		     size_t size);
+const char *cli_hint_catalogs(const char *name, const enum nst_catalog *cats, size_t ncats,
+			      char *buf, size_t size);
 
 /* ---- what the environment and the terminal set (env.c) ------------------ */
 

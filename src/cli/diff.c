@@ -198,7 +198,8 @@ static const struct catalog diff_catalog = {
 	.noun = "report",
 	.opt = "report",
 	.opt_help = "Comparison to run, with its arguments (e.g. kern_diff:tolerance=5).\n"
-		    "Repeatable. Without it, the default set runs.",
+		    "Repeatable. Without it, the default set runs.\n"
+		    CLI_ARG_QUOTING,
 	.list_opt = "help-reports",
 	.list_help = "List the comparisons, or describe one or all of them.",
 	.pairing = "Reports, formats and outputs pair up in order; when one list is\n"

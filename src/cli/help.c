@@ -22,12 +22,17 @@ void cli_about(FILE *out, const struct nst_about *a, bool whole)
 	}
 	fprintf(out, "  %s -- %s%s\n\n", a->name, a->title, mark);
 	indented(out, a->help, 6);
-	if (a->args && a->args[0]) {
+	if (!a->args)
+		return;
+	if (a->args[0]) {
 		fputs("\n      Arguments:", out);
 		for (const char *const *arg = a->args; *arg; arg++)
 			fprintf(out, " %s", *arg);
 		fputc('\n', out);
 	}
+	/* findings have no arguments at all: reports and rules have these */
+	fputs("\n      All also take start=NS, end=NS and nvtx=RANGE[@DOMAIN][/INDEX].\n", out);
+	indented(out, CLI_ARG_QUOTING, 6);
 }
 
 void cli_usage(FILE *out, const struct command_doc *d)
@@ -46,4 +51,14 @@ void cli_usage(FILE *out, const struct command_doc *d)
 		}
 	}
 	fprintf(out, "\n%s", d->exit_status);
+}
+
+int cli_no_input(const struct command_doc *d, int argc)
+{
+	if (argc <= 1)
+		cli_usage(stderr, d);
+	else
+		cli_error("%s: no export given (nstats %s --help shows the options)", d->name,
+			  d->name);
+	return EXIT_USAGE;
 }

@@ -30,6 +30,18 @@ static int close_stdout(int rc)
 	return rc;
 }
 
+static int unknown_command(const char *word)
+{
+	const char *names[16];
+	size_t n = 0;
+	char hint[300];
+	for (size_t i = 0; i < cli_ncommands && n < sizeof names / sizeof *names; i++)
+		names[n++] = cli_commands[i].name;
+	cli_error("unknown command '%s'%s (see nstats --help)", word,
+		  cli_hint(word, names, n, hint, sizeof hint));
+	return EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	/* A report of millions of rows into a pipe or file: big blocks. */
@@ -60,6 +72,5 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < cli_ncommands; i++)
 		if (strcmp(argv[1], cli_commands[i].name) == 0)
 			return close_stdout(cli_commands[i].run(argc - 1, argv + 1));
-	cli_error("unknown command '%s' (see nstats --help)", argv[1]);
-	return EXIT_USAGE;
+	return unknown_command(argv[1]);
 }

@@ -1,6 +1,7 @@
 /* A small option parser driven by a table: --long, --long=value,
  * --long value, -s value, -svalue; "--" ends the options. */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -14,6 +15,36 @@ void cli_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+const char *cli_hint(const char *name, const char *const *names, size_t n, char *buf,
+		     size_t size)
+{
+	char text[256];
+	nst_suggest_names(name, names, n, text, sizeof text);
+	snprintf(buf, size, "%s%s", *text ? "; " : "", text);
+	return buf;
+}
+
+const char *cli_hint_catalogs(const char *name, const enum nst_catalog *cats, size_t ncats,
+			      char *buf, size_t size)
+{
+	size_t n = 0;
+	for (size_t c = 0; c < ncats; c++)
+		n += nst_catalog_size(cats[c]);
+	const char **names = malloc((n ? n : 1) * sizeof *names);
+	if (!names) {
+		buf[0] = '\0'; /* a message without a hint beats none */
+		return buf;
+	}
+	n = 0;
+	struct nst_about a;
+	for (size_t c = 0; c < ncats; c++)
+		for (size_t i = 0; nst_catalog_entry(cats[c], i, &a); i++)
+			names[n++] = a.name;
+	cli_hint(name, names, n, buf, size);
+	free(names);
+	return buf;
 }
 
 int exit_of(enum nst_status s)
@@ -60,6 +91,23 @@ static bool takes_next(const struct opt *o, const char *next)
 		strcmp(next, "ALL") == 0 || !strchr(next, '.'));
 }
 
+/* The option's spellings closest to the word, "--" and all. */
+static int unknown_long(const char *cmd, const struct opt *opts, size_t n, const char *word,
+			size_t len)
+{
+	char spelled[CLI_MAX_OPTS][64], typo[64], hint[300];
+	const char *names[CLI_MAX_OPTS];
+	size_t k = 0;
+	for (size_t i = 0; i < n && k < CLI_MAX_OPTS; i++, k++) {
+		snprintf(spelled[k], sizeof spelled[k], "--%s", opts[i].longname);
+		names[k] = spelled[k];
+	}
+	snprintf(typo, sizeof typo, "%.*s", (int)len, word);
+	cli_error("%s: unknown option '%.*s'%s (see nstats %s --help)", cmd, (int)len, word,
+		  cli_hint(typo, names, k, hint, sizeof hint), cmd);
+	return EXIT_USAGE;
+}
+
 static int parse_long(const char *cmd, const struct opt *opts, size_t n,
 		      char **argv, int *i, opt_fn fn, void *state)
 {
@@ -67,11 +115,8 @@ static int parse_long(const char *cmd, const struct opt *opts, size_t n,
 	const char *eq = strchr(name, '=');
 	size_t len = eq ? (size_t)(eq - name) : strlen(name);
 	const struct opt *o = find_long(opts, n, name, len);
-	if (!o) {
-		cli_error("%s: unknown option '--%.*s' (see nstats %s --help)",
-			  cmd, (int)len, name, cmd);
-		return EXIT_USAGE;
-	}
+	if (!o)
+		return unknown_long(cmd, opts, n, argv[*i], len + 2);
 	const char *value = NULL;
 	if (eq) {
 		if (o->arg == OPT_NONE) {

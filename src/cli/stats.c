@@ -96,6 +96,55 @@ static void say_excluded(const char *path, const struct nst_job *job,
 	}
 }
 
+/* A value as a person reads it: 127642883 ns is "0.128 s". */
+static void print_scaled(FILE *fp, int64_t ns, double unit, const char *name)
+{
+	double v = (double)ns / unit;
+	fprintf(fp, v >= 100 || v <= -100 ? "%.0f %s" : "%.3g %s", v, name);
+}
+
+/* --filter-time 60.2/60.3 meant as seconds is read as ns, and every
+ * report prints nothing: said once per export, with the capture's span
+ * in ns and in a unit fit for it.  Even with -q, as it explains the
+ * empty output. */
+static void say_filter_misses(const struct tuples *t, struct nst_export *x)
+{
+	const struct nst_filter *f = &t->filter;
+	int64_t start, end;
+	struct nst_error err = { 0 };
+	if (!t->filter_time || f->nvtx || nst_export_span(x, &start, &end, &err) != NST_OK ||
+	    (f->start <= end && f->end >= start))
+		return;
+	double unit = end >= 100000000 ? 1e9 : end >= 100000 ? 1e6 : 1e3;
+	const char *name = unit == 1e9 ? "s" : unit == 1e6 ? "ms" : "us";
+	bool bare = strspn(t->filter_time, "0123456789.eE+-/ ") == strlen(t->filter_time);
+	fflush(stdout);
+	fprintf(stderr, "nstats: note: %s: --filter-time %s%s overlaps nothing: the capture spans ",
+		nst_export_path(x), t->filter_time, bare ? " (ns)" : "");
+	print_grouped(stderr, start);
+	fputs(" ns to ", stderr);
+	print_grouped(stderr, end);
+	fputs(" ns (", stderr);
+	print_scaled(stderr, start, unit, name);
+	fputs(" to ", stderr);
+	print_scaled(stderr, end, unit, name);
+	fputs(")\n", stderr);
+}
+
+/* --filter-nvtx naming a range that is not there: nsys's SKIPPED line
+ * for each report, and once per export what is there instead. */
+static void say_nvtx_missing(const struct tuples *t, struct nst_export *x)
+{
+	char hint[600];
+	struct nst_error err = { 0 };
+	if (!t->filter.nvtx ||
+	    nst_export_nvtx_hint(x, t->filter.nvtx, hint, sizeof hint, &err) != NST_OK || !*hint)
+		return;
+	fflush(stdout);
+	fprintf(stderr, "nstats: note: %s: --filter-nvtx %s finds no range: %s\n",
+		nst_export_path(x), t->filter.nvtx, hint);
+}
+
 static void run_export(struct stats_cmd *c, const char *input, const struct jobs *jobs)
 {
 	struct nst_options o;
@@ -108,6 +157,9 @@ static void run_export(struct stats_cmd *c, const char *input, const struct jobs
 	if (s != NST_OK) {
 		cli_error("%s", err.msg);
 		tuples_note(&c->t, s);
+	} else {
+		say_filter_misses(&c->t, e.x);
+		say_nvtx_missing(&c->t, e.x);
 	}
 	for (size_t j = 0; s == NST_OK && j < jobs->n; j++) {
 		const char *path = nst_export_path(e.x);
@@ -142,8 +194,7 @@ int cli_run_catalog(const struct catalog *cat, int argc, char **argv)
 	if (rc == 0)
 		rc = tuples_help(&c.t, &doc, &done);
 	if (rc == 0 && !done && c.inputs.n == 0) {
-		cli_usage(stderr, &doc);
-		rc = EXIT_USAGE;
+		rc = cli_no_input(&doc, argc);
 	} else if (rc == 0 && !done) {
 		rc = run_stats(&c);
 	}
@@ -165,7 +216,8 @@ static const struct catalog stats_catalog = {
 	.noun = "report",
 	.opt = "report",
 	.opt_help = "Report to run, with its arguments (e.g. cuda_gpu_kern_sum:base).\n"
-		    "Repeatable. Without it, the default set runs.",
+		    "Repeatable. Without it, the default set runs.\n"
+		    CLI_ARG_QUOTING,
 	.list_opt = "help-reports",
 	.list_help = "List the reports, or describe one or all of them.",
 	.pairing = "Reports, formats and outputs pair up in order; when one list is\n"

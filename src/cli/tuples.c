@@ -18,7 +18,8 @@ const struct opt tuple_options[] = {
 	  "named after the export, anything else a base name for\n"
 	  "<base>_<report>.<ext> files.", T_OUTPUT },
 	{ 0, "timeunit", OPT_REQUIRED, "nsec|usec|msec|seconds",
-	  "Time unit of every format (prefixes work: us, ms, sec).",
+	  "Time unit of every format: ns or nsec, us or usec, ms or msec, s, sec\n"
+	  "or seconds, or the start of one (-f's time=UNIT takes them too).",
 	  T_TIMEUNIT },
 	{ 0, "filter-time", OPT_REQUIRED, "[START]/[END]",
 	  "Only events that overlap this time range (ns, or values with units\n"
@@ -73,6 +74,21 @@ int list_add_split(struct list *l, const char *s)
 	}
 }
 
+int list_add_split_quoted(struct list *l, const char *s)
+{
+	for (;;) {
+		size_t len = 0;
+		for (bool quoted = false; s[len] && (quoted || s[len] != ','); len++)
+			if (s[len] == '"')
+				quoted = !quoted;
+		if (list_add(l, s, len))
+			return -1;
+		if (!s[len])
+			return 0;
+		s += len + 1;
+	}
+}
+
 void list_free(struct list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -104,6 +120,7 @@ static int filter_time(struct tuples *t, const char *v)
 		cli_error("%s: illegal --filter-time argument '%s': %s", t->cat->cmd, v, err.msg);
 	else if (s != NST_OK)
 		cli_error("%s", err.msg);
+	t->filter_time = v;
 	return exit_of(s);
 }
 
@@ -111,7 +128,7 @@ int tuples_option(struct tuples *t, const struct opt *o, const char *v)
 {
 	int bad = 0;
 	switch (o->id) {
-	case T_REPORT: bad = list_add_split(&t->reports, v); break;
+	case T_REPORT: bad = list_add_split_quoted(&t->reports, v); break;
 	case T_FORMAT: bad = list_add_split(&t->formats, v); break;
 	case T_OUTPUT: bad = list_add_split(&t->outputs, v); break;
 	case T_TIMEUNIT: t->timeunit = v; break;
@@ -164,8 +181,10 @@ static int help_reports(const struct catalog *cat, const char *name)
 	struct nst_about r;
 	bool all_of_them = name && strcmp(name, "ALL") == 0;
 	if (name && !all_of_them && !nst_catalog_find(cat->catalog, name, &r)) {
-		cli_error("%s '%s' could not be found (see nstats %s --%s)", cat->noun, name,
-			  cat->cmd, cat->list_opt);
+		char hint[300];
+		cli_error("%s '%s' could not be found%s (see nstats %s --%s)", cat->noun, name,
+			  cli_hint_catalogs(name, &cat->catalog, 1, hint, sizeof hint), cat->cmd,
+			  cat->list_opt);
 		return EXIT_USAGE;
 	}
 	if (!name)

@@ -24,6 +24,8 @@ struct list {
 int list_add(struct list *l, const char *s, size_t len);
 /* "a,b,c" adds three items. */
 int list_add_split(struct list *l, const char *s);
+/* The same, but a ',' inside double quotes (-r's nvtx="a,b") splits nothing. */
+int list_add_split_quoted(struct list *l, const char *s);
 void list_free(struct list *l);
 /* Item i, or the last when the list is shorter, or dflt when empty. */
 const char *list_pick(const struct list *l, size_t i, const char *dflt);
@@ -33,6 +35,7 @@ struct tuples {
 	struct list reports, formats, outputs;
 	const char *timeunit;
 	struct nst_filter filter;
+	const char *filter_time;  /* --filter-time as given, for the note that it misses */
 	bool force, quiet, strict;
 	bool help, help_reports, help_formats;
 	const char *help_reports_arg, *help_formats_arg;

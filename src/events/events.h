@@ -103,11 +103,18 @@ const struct nst_ev_window *nst_ev_window_of(const struct nst_events *ev);
  * process) has a name, ordered by start; INDEX (0 when absent or when
  * what follows the last '/' is not a number) picks one.  Its scope is
  * its thread when the thread is not the process's main thread, else its
- * process.  NST_ERR_NODATA with nsys's message when there is none (or no
- * NVTX_EVENTS table); *open
- * says the range never ended (w->end is then INT64_MAX). */
+ * process.  "DOMAIN:RANGE", as nvtx_sum prints it, is "RANGE@DOMAIN" when
+ * no range is named as given.  NST_ERR_NODATA with nsys's message when
+ * there is none (or no NVTX_EVENTS table); *open says the range never
+ * ended (w->end is then INT64_MAX). */
 enum nst_status nst_ev_nvtx_window(struct nst_db *db, const char *spec,
 				   struct nst_ev_window *w, bool *open,
 				   struct nst_error *err);
+/* When spec finds no range (and the export has NVTX data): what is there
+ * instead, "there are 5 ranges backward, /0 to /4" when the index is past
+ * the last, or "did you mean backward@app?"; else (and when nothing is
+ * close) "". */
+enum nst_status nst_ev_nvtx_hint(struct nst_db *db, const char *spec, char *hint, size_t size,
+				 struct nst_error *err);
 
 #endif

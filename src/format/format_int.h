@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/suggest.h"
 #include "format/format.h"
 
 /* Big enough for any converted or re-printed number: "%.4f" of 1e308 is
@@ -95,6 +96,15 @@ const char *nst_unit_convert(enum nst_cat cat, enum nst_unit src,
 
 /* Unit and category names, for the help text and the spec parser. */
 enum nst_unit nst_unit_lookup(const char *name, size_t len);
+/* A time unit by any of its spellings (ns, nsec, nanoseconds, ...), or
+ * with prefix by the start of one (--timeunit's "m" is ms); NST_U_NONE
+ * when unknown or when the prefix starts spellings of two units.  The
+ * i-th spelling, NULL past the last. */
+enum nst_unit nst_time_unit_word(const char *word, size_t len, bool prefix);
+const char *nst_time_word(size_t i);
+/* Offers the units of cat (every spelling), or the categories, to sg. */
+void nst_unit_offer(struct nst_suggest *sg, enum nst_cat cat);
+void nst_cat_offer(struct nst_suggest *sg);
 const char *nst_unit_name(enum nst_unit u);
 bool nst_unit_allowed(enum nst_cat cat, enum nst_unit u);
 enum nst_cat nst_cat_lookup(const char *name, size_t len);

@@ -5,31 +5,31 @@
 #include <string.h>
 #include <strings.h>
 
-#include "format/format.h"
+#include "format/format_int.h"
 
 struct nst_format {
 	struct nst_fmt_spec spec;
 };
 
-/* --timeunit by longest prefix, as nsys accepts it; NULL when unknown or
- * ambiguous. */
+/* --timeunit: a time unit's spelling or the start of one, as nsys takes
+ * a prefix of nsec, usec, msec or seconds; NULL when unknown or ambiguous. */
 static const char *time_unit_of(const char *arg)
 {
-	static const struct { const char *word, *unit; } units[] = {
-		{ "nsec", "ns" }, { "nanoseconds", "ns" }, { "usec", "us" },
-		{ "microseconds", "us" }, { "msec", "ms" }, { "milliseconds", "ms" },
-		{ "seconds", "sec" },
-	};
-	size_t len = strlen(arg);
-	const char *hit = NULL;
-	for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
-		if (len == 0 || strncasecmp(units[i].word, arg, len) != 0)
-			continue;
-		if (hit && strcmp(hit, units[i].unit) != 0)
-			return NULL;
-		hit = units[i].unit;
-	}
-	return hit;
+	enum nst_unit u = nst_time_unit_word(arg, strlen(arg), true);
+	return u == NST_U_NONE ? NULL : nst_unit_name(u);
+}
+
+static enum nst_status bad_timeunit(const char *arg, struct nst_error *err)
+{
+	struct nst_suggest sg;
+	char hint[128];
+	nst_suggest_init(&sg, arg, strlen(arg));
+	for (size_t i = 0; nst_time_word(i); i++)
+		nst_suggest_offer(&sg, nst_time_word(i));
+	nst_suggest_text(&sg, hint, sizeof hint);
+	return nst_fail(err, NST_ERR_USAGE, "--timeunit: unknown unit '%s'%s%s (ns or nsec, us or"
+			" usec, ms or msec, s, sec or seconds, or the start of one)", arg,
+			*hint ? "; " : "", hint);
 }
 
 static enum nst_status resolve(const char *arg, const struct nst_format_options *o,
@@ -40,8 +40,7 @@ static enum nst_status resolve(const char *arg, const struct nst_format_options 
 				" library (%s) knows", o->version, NSTATS_VERSION);
 	const char *unit = o->timeunit ? time_unit_of(o->timeunit) : NULL;
 	if (o->timeunit && !unit)
-		return nst_fail(err, NST_ERR_USAGE,
-				"--timeunit: unknown unit '%s' (nsec, usec, msec, seconds)", o->timeunit);
+		return bad_timeunit(o->timeunit, err);
 	if (!arg || strcmp(arg, ".") == 0)
 		arg = o->target == NST_TO_CONSOLE ? "column" : "csv";
 	enum nst_status s = nst_fmt_parse(arg, spec, err);

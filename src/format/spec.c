@@ -144,6 +144,7 @@ struct parse {
 	struct nst_error *err;
 	const char *arg;    /* the current argument, arglen bytes */
 	size_t arglen;
+	enum nst_cat cat;   /* the category of a unit that is not known */
 };
 
 static enum nst_status bad(struct parse *p, const char *why)
@@ -151,6 +152,19 @@ static enum nst_status bad(struct parse *p, const char *why)
 	return nst_fail(p->err, NST_ERR_USAGE,
 			"format '%s': argument '%.*s': %s", p->fmt->name,
 			(int)p->arglen, p->arg, why);
+}
+
+/* bad() with the names closest to what was given, offered by `offer`. */
+static enum nst_status bad_name(struct parse *p, const char *why, const char *name, size_t len,
+				void (*offer)(struct parse *p, struct nst_suggest *sg))
+{
+	struct nst_suggest sg;
+	char msg[320], hint[256];
+	nst_suggest_init(&sg, name, len);
+	offer(p, &sg);
+	nst_suggest_text(&sg, hint, sizeof hint);
+	snprintf(msg, sizeof msg, "%s%s%s", why, *hint ? "; " : "", hint);
+	return bad(p, msg);
 }
 
 static bool takes(const struct parse *p, unsigned group)
@@ -207,6 +221,17 @@ static enum nst_cat unit_category(const char *name, size_t len)
 	return nst_cat_lookup(name, len);
 }
 
+static void offer_categories(struct parse *p, struct nst_suggest *sg)
+{
+	(void)p;
+	nst_cat_offer(sg);
+}
+
+static void offer_units(struct parse *p, struct nst_suggest *sg)
+{
+	nst_unit_offer(sg, p->cat);
+}
+
 static enum nst_status parse_unit(struct parse *p, const char *eq)
 {
 	size_t klen = (size_t)(eq - p->arg);
@@ -216,9 +241,13 @@ static enum nst_status parse_unit(struct parse *p, const char *eq)
 
 	if (!takes(p, ARGS_UNITS))
 		return bad(p, "this format takes no units");
+	if (cat == NST_CAT_NONE)
+		return bad_name(p, "unknown category", p->arg, klen, offer_categories);
 	u = nst_unit_lookup(eq + 1, ulen);
-	if (!nst_unit_allowed(cat, u))
-		return bad(p, "unknown unit for this category");
+	if (!nst_unit_allowed(cat, u)) {
+		p->cat = cat;
+		return bad_name(p, "unknown unit for this category", eq + 1, ulen, offer_units);
+	}
 	set_unit(p->spec, p->arg, klen, nst_unit_name(u));
 	return NST_OK;
 }
@@ -259,21 +288,28 @@ static enum nst_status parse_keyed(struct parse *p, const char *eq)
 	return parse_unit(p, eq);
 }
 
+static const struct {
+	const char *name;
+	unsigned group;
+	size_t offset;
+} flags[] = {
+	{ "nohdr", ARGS_NOHDR, offsetof(struct nst_fmt_spec, nohdr) },
+	{ "nofmt", ARGS_COLUMNS, offsetof(struct nst_fmt_spec, nofmt) },
+	{ "noconv", ARGS_UNITS, offsetof(struct nst_fmt_spec, noconv) },
+	{ "nohdrunit", ARGS_UNITS,
+	  offsetof(struct nst_fmt_spec, nohdrunit) },
+	{ "esc", ARGS_ESC, offsetof(struct nst_fmt_spec, esc) },
+};
+
+static void offer_flags(struct parse *p, struct nst_suggest *sg)
+{
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+		if (takes(p, flags[i].group))
+			nst_suggest_offer(sg, flags[i].name);
+}
+
 static bool parse_flag(struct parse *p)
 {
-	static const struct {
-		const char *name;
-		unsigned group;
-		size_t offset;
-	} flags[] = {
-		{ "nohdr", ARGS_NOHDR, offsetof(struct nst_fmt_spec, nohdr) },
-		{ "nofmt", ARGS_COLUMNS, offsetof(struct nst_fmt_spec, nofmt) },
-		{ "noconv", ARGS_UNITS, offsetof(struct nst_fmt_spec, noconv) },
-		{ "nohdrunit", ARGS_UNITS,
-		  offsetof(struct nst_fmt_spec, nohdrunit) },
-		{ "esc", ARGS_ESC, offsetof(struct nst_fmt_spec, esc) },
-	};
-
 	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
 		if (strlen(flags[i].name) != p->arglen ||
 		    memcmp(flags[i].name, p->arg, p->arglen) ||
@@ -289,11 +325,9 @@ static enum nst_status parse_width(struct parse *p)
 {
 	int w = NST_FMT_WIDTH_AUTO;
 
-	if (!takes(p, ARGS_COLUMNS))
-		return bad(p, "unknown argument");
-	if (!(p->arglen == 1 && p->arg[0] == '.') &&
-	    !parse_count(p->arg, p->arglen, &w))
-		return bad(p, "unknown argument");
+	if (!takes(p, ARGS_COLUMNS) ||
+	    (!(p->arglen == 1 && p->arg[0] == '.') && !parse_count(p->arg, p->arglen, &w)))
+		return bad_name(p, "unknown argument", p->arg, p->arglen, offer_flags);
 	if (p->spec->nwidths == NST_FMT_MAX_WIDTHS)
 		return bad(p, "too many column widths");
 	p->spec->widths[p->spec->nwidths++] = w;
@@ -313,17 +347,28 @@ static enum nst_status parse_arg(struct parse *p)
 	return parse_width(p);
 }
 
+static enum nst_status unknown_format(const char *name, size_t len, struct nst_error *err)
+{
+	struct nst_suggest sg;
+	char hint[128];
+	nst_suggest_init(&sg, name, len);
+	for (size_t i = 0; i < NFORMATS; i++)
+		nst_suggest_offer(&sg, formats[i].name);
+	nst_suggest_text(&sg, hint, sizeof hint);
+	return nst_fail(err, NST_ERR_USAGE, "unknown format '%.*s'%s%s", (int)len, name,
+			*hint ? "; " : "", hint);
+}
+
 enum nst_status nst_fmt_parse(const char *arg, struct nst_fmt_spec *spec,
 			      struct nst_error *err)
 {
 	const char *colon = strchr(arg, ':');
 	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
-	struct parse p = { format_named(arg, len), spec, err, NULL, 0 };
+	struct parse p = { .fmt = format_named(arg, len), .spec = spec, .err = err };
 	enum nst_status s = NST_OK;
 
 	if (!p.fmt)
-		return nst_fail(err, NST_ERR_USAGE, "unknown format '%.*s'",
-				(int)len, arg);
+		return unknown_format(arg, len, err);
 	nst_fmt_spec_init(spec, p.fmt->style);
 	while (colon && s == NST_OK) {
 		p.arg = colon + 1;
@@ -378,7 +423,7 @@ enum nst_status nst_format_help(FILE *out, const char *name, struct nst_error *e
 	}
 	f = format_named(name, strlen(name));
 	if (!f)
-		return nst_fail(err, NST_ERR_USAGE, "unknown format '%s'", name);
+		return unknown_format(name, strlen(name), err);
 	putc('\n', out);
 	help_usage(out, f);
 	if (f->args & ARGS_UNITS)

@@ -68,13 +68,67 @@ static const struct {
 
 #define NCATS (sizeof cats / sizeof cats[0])
 
+/* Every spelling of a time unit: the format's (ns, us, ms, sec) and
+ * --timeunit's (nsec, usec, msec, seconds), so that either works in both
+ * places, and the long names. */
+static const struct {
+	const char *word;
+	enum nst_unit unit;
+} time_words[] = {
+	{ "ns", NST_U_NS }, { "nsec", NST_U_NS }, { "nanoseconds", NST_U_NS },
+	{ "us", NST_U_US }, { "usec", NST_U_US }, { "microseconds", NST_U_US },
+	{ "ms", NST_U_MS }, { "msec", NST_U_MS }, { "milliseconds", NST_U_MS },
+	{ "s", NST_U_SEC }, { "sec", NST_U_SEC }, { "seconds", NST_U_SEC },
+};
+
+#define NTIME_WORDS (sizeof time_words / sizeof *time_words)
+
+enum nst_unit nst_time_unit_word(const char *word, size_t len, bool prefix)
+{
+	enum nst_unit hit = NST_U_NONE;
+	for (size_t i = 0; i < NTIME_WORDS && len; i++) {
+		size_t wl = strlen(time_words[i].word);
+		if (prefix ? wl < len : wl != len)
+			continue;
+		if (strncasecmp(time_words[i].word, word, len) != 0)
+			continue;
+		if (hit != NST_U_NONE && hit != time_words[i].unit)
+			return NST_U_NONE;
+		hit = time_words[i].unit;
+	}
+	return hit;
+}
+
+const char *nst_time_word(size_t i)
+{
+	return i < NTIME_WORDS ? time_words[i].word : NULL;
+}
+
 enum nst_unit nst_unit_lookup(const char *name, size_t len)
 {
 	for (int u = NST_U_NS; u < NST_U_COUNT; u++)
 		if (strlen(units[u].name) == len &&
 		    !strncasecmp(units[u].name, name, len))
 			return (enum nst_unit)u;
-	return NST_U_NONE;
+	return nst_time_unit_word(name, len, false);
+}
+
+void nst_unit_offer(struct nst_suggest *sg, enum nst_cat cat)
+{
+	for (int u = NST_U_NS; u < NST_U_COUNT; u++)
+		if (nst_unit_allowed(cat, (enum nst_unit)u))
+			nst_suggest_offer(sg, units[u].name);
+	for (size_t i = 0; i < NTIME_WORDS; i++)
+		if (nst_unit_allowed(cat, time_words[i].unit))
+			nst_suggest_offer(sg, time_words[i].word);
+}
+
+void nst_cat_offer(struct nst_suggest *sg)
+{
+	nst_suggest_offer(sg, "time");
+	nst_suggest_offer(sg, "bytes");
+	for (size_t c = NST_CAT_TS; c < NCATS; c++)
+		nst_suggest_offer(sg, cats[c].name);
 }
 
 const char *nst_unit_name(enum nst_unit u)
@@ -284,6 +338,20 @@ static void help_units_of(FILE *out, enum nst_cat cat)
 			fprintf(out, " %s", units[u].name);
 }
 
+/* A time unit's other spellings, which --timeunit takes too. */
+static void help_spellings(FILE *out, enum nst_unit u)
+{
+	const char *sep = " (also";
+	for (size_t i = 0; i < NTIME_WORDS; i++) {
+		if (time_words[i].unit != u || !strcmp(time_words[i].word, units[u].name))
+			continue;
+		fprintf(out, "%s %s", sep, time_words[i].word);
+		sep = ",";
+	}
+	if (*sep == ',')
+		fputc(')', out);
+}
+
 void nst_unit_help(FILE *out)
 {
 	fputs("Units\n\n"
@@ -300,8 +368,11 @@ void nst_unit_help(FILE *out)
 	}
 	fputs("\n    time=<unit> sets ts and dur; bytes=<unit> sets mem and"
 	      " thru.\n\n    unit       meaning\n", out);
-	for (int u = NST_U_NS; u < NST_U_COUNT; u++)
-		fprintf(out, "    %-9s  %s\n", units[u].name, units[u].help);
+	for (int u = NST_U_NS; u < NST_U_COUNT; u++) {
+		fprintf(out, "    %-9s  %s", units[u].name, units[u].help);
+		help_spellings(out, (enum nst_unit)u);
+		fputc('\n', out);
+	}
 	fputs("\n    Converted values keep a fixed number of decimals for\n"
 	      "    the unit (3 for us, 4 for ms and sec, 2 for KB and KiB, 3\n"
 	      "    for the larger byte units), so a smaller unit shows more\n"

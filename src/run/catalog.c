@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "core/suggest.h"
 #include "diff/diff.h"
 #include "run/run.h"
 #include "rules/rule.h"
@@ -94,37 +95,109 @@ static bool accepts(const struct nst_report *r, const char *key)
 	return false;
 }
 
+/* The catalog's names, or the arguments a report takes, closest to a
+ * name that is not one of them: "; did you mean ...?" or "". */
+static const char *closest_report(enum nst_catalog c, const char *name, char *buf, size_t size)
+{
+	struct nst_suggest sg;
+	struct nst_about about;
+	nst_suggest_init(&sg, name, strlen(name));
+	for (size_t i = 0; nst_catalog_entry(c, i, &about); i++)
+		nst_suggest_offer(&sg, about.name);
+	return nst_suggest_text(&sg, buf, size);
+}
+
+static const char *closest_arg(const struct nst_report *r, const char *key, char *buf, size_t size)
+{
+	struct nst_suggest sg;
+	nst_suggest_init(&sg, key, strlen(key));
+	for (const char *const *a = r->args; a && *a; a++)
+		nst_suggest_offer(&sg, *a);
+	for (const char *const *a = run_filter_args(); *a; a++)
+		nst_suggest_offer(&sg, *a);
+	return nst_suggest_text(&sg, buf, size);
+}
+
 static enum nst_status check_arg(const struct nst_job *job, const struct nst_arg *a,
 				 struct nst_error *err)
 {
+	char hint[256];
 	if (run_filter_is_arg(a->key))
 		return run_filter_check_arg(job->name, a, err);
-	if (!accepts(job->report, a->key))
-		return nst_fail(err, NST_ERR_UNKNOWN, "%s '%s': unknown argument '%s'",
-				noun_of(job->cat), job->name, a->key);
+	if (!accepts(job->report, a->key)) {
+		closest_arg(job->report, a->key, hint, sizeof hint);
+		return nst_fail(err, NST_ERR_UNKNOWN, "%s '%s': unknown argument '%s'%s%s",
+				noun_of(job->cat), job->name, a->key, *hint ? "; " : "", hint);
+	}
 	return NST_OK;
 }
 
+/* The argument that starts at *cursor, cut off in place; *cursor moves
+ * past it (NULL after the last).  A ':' ends it, except in "::" (C++ and
+ * PyTorch names such as flash_attn::_flash_attn_forward) and inside a
+ * value in double quotes (nvtx="a:b"); false when such a quote never
+ * closes. */
+static bool next_arg(char **cursor, char **arg)
+{
+	char *p = *arg = *cursor;
+	bool quoted = false;
+	for (; *p; p++) {
+		if (*p == '"' && (quoted || (p > *arg && p[-1] == '=')))
+			quoted = !quoted;
+		else if (!quoted && *p == ':' && p[1] == ':')
+			p++;
+		else if (!quoted && *p == ':')
+			break;
+	}
+	*cursor = *p ? p + 1 : NULL;
+	*p = '\0';
+	return !quoted;
+}
+
+/* key=value, the value's quotes dropped. */
+static void split_arg(char *tok, struct nst_arg *a)
+{
+	char *eq = strchr(tok, '=');
+	if (eq)
+		*eq = '\0';
+	*a = (struct nst_arg){ tok, eq ? eq + 1 : NULL };
+	size_t len = eq ? strlen(eq + 1) : 0;
+	if (len >= 2 && eq[1] == '"' && eq[len] == '"') {
+		eq[len] = '\0';
+		a->value = eq + 2;
+	}
+}
+
+static enum nst_status not_found(const struct nst_job *job, struct nst_error *err)
+{
+	char hint[256];
+	closest_report(job->cat, job->name, hint, sizeof hint);
+	return nst_fail(err, NST_ERR_UNKNOWN, "%s '%s' could not be found%s%s",
+			noun_of(job->cat), job->name, *hint ? "; " : "", hint);
+}
+
 /* Splits buf into the name and its arguments, checking each as it comes
- * (nsys stops at the first bad one). */
+ * (nsys stops at the first bad one); empty arguments ("a:" or "a::b" of
+ * old) are skipped. */
 static enum nst_status split_spec(struct nst_job *job, struct nst_error *err)
 {
-	char *save, *tok = strtok_r(job->buf, ":", &save);
-	job->name = tok ? tok : job->buf;
+	char *cursor = job->buf, *tok;
+	next_arg(&cursor, &job->name);
 	job->report = run_report_find(job->cat, job->name);
-	while ((tok = strtok_r(NULL, ":", &save))) {
-		char *eq = strchr(tok, '=');
-		if (eq)
-			*eq = '\0';
+	while (cursor) {
+		if (!next_arg(&cursor, &tok))
+			return nst_fail(err, NST_ERR_USAGE, "%s '%s': argument '%s': the quote"
+					" never closes", noun_of(job->cat), job->name, tok);
+		if (!*tok)
+			continue;
 		struct nst_arg *a = &job->args[job->nargs++];
-		*a = (struct nst_arg){ tok, eq ? eq + 1 : NULL };
+		split_arg(tok, a);
 		enum nst_status s = job->report ? check_arg(job, a, err) : NST_OK;
 		if (s != NST_OK)
 			return s;
 	}
 	if (!job->report)
-		return nst_fail(err, NST_ERR_UNKNOWN, "%s '%s' could not be found",
-				noun_of(job->cat), job->name);
+		return not_found(job, err);
 	if (job->report->check &&
 	    job->report->check(job->args, job->nargs, err) != NST_OK) {
 		char why[sizeof err->msg];

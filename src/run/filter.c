@@ -136,6 +136,11 @@ enum nst_status nst_time_parse(const char *arg, int64_t *ns, struct nst_error *e
 
 static const char *const filter_args[] = { "start", "end", "nvtx", NULL };
 
+const char *const *run_filter_args(void)
+{
+	return filter_args;
+}
+
 bool run_filter_is_arg(const char *key)
 {
 	for (const char *const *n = filter_args; *n; n++)

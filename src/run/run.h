@@ -54,6 +54,8 @@ bool run_filter_is_none(const struct nst_filter *f);
 /* The argument keys every job takes, and the check of their values:
  * NST_ERR_USAGE with nsys's message. */
 bool run_filter_is_arg(const char *key);
+/* Those argument names, NULL-terminated: start, end, nvtx. */
+const char *const *run_filter_args(void);
 enum nst_status run_filter_check_arg(const char *job, const struct nst_arg *a,
 				     struct nst_error *err);
 

@@ -470,9 +470,12 @@ test_graph_note_follows_the_filter() {
 		FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE")
 	run stats -q -r "cuda_gpu_kern_sum:start=$lo:end=$hi" -f csv g.sqlite; rc_is 0
 	err_is "$(graph_note g.sqlite cuda_gpu_kern_sum "$lo" "$hi")"
-	# a window without graph launches: no note
+	# a window without graph launches: no graph note (only the one that the window misses the
+	# capture, D53)
 	run stats -q -r cuda_gpu_kern_sum -f csv --filter-time 0/1 g.sqlite; rc_is 0
-	[[ $ERR != *"nstats: note:"* ]] || fail "a note for a window without graph launches: $ERR"
+	[[ $ERR != *"CUDA graph"* && $ERR != *$'\n'* &&
+	   $ERR == "nstats: note: g.sqlite: --filter-time 0/1 (ns) overlaps nothing: the capture spans "* ]] ||
+		fail "a note for a window without graph launches: $ERR"
 }
 
 # an export whose kernels all ran in graphs has no kernel table: the report is skipped, and says

@@ -256,7 +256,7 @@ test_errors() {
 	err_line "^nstats: error: diff: --gate: report 'verdict': gate=x: not a whole number >= 0$"
 	run diff -r kern_difff "$WORK/ex.sqlite" "$WORK/ex.sqlite"
 	rc_is 2
-	err_line "^nstats: error: report 'kern_difff' could not be found \(see nstats diff --help-reports\)$"
+	err_line "^nstats: error: report 'kern_difff' could not be found; did you mean kern_diff\? \(see nstats diff --help-reports\)$"
 	run diff -r kern_diff:tolerance=-1 "$WORK/ex.sqlite" "$WORK/ex.sqlite"
 	rc_is 2
 	run diff "$WORK/ex.sqlite" "$WORK/missing.sqlite"

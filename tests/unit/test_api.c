@@ -638,6 +638,61 @@ static void the_catalog(void **state)
 		assert_true(nst_catalog_find(NST_REPORTS, def[i], &about));
 }
 
+/* The first start and last end over every table with both columns, read
+ * here with sqlite3 as a program would. */
+static void brute_span(const char *path, int64_t *lo, int64_t *hi)
+{
+	sqlite3 *db;
+	sqlite3_stmt *tables;
+	*lo = INT64_MAX;
+	*hi = INT64_MIN;
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = 'table'",
+					    -1, &tables, NULL), SQLITE_OK);
+	while (sqlite3_step(tables) == SQLITE_ROW) {
+		char sql[512];
+		sqlite3_stmt *st;
+		snprintf(sql, sizeof sql, "SELECT min(start), max(coalesce(end, start)) FROM \"%s\"",
+			 (const char *)sqlite3_column_text(tables, 0));
+		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+			continue; /* no start or end column */
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+			int64_t a = sqlite3_column_int64(st, 0), b = sqlite3_column_int64(st, 1);
+			*lo = a < *lo ? a : *lo;
+			*hi = b > *hi ? b : *hi;
+		}
+		sqlite3_finalize(st);
+	}
+	sqlite3_finalize(tables);
+	sqlite3_close(db);
+}
+
+static void the_span_and_close_names(void **state)
+{
+	(void)state;
+	struct nst_export *x = open_export(API_EXPORT_A);
+	struct nst_error err = { 0 };
+	int64_t start, end, lo, hi;
+	assert_int_equal(nst_export_span(x, &start, &end, &err), NST_OK);
+	brute_span(API_EXPORT_A, &lo, &hi);
+	assert_true(lo < hi);
+	assert_int_equal(start, lo);
+	assert_int_equal(end, hi);
+	nst_export_close(x);
+	char buf[128];
+	static const char *const names[] = { "stats", "analyze", "check", "diff" };
+	assert_string_equal(nst_suggest_names("stat", names, 4, buf, sizeof buf), "did you mean stats?");
+	assert_string_equal(nst_suggest_names("zzz", names, 4, buf, sizeof buf), "");
+	/* the library's own messages end so */
+	struct nst_job *j = NULL;
+	expect_error(nst_job_parse(NST_REPORTS, "cuda_gpu_kern_summ", &j, &err), NST_ERR_UNKNOWN,
+		     &err, "report 'cuda_gpu_kern_summ' could not be found; did you mean cuda_gpu_kern_sum?");
+	struct nst_format *f = NULL;
+	expect_error(nst_format_parse("cvs", NULL, &f, &err), NST_ERR_USAGE, &err,
+		     "unknown format 'cvs'; did you mean csv?");
+	assert_null(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -653,6 +708,7 @@ int main(void)
 		cmocka_unit_test(the_audit_and_the_hooks),
 		cmocka_unit_test(an_export_against_itself),
 		cmocka_unit_test(the_catalog),
+		cmocka_unit_test(the_span_and_close_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
