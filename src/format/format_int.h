@@ -162,6 +162,10 @@ void nst_fmt_value(const struct nst_fmt *f, const struct nst_fcol *c,
 		   const struct nst_cell *cell, char *scratch,
 		   struct nst_val *val);
 
+/* json:typed (typed.c): one row, and the object's end with its notes. */
+void nst_typed_row(struct nst_fmt *f, const struct nst_cell *cells);
+void nst_typed_end(const struct nst_fmt *f);
+
 int nst_columnar_begin(struct nst_fmt *f);
 int nst_columnar_row(struct nst_fmt *f, const struct nst_cell *cells);
 void nst_columnar_end(struct nst_fmt *f);
