@@ -9,6 +9,7 @@
 #define NSTATS_FORMAT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "nstats/nstats.h"
@@ -104,6 +105,10 @@ struct nst_fmt;
 struct nst_fmt *nst_fmt_open(const struct nst_fmt_spec *spec, FILE *out,
 			     const char *title, const char *report);
 struct nst_sink nst_fmt_sink(struct nst_fmt *f);
+/* CUDA graph launches whose kernels the report's rows leave out (D21):
+ * json:typed says so in the report's object; the other formats leave it
+ * to the caller. */
+void nst_fmt_hidden_graphs(struct nst_fmt *f, uint64_t launches, int64_t ns);
 /* Finishes the output (a report with no rows prints what nsys prints for
  * the style) and frees f.  Returns NST_ERR_IO when a write failed. */
 enum nst_status nst_fmt_end(struct nst_fmt *f, struct nst_error *err);

@@ -154,6 +154,8 @@ struct nst_fmt {
 	bool failed;          /* a callback failed: refuse the rest */
 	bool nomem;           /* ... for want of memory, not a write */
 	locale_t cloc;        /* the C locale while formatting: printf's '.'; owned */
+	uint64_t hidden_graph_launches; /* json:typed: what the rows leave out */
+	int64_t hidden_graph_ns;
 	struct nst_colbuf *buf;
 };
 

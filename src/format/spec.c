@@ -57,9 +57,11 @@ static const struct format_info {
 	  "        {REPORT: {\"rows\": [{COLUMN: VALUE, ...}, ...]}, ...}}, ...]}\n"
 	  "    REPORT is the -r element (cuda_gpu_kern_sum:base).  A skipped\n"
 	  "    report is {\"skipped\": WHY}, a failed one {\"error\": WHY}; a\n"
-	  "    rule's text is under \"notes\"; an export that cannot be read is\n"
-	  "    {\"path\": EXPORT, \"error\": WHY}; diff adds \"candidate\": EXPORT.\n"
-	  "    Progress lines go to stderr then.  See docs/json.md.\n" },
+	  "    rule's text is under \"notes\"; the CUDA graph launches a kernel\n"
+	  "    report leaves out under \"hidden_graphs\"; an export that cannot\n"
+	  "    be read is {\"path\": EXPORT, \"error\": WHY}; diff adds\n"
+	  "    \"candidate\": EXPORT.  On the console, the Processing lines go\n"
+	  "    to stderr.  See docs/json.md.\n" },
 	{ "hdoc", "html", NST_STYLE_HDOC, ARGS_UNITS | ARGS_DOC,
 	  "HTML page holding a <table>",
 	  "    A complete HTML5 page: a heading naming the report, then\n"

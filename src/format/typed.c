@@ -2,6 +2,7 @@
  * by type, for programs rather than for nsys's scripts.  The caller puts
  * the object in its document (docs/json.md); nothing here knows of
  * exports or of other reports. */
+#include <inttypes.h>
 #include <string.h>
 
 #include "format/format_int.h"
@@ -73,10 +74,20 @@ static void typed_notes(const struct nst_fmt *f)
 		putc('}', f->out);
 }
 
+void nst_fmt_hidden_graphs(struct nst_fmt *f, uint64_t launches, int64_t ns)
+{
+	f->hidden_graph_launches = launches;
+	f->hidden_graph_ns = ns;
+}
+
 void nst_typed_end(const struct nst_fmt *f)
 {
 	fputs(f->rows == 0 ? "{\"rows\": [" : "\n", f->out);
 	putc(']', f->out);
 	typed_notes(f);
+	/* numbers rather than nstats's sentence on stderr: a tool adds them */
+	if (f->hidden_graph_launches)
+		fprintf(f->out, ", \"hidden_graphs\": {\"launches\": %" PRIu64 ", \"ns\": %" PRId64 "}",
+			f->hidden_graph_launches, f->hidden_graph_ns);
 	putc('}', f->out);
 }

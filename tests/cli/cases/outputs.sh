@@ -263,3 +263,23 @@ test_outputs_typed_json_help() {
 	run stats -q -r cuda_api_sum -f csv:typed ex.sqlite
 	rc_is 2; out_is ""; err_is "nstats: error: format 'csv': argument 'typed': unknown argument"
 }
+
+test_outputs_typed_json_hidden_graphs() {
+	tools_or_note || return
+	with_graphs ex.sqlite g.sqlite
+	local want
+	want=$(sqlite3 "$WORK/g.sqlite" "SELECT '{\"launches\":' || count(*) || ',\"ns\":' || sum(end - start) || '}'
+		FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE")
+	run stats -q -r cuda_gpu_kern_sum -f json:typed g.sqlite
+	rc_is 0; err_is "$(graph_note g.sqlite cuda_gpu_kern_sum)"
+	[[ $(jq -c .exports[0].reports.cuda_gpu_kern_sum.hidden_graphs <<<"$OUT") == "$want" ]] ||
+		fail "hidden_graphs is not $want: '${OUT:0:300}'"
+	# the rows are those of the export without graph rows; without them, no member at all
+	run stats -q -r cuda_gpu_kern_sum -f json:typed ex.sqlite
+	[[ $(jq -c .exports[0].reports.cuda_gpu_kern_sum.hidden_graphs <<<"$OUT") == null ]] ||
+		fail "hidden_graphs without graph rows"
+	local plain=$OUT
+	run stats -q -r cuda_gpu_kern_sum -f json:typed g.sqlite
+	[[ $(jq -c '.exports[0].reports.cuda_gpu_kern_sum.rows' <<<"$OUT") == "$(jq -c '.exports[0].reports.cuda_gpu_kern_sum.rows' <<<"$plain")" ]] ||
+		fail "rows changed with graph rows"
+}
