@@ -8,7 +8,10 @@
 
 static void put_string(FILE *fp, const char *s)
 {
-	nst_put_json_string(fp, s, strlen(s));
+	if (s)
+		nst_put_json_string(fp, s, strlen(s));
+	else
+		fputs("null", fp);
 }
 
 void doc_head(FILE *fp)

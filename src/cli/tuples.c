@@ -96,6 +96,7 @@ void tuples_release(struct tuples *t)
 	list_free(&t->formats);
 	list_free(&t->outputs);
 	docs_release(&t->docs);
+	list_free(&t->keys);
 }
 
 /* ---- options ---------------------------------------------------------------- */
@@ -404,16 +405,17 @@ static FILE *doc_stream(void *arg, struct nst_error *err)
 	return w->fp;
 }
 
-static enum nst_status run_to_doc(struct tuples *t, struct doc *doc, const struct nst_job *job,
-				  const char *subject, const struct nst_format *fmt, tuple_fn fn,
-				  void *arg, struct nst_error *err)
+static enum nst_status run_to_doc(struct tuples *t, struct doc *doc, const char *key,
+				  const struct nst_job *job, const char *subject,
+				  const struct nst_format *fmt, tuple_fn fn, void *arg,
+				  struct nst_error *err)
 {
 	enum nst_status s = doc_open(doc, err);
 	if (s != NST_OK)
 		return s;
 	FILE *talk = doc->tg.kind == TARGET_CONSOLE ? stderr : stdout;
 	say_processing(t, talk, subject, job, &doc->tg);
-	doc_key(doc->tg.fp, &doc->pos, &t->export, nst_job_spec(job));
+	doc_key(doc->tg.fp, &doc->pos, &t->export, key);
 	struct doc_writer w = { doc->tg.fp, false };
 	struct nst_run run = { .job = job, .filter = &t->filter, .format = fmt,
 			       .open = doc_stream, .open_arg = &w };
@@ -441,7 +443,8 @@ void tuples_run(struct tuples *t, size_t i, const struct nst_job *job, const cha
 		return;
 	}
 	struct doc *doc = nst_format_typed_json(fmt) ? docs_find(&t->docs, out) : NULL;
-	enum nst_status s = doc ? run_to_doc(t, doc, job, subject, fmt, fn, arg, &err)
+	const char *key = i < t->keys.n ? t->keys.item[i] : nst_job_spec(job);
+	enum nst_status s = doc ? run_to_doc(t, doc, key, job, subject, fmt, fn, arg, &err)
 				: run_to_target(t, out, job, subject, names_path, fmt, fn, arg, &err);
 	if (s != NST_OK && s != NST_ERR_NODATA)
 		cli_error("%s", err.msg);
@@ -489,6 +492,23 @@ static int check_shared(const struct tuples *t, const struct jobs *jobs)
 	return 0;
 }
 
+/* Tuple j's key in its document: its -r element, and "#N" after the
+ * N-th (from 2) that goes to the same stream, so that no report of an
+ * export hides another (-r a -r a, or the same report in two units). */
+static int add_key(struct tuples *t, const struct jobs *jobs, size_t j)
+{
+	const char *spec = nst_job_spec(jobs->job[j]);
+	const char *out = list_pick(&t->outputs, j, "-");
+	size_t same = 1;
+	for (size_t k = 0; k < j && is_stream(out); k++)
+		same += strcmp(nst_job_spec(jobs->job[k]), spec) == 0 &&
+			strcmp(list_pick(&t->outputs, k, "-"), out) == 0;
+	char key[512];
+	if (same > 1)
+		snprintf(key, sizeof key, "%s#%zu", spec, same);
+	return list_add(&t->keys, same > 1 ? key : spec, strlen(same > 1 ? key : spec));
+}
+
 int tuples_start(struct tuples *t, const struct jobs *jobs)
 {
 	for (size_t j = 0; j < jobs->n; j++) {
@@ -496,7 +516,7 @@ int tuples_start(struct tuples *t, const struct jobs *jobs)
 		int typed = tuple_typed(t, j);
 		if (typed < 0)
 			return EXIT_USAGE;
-		if (typed && is_stream(out) && docs_add(&t->docs, out)) {
+		if ((typed && is_stream(out) && docs_add(&t->docs, out)) || add_key(t, jobs, j)) {
 			cli_error("out of memory");
 			return EXIT_FAILED;
 		}

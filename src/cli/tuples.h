@@ -43,6 +43,7 @@ struct tuples {
 	bool label_exports;        /* "==> EXPORT <==" before each one's tables */
 	size_t labeled;            /* the export labelled last */
 	struct docs docs;          /* json:typed on the console or a command */
+	struct list keys;          /* each tuple's key in its document */
 };
 
 /* Takes one of tuple_options[]; returns 0 or an exit code. */

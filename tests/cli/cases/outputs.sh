@@ -283,3 +283,16 @@ test_outputs_typed_json_hidden_graphs() {
 	[[ $(jq -c '.exports[0].reports.cuda_gpu_kern_sum.rows' <<<"$OUT") == "$(jq -c '.exports[0].reports.cuda_gpu_kern_sum.rows' <<<"$plain")" ]] ||
 		fail "rows changed with graph rows"
 }
+
+test_outputs_typed_json_same_report_twice() {
+	tools_or_note || return
+	# no report hides another under the same key
+	run stats -q -r cuda_api_sum,cuda_api_sum -f json:typed,json:typed:time=ms ex.sqlite
+	rc_is 0; err_is ""
+	[[ $(jq -c '.exports[0].reports | keys_unsorted' <<<"$OUT") == '["cuda_api_sum","cuda_api_sum#2"]' ]] ||
+		fail "keys are $(jq -c '.exports[0].reports | keys_unsorted' <<<"$OUT")"
+	jq -e '.exports[0].reports."cuda_api_sum#2".rows[0] | has("Total Time (ms)")' <<<"$OUT" >/dev/null ||
+		fail "the second is not in ms"
+	# the document's text has the key once: a reader that keeps the last of two keys would lose one
+	[[ $(grep -c '^"cuda_api_sum": ' <<<"$OUT") == 1 ]] || fail "cuda_api_sum twice"
+}
