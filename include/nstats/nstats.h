@@ -198,6 +198,13 @@ enum nst_status nst_format_parse(const char *spec, const struct nst_format_optio
 void nst_format_free(struct nst_format *f);
 /* "csv", "json", ...: the extension of its files. */
 const char *nst_format_ext(const struct nst_format *f);
+/* json:typed: each report is one JSON object, {"rows": [...]} (with
+ * "notes" when a rule has some), that the caller places in a document
+ * of its own (nstats's is in docs/json.md). */
+bool nst_format_typed_json(const struct nst_format *f);
+/* s as a JSON string: escaped, quoted, and valid UTF-8 whatever the
+ * bytes (what json writes its strings with, for a caller's document). */
+void nst_put_json_string(FILE *out, const char *s, size_t len);
 /* The --help-formats text: the list (name NULL), one format, or "ALL". */
 enum nst_status nst_format_help(FILE *out, const char *name, struct nst_error *err);
 

@@ -144,6 +144,7 @@ static int open_both(struct diff_cmd *c, struct pair *p, const struct jobs *jobs
 			s = nst_export_load(p->x[i], &c->t.filter, jobs->job, jobs->n, &err);
 		if (s != NST_OK) {
 			cli_error("%s", err.msg);
+			tuples_export_failed(&c->t, c->inputs.item[i], err.msg);
 			return exit_of(s);
 		}
 	}
@@ -158,6 +159,7 @@ static int run_pair(struct diff_cmd *c, const struct jobs *jobs)
 	if (!rc) {
 		const char *a = nst_export_path(p.x[0]), *b = nst_export_path(p.x[1]);
 		snprintf(subject, sizeof subject, "%s] vs [%s", a, b);
+		tuples_export(&c->t, a, b, NULL);
 		if (!(named = names_path(a, b))) {
 			cli_error("out of memory");
 			rc = EXIT_FAILED;
@@ -188,7 +190,12 @@ static int run(struct diff_cmd *c)
 	if (!rc)
 		rc = tuples_check_formats(&c->t);
 	if (!rc)
+		rc = tuples_start(&c->t, &jobs);
+	if (!rc) {
 		rc = run_pair(c, &jobs);
+		int finished = tuples_finish(&c->t);
+		rc = rc ? rc : finished;
+	}
 	jobs_free(&jobs);
 	return rc;
 }

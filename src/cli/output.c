@@ -190,3 +190,33 @@ void target_release(struct target *t)
 	free(t->name);
 	t->name = NULL;
 }
+
+/* The file name of path without its folder and last extension. */
+static char *stem_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *name = slash ? slash + 1 : path;
+	const char *dot = strrchr(name, '.');
+	size_t len = dot && dot > name ? (size_t)(dot - name) : strlen(name);
+	return strndup(name, len);
+}
+
+char *export_tag(char *const *inputs, size_t n, size_t i)
+{
+	char *tag = n > 1 ? stem_of(inputs[i]) : NULL;
+	bool shared = false;
+	for (size_t j = 0; tag && j < n && !shared; j++) {
+		char *other = j == i ? NULL : stem_of(inputs[j]);
+		shared = other && strcmp(other, tag) == 0;
+		free(other);
+	}
+	if (tag && shared) {
+		size_t len = strlen(tag) + 24;
+		char *numbered = malloc(len);
+		if (numbered)
+			snprintf(numbered, len, "%s-%zu", tag, i + 1);
+		free(tag);
+		tag = numbered;
+	}
+	return tag;
+}

@@ -33,4 +33,11 @@ enum nst_status target_open(struct target *t, bool force, struct nst_error *err)
 enum nst_status target_close(struct target *t, struct nst_error *err);
 void target_release(struct target *t);
 
+/* With several exports (n > 1), what tells input i's files apart under
+ * one -o base: its file name without folder and extension, and, when
+ * another input has the same, "-<i+1>" after it (x/run.sqlite and
+ * y/run.sqlite are run-1 and run-2).  NULL for one export, or when out
+ * of memory.  Malloc'd. */
+char *export_tag(char *const *inputs, size_t n, size_t i);
+
 #endif

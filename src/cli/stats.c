@@ -145,19 +145,24 @@ static void say_nvtx_missing(const struct tuples *t, struct nst_export *x)
 		nst_export_path(x), t->filter.nvtx, hint);
 }
 
-static void run_export(struct stats_cmd *c, const char *input, const struct jobs *jobs)
+static void run_export(struct stats_cmd *c, size_t i, const struct jobs *jobs)
 {
+	const char *input = c->inputs.item[i];
 	struct nst_options o;
 	cli_export_options(&o, c->t.quiet);
 	struct nst_error err = { 0 };
 	struct export_run e = { 0 };
-	enum nst_status s = nst_export_open(input, &o, &e.x, &err);
+	char *tag = export_tag(c->inputs.item, c->inputs.n, i);
+	enum nst_status s = c->inputs.n > 1 && !tag ? nst_fail(&err, NST_ERR_NOMEM, "out of memory")
+						    : nst_export_open(input, &o, &e.x, &err);
 	if (s == NST_OK)
 		s = nst_export_load(e.x, &c->t.filter, jobs->job, jobs->n, &err);
 	if (s != NST_OK) {
 		cli_error("%s", err.msg);
 		tuples_note(&c->t, s);
+		tuples_export_failed(&c->t, input, err.msg);
 	} else {
+		tuples_export(&c->t, nst_export_path(e.x), NULL, tag);
 		say_filter_misses(&c->t, e.x);
 		say_nvtx_missing(&c->t, e.x);
 	}
@@ -170,6 +175,7 @@ static void run_export(struct stats_cmd *c, const char *input, const struct jobs
 		say_hidden_graphs(path, jobs->job[j], &e.res);
 	}
 	nst_export_close(e.x);
+	free(tag);
 }
 
 static int run_stats(struct stats_cmd *c)
@@ -178,10 +184,14 @@ static int run_stats(struct stats_cmd *c)
 	int rc = tuples_jobs(&c->t, &jobs);
 	if (!rc)
 		rc = tuples_check_formats(&c->t);
+	if (!rc)
+		rc = tuples_start(&c->t, &jobs);
+	/* nothing else tells the tables of two exports apart on the console */
+	c->t.label_exports = c->t.quiet && c->inputs.n > 1;
 	for (size_t i = 0; !rc && i < c->inputs.n; i++)
-		run_export(c, c->inputs.item[i], &jobs);
+		run_export(c, i, &jobs);
 	jobs_free(&jobs);
-	return rc ? rc : c->t.rc;
+	return rc ? rc : tuples_finish(&c->t);
 }
 
 int cli_run_catalog(const struct catalog *cat, int argc, char **argv)

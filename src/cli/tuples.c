@@ -16,7 +16,10 @@ const struct opt tuple_options[] = {
 	{ 'o', "output", OPT_REQUIRED, "OUT[,OUT...]",
 	  "\"-\" the console (default), \"@CMD\" a command's input, \".\" files\n"
 	  "named after the export, anything else a base name for\n"
-	  "<base>_<report>.<ext> files.", T_OUTPUT },
+	  "<base>_<report>.<ext> files; with several exports, for\n"
+	  "<base>_<export>_<report>.<ext>, <export> the export's file name\n"
+	  "without folder and extension, and -N after it (its place on the\n"
+	  "command line) when two exports have the same name.", T_OUTPUT },
 	{ 0, "timeunit", OPT_REQUIRED, "nsec|usec|msec|seconds",
 	  "Time unit of every format: ns or nsec, us or usec, ms or msec, s, sec\n"
 	  "or seconds, or the start of one (-f's time=UNIT takes them too).",
@@ -35,9 +38,11 @@ const struct opt tuple_options[] = {
 	  "Replace output files that exist (refused otherwise).", T_FORCE },
 	{ 'q', "quiet", OPT_NONE, NULL,
 	  "Only print errors and report output (and the notes that say a\n"
-	  "report's numbers leave something out, on stderr).  Silences the note\n"
-	  "that counts the rows a report leaves out on purpose (\"N CUDA\n"
-	  "backtrace records excluded; nsys counts them as calls\").", T_QUIET },
+	  "report's numbers leave something out, on stderr); with several\n"
+	  "exports, a line \"==> EXPORT <==\" before each one's tables on\n"
+	  "the console.  Silences the note that counts the rows a report\n"
+	  "leaves out on purpose (\"N CUDA backtrace records excluded; nsys\n"
+	  "counts them as calls\").", T_QUIET },
 	{ 0, "strict", OPT_NONE, NULL,
 	  "Exit 5 when a report could not run on an export (nsys exits 0).",
 	  T_STRICT },
@@ -108,6 +113,8 @@ void tuples_release(struct tuples *t)
 	list_free(&t->reports);
 	list_free(&t->formats);
 	list_free(&t->outputs);
+	docs_release(&t->docs);
+	list_free(&t->keys);
 }
 
 /* ---- options ---------------------------------------------------------------- */
@@ -295,32 +302,33 @@ int tuples_check_formats(const struct tuples *t)
 
 /* ---- one tuple ------------------------------------------------------------------ */
 
-static void say_processing(const struct tuples *t, const char *subject, const struct nst_job *job,
-			   const struct target *tg)
+/* talk: stdout, as nsys, or stderr when stdout holds a document. */
+static void say_processing(const struct tuples *t, FILE *talk, const char *subject,
+			   const struct nst_job *job, const struct target *tg)
 {
 	if (t->quiet)
 		return;
-	printf("Processing [%s] with [%s]", subject, nst_job_spec(job));
+	fprintf(talk, "Processing [%s] with [%s]", subject, nst_job_spec(job));
 	if (tg->kind == TARGET_FILE)
-		printf(" to [%s]", tg->name);
+		fprintf(talk, " to [%s]", tg->name);
 	else if (tg->kind == TARGET_PROCESS)
-		printf(" to process [@%s]", tg->name);
+		fprintf(talk, " to process [@%s]", tg->name);
 	/* nsys finishes the line at once unless it will say PROCESSED. */
-	fputs(tg->kind == TARGET_FILE ? "... " : "... \n", stdout);
-	fflush(stdout);
+	fputs(tg->kind == TARGET_FILE ? "... " : "... \n", talk);
+	fflush(talk);
 }
 
 /* nsys says SKIPPED on stdout, and with -q says nothing at all; nstats
  * then says it on stderr, so that stdout stays clean and nothing is lost. */
-static void say_result(const struct tuples *t, const struct target *tg, enum nst_status s,
-		       const struct nst_error *err)
+static void say_result(const struct tuples *t, FILE *talk, const struct target *tg,
+		       enum nst_status s, const struct nst_error *err)
 {
 	if (s == NST_ERR_NODATA && t->quiet)
 		fprintf(stderr, "SKIPPED: %s\n", err->msg);
 	else if (s == NST_ERR_NODATA)
-		printf("SKIPPED: %s\n\n", err->msg);
+		fprintf(talk, "SKIPPED: %s\n\n", err->msg);
 	else if (s == NST_OK && tg->kind == TARGET_FILE && !t->quiet)
-		puts("PROCESSED");
+		fputs("PROCESSED\n", talk);
 }
 
 void tuples_note(struct tuples *t, enum nst_status s)
@@ -332,15 +340,117 @@ void tuples_note(struct tuples *t, enum nst_status s)
 		t->rc = code;
 }
 
+/* What a report's stream is opened with, the first time it has a line. */
 struct opener {
+	struct tuples *t;
 	struct target *target;
-	bool force;
+	const struct nst_job *job;
+	bool typed;               /* a file: a document of its own */
+	struct doc_pos pos;
 };
+
+/* -q with several exports: which export the tables that follow are of,
+ * as head(1) says which file. */
+static void label_export(struct tuples *t)
+{
+	if (!t->label_exports || t->labeled == t->export.no)
+		return;
+	printf("==> %s <==\n", t->export.path);
+	t->labeled = t->export.no;
+}
 
 static FILE *open_target(void *arg, struct nst_error *err)
 {
 	struct opener *o = arg;
-	return target_open(o->target, o->force, err) == NST_OK ? o->target->fp : NULL;
+	if (target_open(o->target, o->t->force, err) != NST_OK)
+		return NULL;
+	if (o->target->kind == TARGET_CONSOLE)
+		label_export(o->t);
+	if (o->typed) {
+		doc_head(o->target->fp);
+		doc_key(o->target->fp, &o->pos, &o->t->export, nst_job_spec(o->job));
+	}
+	return o->target->fp;
+}
+
+/* -o BASE with several exports: BASE_<export>, so that their files differ. */
+static char *file_base(const struct tuples *t, const char *out)
+{
+	if (!t->export_tag || strcmp(out, "-") == 0 || out[0] == '@' || strcmp(out, ".") == 0)
+		return strdup(out);
+	size_t len = strlen(out) + strlen(t->export_tag) + 2;
+	char *base = malloc(len);
+	if (base)
+		snprintf(base, len, "%s_%s", out, t->export_tag);
+	return base;
+}
+
+static enum nst_status run_to_target(struct tuples *t, const char *out, const struct nst_job *job,
+				     const char *subject, const char *names_path,
+				     const struct nst_format *fmt, tuple_fn fn, void *arg,
+				     struct nst_error *err)
+{
+	struct target tg = { 0 };
+	char *base = file_base(t, out);
+	enum nst_status s = base ? target_resolve(&tg, base, names_path, nst_job_spec(job),
+						   nst_format_ext(fmt), err)
+				 : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	free(base);
+	if (s == NST_OK) {
+		say_processing(t, stdout, subject, job, &tg);
+		struct opener op = { t, &tg, job, nst_format_typed_json(fmt), { 0 } };
+		struct nst_run run = { .job = job, .filter = &t->filter, .format = fmt,
+				       .open = open_target, .open_arg = &op };
+		s = fn(arg, &run, err);
+		if (op.typed && tg.fp)
+			doc_tail(tg.fp, &op.pos);
+		struct nst_error close_err = { 0 };
+		if (target_close(&tg, &close_err) != NST_OK && s == NST_OK)
+			s = (*err = close_err).status;
+		say_result(t, stdout, &tg, s, err);
+	}
+	target_release(&tg);
+	return s;
+}
+
+/* The report's stream is the document's, already open. */
+struct doc_writer {
+	FILE *fp;
+	bool used;
+};
+
+static FILE *doc_stream(void *arg, struct nst_error *err)
+{
+	struct doc_writer *w = arg;
+	(void)err;
+	w->used = true;
+	return w->fp;
+}
+
+static enum nst_status run_to_doc(struct tuples *t, struct doc *doc, const char *key,
+				  const struct nst_job *job, const char *subject,
+				  const struct nst_format *fmt, tuple_fn fn, void *arg,
+				  struct nst_error *err)
+{
+	enum nst_status s = doc_open(doc, err);
+	if (s != NST_OK)
+		return s;
+	FILE *talk = doc->tg.kind == TARGET_CONSOLE ? stderr : stdout;
+	say_processing(t, talk, subject, job, &doc->tg);
+	doc_key(doc->tg.fp, &doc->pos, &t->export, key);
+	struct doc_writer w = { doc->tg.fp, false };
+	struct nst_run run = { .job = job, .filter = &t->filter, .format = fmt,
+			       .open = doc_stream, .open_arg = &w };
+	s = fn(arg, &run, err);
+	/* the key has its value, whatever became of the report */
+	if (!w.used && s == NST_OK)
+		fputs("{\"rows\": []}", doc->tg.fp);
+	else if (!w.used)
+		doc_no_rows(doc->tg.fp, s == NST_ERR_NODATA, err->msg);
+	if (fflush(doc->tg.fp) != 0 && s == NST_OK)
+		s = nst_fail(err, NST_ERR_IO, "cannot write %s", nst_job_name(job));
+	say_result(t, talk, &doc->tg, s, err);
+	return s;
 }
 
 void tuples_run(struct tuples *t, size_t i, const struct nst_job *job, const char *subject,
@@ -348,29 +458,121 @@ void tuples_run(struct tuples *t, size_t i, const struct nst_job *job, const cha
 {
 	const char *out = list_pick(&t->outputs, i, "-");
 	struct nst_format *fmt = NULL;
-	struct target tg = { 0 };
 	struct nst_error err = { 0 };
 	int rc = format_of(t->timeunit, list_pick(&t->formats, i, "."), target_kind_of(out), &fmt);
 	if (rc) {
 		t->rc = rc > t->rc ? rc : t->rc;
 		return;
 	}
-	enum nst_status s = target_resolve(&tg, out, names_path, nst_job_spec(job),
-					   nst_format_ext(fmt), &err);
-	if (s == NST_OK) {
-		say_processing(t, subject, job, &tg);
-		struct opener op = { &tg, t->force };
-		struct nst_run run = { .job = job, .filter = &t->filter, .format = fmt,
-				       .open = open_target, .open_arg = &op };
-		s = fn(arg, &run, &err);
-		struct nst_error close_err = { 0 };
-		if (target_close(&tg, &close_err) != NST_OK && s == NST_OK)
-			s = (err = close_err).status;
-		say_result(t, &tg, s, &err);
-	}
+	struct doc *doc = nst_format_typed_json(fmt) ? docs_find(&t->docs, out) : NULL;
+	const char *key = i < t->keys.n ? t->keys.item[i] : nst_job_spec(job);
+	enum nst_status s = doc ? run_to_doc(t, doc, key, job, subject, fmt, fn, arg, &err)
+				: run_to_target(t, out, job, subject, names_path, fmt, fn, arg, &err);
 	if (s != NST_OK && s != NST_ERR_NODATA)
 		cli_error("%s", err.msg);
 	tuples_note(t, s);
-	target_release(&tg);
 	nst_format_free(fmt);
+}
+
+/* ---- the run ------------------------------------------------------------------------ */
+
+static bool is_stream(const char *out)
+{
+	return strcmp(out, "-") == 0 || out[0] == '@';
+}
+
+static const char *stream_name(const char *out)
+{
+	return strcmp(out, "-") == 0 ? "the console" : out;
+}
+
+/* Tuple j's format is json:typed; -1 when it does not parse (said). */
+static int tuple_typed(const struct tuples *t, size_t j)
+{
+	const char *out = list_pick(&t->outputs, j, "-");
+	struct nst_format *fmt = NULL;
+	if (format_of(t->timeunit, list_pick(&t->formats, j, "."), target_kind_of(out), &fmt))
+		return -1;
+	int typed = nst_format_typed_json(fmt);
+	nst_format_free(fmt);
+	return typed;
+}
+
+/* One document per stream: text of another format in it would make it
+ * no longer JSON. */
+static int check_shared(const struct tuples *t, const struct jobs *jobs)
+{
+	for (size_t j = 0; j < jobs->n; j++) {
+		const char *out = list_pick(&t->outputs, j, "-");
+		if (!docs_find(&t->docs, out) || tuple_typed(t, j) == 1)
+			continue;
+		cli_error("%s: %s holds the json:typed document of this run, and cannot take %s"
+			  " as %s too (give it its own -o)", t->cat->cmd, stream_name(out),
+			  nst_job_spec(jobs->job[j]), list_pick(&t->formats, j, "."));
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Tuple j's key in its document: its -r element, and "#N" after the
+ * N-th (from 2) that goes to the same stream, so that no report of an
+ * export hides another (-r a -r a, or the same report in two units). */
+static int add_key(struct tuples *t, const struct jobs *jobs, size_t j)
+{
+	const char *spec = nst_job_spec(jobs->job[j]);
+	const char *out = list_pick(&t->outputs, j, "-");
+	size_t same = 1;
+	for (size_t k = 0; k < j && is_stream(out); k++)
+		same += strcmp(nst_job_spec(jobs->job[k]), spec) == 0 &&
+			strcmp(list_pick(&t->outputs, k, "-"), out) == 0;
+	char key[512];
+	if (same > 1)
+		snprintf(key, sizeof key, "%s#%zu", spec, same);
+	return list_add(&t->keys, same > 1 ? key : spec, strlen(same > 1 ? key : spec));
+}
+
+int tuples_start(struct tuples *t, const struct jobs *jobs)
+{
+	for (size_t j = 0; j < jobs->n; j++) {
+		const char *out = list_pick(&t->outputs, j, "-");
+		int typed = tuple_typed(t, j);
+		if (typed < 0)
+			return EXIT_USAGE;
+		if ((typed && is_stream(out) && docs_add(&t->docs, out)) || add_key(t, jobs, j)) {
+			cli_error("out of memory");
+			return EXIT_FAILED;
+		}
+	}
+	return check_shared(t, jobs);
+}
+
+void tuples_export(struct tuples *t, const char *path, const char *candidate, const char *tag)
+{
+	t->export = (struct doc_export){ t->export.no + 1, path, candidate };
+	t->export_tag = tag;
+}
+
+void tuples_export_failed(struct tuples *t, const char *path, const char *msg)
+{
+	tuples_export(t, path, NULL, NULL);
+	for (size_t i = 0; i < t->docs.n; i++) {
+		struct doc *d = &t->docs.doc[i];
+		struct nst_error err = { 0 };
+		if (doc_open(d, &err) == NST_OK) {
+			doc_export_error(d->tg.fp, &d->pos, &t->export, msg);
+			continue;
+		}
+		cli_error("%s", err.msg);
+		tuples_note(t, err.status);
+	}
+}
+
+int tuples_finish(struct tuples *t)
+{
+	struct nst_error err = { 0 };
+	if (docs_close(&t->docs, &err) != NST_OK) {
+		cli_error("%s", err.msg);
+		tuples_note(t, err.status);
+	}
+	return t->rc;
 }

@@ -6,6 +6,7 @@
 #define NSTATS_CLI_TUPLES_H
 
 #include "cli/cli.h"
+#include "cli/document.h"
 #include "cli/output.h"
 
 /* The ids of the options in tuple_options[]; a command's own ids start at
@@ -40,6 +41,12 @@ struct tuples {
 	bool help, help_reports, help_formats;
 	const char *help_reports_arg, *help_formats_arg;
 	int rc; /* the worst exit status so far */
+	struct doc_export export;  /* the export whose reports run now */
+	const char *export_tag;    /* several exports: tells its files apart */
+	bool label_exports;        /* "==> EXPORT <==" before each one's tables */
+	size_t labeled;            /* the export labelled last */
+	struct docs docs;          /* json:typed on the console or a command */
+	struct list keys;          /* each tuple's key in its document */
 };
 
 /* Takes one of tuple_options[]; returns 0 or an exit code. */
@@ -68,5 +75,17 @@ void tuples_run(struct tuples *t, size_t i, const struct nst_job *job, const cha
 		const char *names_path, tuple_fn fn, void *arg);
 /* Folds a status into t->rc (SKIPPED counts only with --strict). */
 void tuples_note(struct tuples *t, enum nst_status s);
+
+/* Before the first export: the documents of json:typed on the console
+ * and on commands (one per stream for the whole run), refusing a stream
+ * that would hold a document and text of another format. */
+int tuples_start(struct tuples *t, const struct jobs *jobs);
+/* The next export (for diff, the pair) whose reports run: the documents'
+ * entries, the labels, tag (export_tag) in the names of its files. */
+void tuples_export(struct tuples *t, const char *path, const char *candidate, const char *tag);
+/* An export that could not be read: an entry of its own in the documents. */
+void tuples_export_failed(struct tuples *t, const char *path, const char *msg);
+/* Ends the documents; returns the run's exit status. */
+int tuples_finish(struct tuples *t);
 
 #endif

@@ -9,6 +9,7 @@
 #define NSTATS_FORMAT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "nstats/nstats.h"
@@ -56,6 +57,9 @@ struct nst_fmt_spec {
 	bool noconv;            /* native values, native unit in the header */
 	bool nohdrunit;         /* no unit in the header */
 	bool esc;               /* tsv: escape TAB and newline as \t, \n */
+	/* json: values by type, NULL as null; one report is one object,
+	 * {"rows": [...]}, for the caller to place in its document. */
+	bool typed;
 	/* Output goes to the console or a pipe: nsys follows every report
 	 * that returned rows with an empty line there, not in files. */
 	bool console;
@@ -101,12 +105,12 @@ struct nst_fmt;
 struct nst_fmt *nst_fmt_open(const struct nst_fmt_spec *spec, FILE *out,
 			     const char *title, const char *report);
 struct nst_sink nst_fmt_sink(struct nst_fmt *f);
+/* CUDA graph launches whose kernels the report's rows leave out (D21):
+ * json:typed says so in the report's object; the other formats leave it
+ * to the caller. */
+void nst_fmt_hidden_graphs(struct nst_fmt *f, uint64_t launches, int64_t ns);
 /* Finishes the output (a report with no rows prints what nsys prints for
  * the style) and frees f.  Returns NST_ERR_IO when a write failed. */
 enum nst_status nst_fmt_end(struct nst_fmt *f, struct nst_error *err);
-
-/* s as a JSON string: escaped, quoted, and valid UTF-8 whatever the
- * bytes (`check -f json` writes its strings with it too). */
-void nst_put_json_string(FILE *out, const char *s, size_t len);
 
 #endif

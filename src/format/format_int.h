@@ -164,6 +164,8 @@ struct nst_fmt {
 	bool failed;          /* a callback failed: refuse the rest */
 	bool nomem;           /* ... for want of memory, not a write */
 	locale_t cloc;        /* the C locale while formatting: printf's '.'; owned */
+	uint64_t hidden_graph_launches; /* json:typed: what the rows leave out */
+	int64_t hidden_graph_ns;
 	struct nst_colbuf *buf;
 };
 
@@ -171,6 +173,10 @@ struct nst_fmt {
 void nst_fmt_value(const struct nst_fmt *f, const struct nst_fcol *c,
 		   const struct nst_cell *cell, char *scratch,
 		   struct nst_val *val);
+
+/* json:typed (typed.c): one row, and the object's end with its notes. */
+void nst_typed_row(struct nst_fmt *f, const struct nst_cell *cells);
+void nst_typed_end(const struct nst_fmt *f);
 
 int nst_columnar_begin(struct nst_fmt *f);
 int nst_columnar_row(struct nst_fmt *f, const struct nst_cell *cells);

@@ -76,3 +76,8 @@ void nst_format_free(struct nst_format *f) { free(f); }
 const char *nst_format_ext(const struct nst_format *f) { return nst_fmt_ext(f->spec.style); }
 
 const struct nst_fmt_spec *nst_format_spec(const struct nst_format *f) { return &f->spec; }
+
+bool nst_format_typed_json(const struct nst_format *f)
+{
+	return f->spec.style == NST_STYLE_JSON && f->spec.typed;
+}

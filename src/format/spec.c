@@ -14,6 +14,7 @@ enum {
 	ARGS_COLUMNS = 1 << 2,   /* nofmt, autolines, colmax, widths */
 	ARGS_ESC = 1 << 3,
 	ARGS_DOC = 1 << 4,       /* title, css */
+	ARGS_TYPED = 1 << 5,
 };
 
 static const struct format_info {
@@ -44,10 +45,23 @@ static const struct format_info {
 	  "tab-separated values",
 	  "    One line per row, values separated by tabs.  Tabs and line\n"
 	  "    breaks inside a value become spaces, or \\t and \\n with esc.\n" },
-	{ "json", "json", NST_STYLE_JSON, ARGS_UNITS, "JSON array of objects",
+	{ "json", "json", NST_STYLE_JSON, ARGS_UNITS | ARGS_TYPED, "JSON array of objects",
 	  "    An array with one object per row, keyed by column name.\n"
 	  "    Numbers and the words true, false and null stay bare; an empty\n"
-	  "    value is \"\".\n" },
+	  "    value is \"\".\n"
+	  "    With typed, for tools (pandas, jq): numbers are numbers (integers\n"
+	  "    exact), text is a string, an empty or NULL value is null, and\n"
+	  "    the reports of a run on the console, or on one @command, are one\n"
+	  "    document (a file holds one of its own, of its one report):\n"
+	  "      {\"nstats\": VERSION, \"exports\": [{\"path\": EXPORT, \"reports\":\n"
+	  "        {REPORT: {\"rows\": [{COLUMN: VALUE, ...}, ...]}, ...}}, ...]}\n"
+	  "    REPORT is the -r element (cuda_gpu_kern_sum:base).  A skipped\n"
+	  "    report is {\"skipped\": WHY}, a failed one {\"error\": WHY}; a\n"
+	  "    rule's text is under \"notes\"; the CUDA graph launches a kernel\n"
+	  "    report leaves out under \"hidden_graphs\"; an export that cannot\n"
+	  "    be read is {\"path\": EXPORT, \"error\": WHY}; diff adds\n"
+	  "    \"candidate\": EXPORT.  On the console, the Processing lines go\n"
+	  "    to stderr.  See docs/json.md.\n" },
 	{ "hdoc", "html", NST_STYLE_HDOC, ARGS_UNITS | ARGS_DOC,
 	  "HTML page holding a <table>",
 	  "    A complete HTML5 page: a heading naming the report, then\n"
@@ -78,6 +92,7 @@ static const struct arg_info {
 	{ "esc", ARGS_ESC, "write tabs and line breaks as \\t and \\n" },
 	{ "title=<text>", ARGS_DOC, "the page's <title>" },
 	{ "css=<url>", ARGS_DOC, "link a style sheet" },
+	{ "typed", ARGS_TYPED, "typed values, one document per stream (below)" },
 };
 
 #define NARGS (sizeof args / sizeof args[0])
@@ -299,6 +314,7 @@ static const struct {
 	{ "nohdrunit", ARGS_UNITS,
 	  offsetof(struct nst_fmt_spec, nohdrunit) },
 	{ "esc", ARGS_ESC, offsetof(struct nst_fmt_spec, esc) },
+	{ "typed", ARGS_TYPED, offsetof(struct nst_fmt_spec, typed) },
 };
 
 static void offer_flags(struct parse *p, struct nst_suggest *sg)

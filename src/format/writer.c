@@ -381,7 +381,10 @@ static enum nst_status fmt_row(void *ctx, const struct nst_cell *cells, struct n
 		delimited_row(f, cells);
 		break;
 	case NST_STYLE_JSON:
-		json_row(f, cells);
+		if (f->spec.typed)
+			nst_typed_row(f, cells);
+		else
+			json_row(f, cells);
 		break;
 	case NST_STYLE_HDOC:
 	case NST_STYLE_HTABLE:
@@ -430,11 +433,14 @@ static void finish(struct nst_fmt *f)
 {
 	if (is_columnar(f->spec.style))
 		nst_columnar_end(f);
+	else if (f->spec.style == NST_STYLE_JSON && f->spec.typed)
+		nst_typed_end(f);
 	else if (f->spec.style == NST_STYLE_JSON)
 		json_end(f);
 	else if (is_html(f->spec.style))
 		html_end(f);
-	if (f->spec.console && f->rows)
+	/* a typed object is a value inside the caller's document */
+	if (f->spec.console && f->rows && !f->spec.typed)
 		putc('\n', f->out);
 }
 

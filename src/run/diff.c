@@ -49,7 +49,7 @@ enum nst_status nst_diff(struct nst_export *a, struct nst_export *b, const struc
 				  .args = run->job->args, .nargs = run->job->nargs, .arena = &arena,
 				  .res = res };
 	run_filter_of(run->filter, run->job, &d.filter);
-	enum nst_status s = run_output(run, diff_body, &(struct diff_call){ r, &d }, err);
+	enum nst_status s = run_output(run, diff_body, &(struct diff_call){ r, &d }, NULL, err);
 	nst_arena_release(&arena);
 	return s;
 }

@@ -145,11 +145,13 @@ static enum nst_status text_end(struct text_out *t, enum nst_status s, struct ns
 }
 
 enum nst_status run_output(const struct nst_run *run, run_body_fn body, void *arg,
-			   struct nst_error *err)
+			   const struct nst_run_result *res, struct nst_error *err)
 {
 	struct text_out t = { .run = run, .title = run->job->report->title };
 	struct nst_sink text = { text_begin, text_row, text_note, &t };
 	enum nst_status s = body(arg, run->sink ? run->sink : &text, err);
+	if (t.fmt && res)
+		nst_fmt_hidden_graphs(t.fmt, res->hidden_graph_launches, res->hidden_graph_ns);
 	return text_end(&t, s, err);
 }
 
@@ -158,12 +160,23 @@ enum nst_status run_output(const struct nst_run *run, run_body_fn body, void *ar
 struct report_call {
 	const struct nst_report *r;
 	struct nst_ctx *ctx;
+	struct nst_run_result *res;
 };
 
+static void measure_graphs(const struct nst_report *r, struct nst_ctx *ctx,
+			   enum nst_status s, struct nst_run_result *res);
+static void measure_exclusions(const struct nst_report *r, struct nst_ctx *ctx,
+			       enum nst_status s, struct nst_run_result *res);
+
+/* The graphs are measured before the output ends, so that json:typed
+ * can say what the rows leave out. */
 static enum nst_status report_body(void *arg, const struct nst_sink *out, struct nst_error *err)
 {
 	struct report_call *c = arg;
-	return c->r->run(c->ctx, out, err);
+	enum nst_status s = c->r->run(c->ctx, out, err);
+	measure_graphs(c->r, c->ctx, s, c->res);
+	measure_exclusions(c->r, c->ctx, s, c->res);
+	return s;
 }
 
 static enum nst_status discard_begin(void *ctx, const char *const *cols, size_t n,
@@ -269,10 +282,7 @@ static enum nst_status run_job(struct nst_export *x, const struct nst_run *run,
 	if (s != NST_OK)
 		return s == NST_ERR_NODATA ? skipped_by_filter(r, ctx, err) : s;
 	ctx->nvtx = filter.nvtx;
-	s = run_output(run, report_body, &(struct report_call){ r, ctx }, err);
-	measure_graphs(r, ctx, s, res);
-	measure_exclusions(r, ctx, s, res);
-	return s;
+	return run_output(run, report_body, &(struct report_call){ r, ctx, res }, res, err);
 }
 
 enum nst_status nst_run(struct nst_export *x, const struct nst_run *run,

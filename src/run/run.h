@@ -78,8 +78,10 @@ void run_views_free(struct run_views *v);
  * after: every job's way to its output. */
 typedef enum nst_status (*run_body_fn)(void *arg, const struct nst_sink *out,
 				       struct nst_error *err);
+/* res: what the body measured beside its rows (NULL for none), for the
+ * formats that carry it (json:typed). */
 enum nst_status run_output(const struct nst_run *run, run_body_fn body, void *arg,
-			   struct nst_error *err);
+			   const struct nst_run_result *res, struct nst_error *err);
 
 /* ---- export.c ---- */
 

@@ -3,6 +3,7 @@
  * the SQL in the comment, run through its _sql report; the cells here are
  * what SQLite returns for that SQL.  Cases marked "deviation" check where
  * nstats deliberately differs (docs/deviations.md). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -526,6 +527,36 @@ static void test_json_values(void **state)
 	       "  }\n]\n");
 }
 
+/* json:typed (D57): values by their type, not by how their text looks;
+ * int64 exact; NULL, empty and non-finite as null; one object per report,
+ * with the rows under "rows", and no empty line after it on the console. */
+static void test_json_typed_values(void **state)
+{
+	static const char *const cols[] = { "i", "big", "r", "t", "b", "emp", "nul", "nan",
+		"d:dur_ns", "h:addr_uint" };
+	const struct nst_cell rows[] = {
+		I(-7), I(INT64_MAX), R(2.5), T("123"), T("true"), T(""), NUL, R(NAN),
+		T("1500"), I(255),
+		I(0), I(INT64_MIN), R(1e300), T("x"), T("null"), T("a"), NUL, R(-INFINITY),
+		I(3), I(0),
+	};
+	(void)state;
+	char *out = render_to("json:typed:addr=hex", true, cols, COUNT(cols), rows, 2);
+	assert_string_equal(out,
+		"{\"rows\": [\n"
+		"{\"i\": -7, \"big\": 9223372036854775807, \"r\": 2.5, \"t\": \"123\", "
+		"\"b\": \"true\", \"emp\": null, \"nul\": null, \"nan\": null, "
+		"\"d (ns)\": 1500, \"h\": \"0xFF\"},\n"
+		"{\"i\": 0, \"big\": -9223372036854775808, \"r\": 1e+300, \"t\": \"x\", "
+		"\"b\": \"null\", \"emp\": \"a\", \"nul\": null, \"nan\": null, "
+		"\"d (ns)\": 3, \"h\": \"0x0\"}\n"
+		"]}");
+	free(out);
+	out = render_to("json:typed", true, cols, 1, rows, 0);
+	assert_string_equal(out, "{\"rows\": []}");
+	free(out);
+}
+
 /* deviation: nsys writes "+12", "1." and control characters raw, which
  * is not JSON */
 static void test_json_valid(void **state)
@@ -772,6 +803,7 @@ int main(void)
 		cmocka_unit_test(test_zero_rows),
 		cmocka_unit_test(test_zero_rows_deviations),
 		cmocka_unit_test(test_json_values),
+		cmocka_unit_test(test_json_typed_values),
 		cmocka_unit_test(test_json_valid),
 		cmocka_unit_test(test_json_invalid_utf8),
 		cmocka_unit_test(test_csv_quoting),
