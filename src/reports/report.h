@@ -63,7 +63,14 @@ enum nst_report_flags {
 	/* The report shows kernels: after it runs, the driver notes the CUDA
 	 * graph launches whose kernels it cannot see (reports/graph_note.h). */
 	NST_REPORT_KERNELS = 1 << 2,
+	/* The report takes rows=N, its first N rows (src/run/top_rows.c);
+	 * "rows" is in its args and NST_TOP_ROWS_HELP ends its help. */
+	NST_REPORT_TOP_ROWS = 1 << 3,
 };
+
+#define NST_TOP_ROWS_HELP \
+	"rows=N keeps the first N rows, in the report's order (nstats addition)."
+
 
 struct nst_report {
 	const char *name;

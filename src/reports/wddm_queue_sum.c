@@ -411,8 +411,10 @@ const struct nst_report nst_report_wddm_queue_sum = {
 		"process's time (its first packet's start to its last packet's end)\n"
 		"during which the queue held a packet, the number of packets, and the\n"
 		"average, median, minimum, maximum and standard deviation of a\n"
-		"packet's time.",
-	.args = (const char *const[]){ NULL },
+		"packet's time.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

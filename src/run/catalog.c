@@ -125,6 +125,8 @@ static enum nst_status split_spec(struct nst_job *job, struct nst_error *err)
 	if (!job->report)
 		return nst_fail(err, NST_ERR_UNKNOWN, "%s '%s' could not be found",
 				noun_of(job->cat), job->name);
+	if (run_top_rows_check(job, err) != NST_OK)
+		return NST_ERR_USAGE;
 	if (job->report->check &&
 	    job->report->check(job->args, job->nargs, err) != NST_OK) {
 		char why[sizeof err->msg];
