@@ -1,4 +1,5 @@
 /* Fitting text to a terminal's width (layout.h). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,7 +161,55 @@ static bool try_middles(const char *const *names, size_t n, size_t w, const bool
 	return true;
 }
 
-bool lay_shorten_all(const char *const *names, size_t n, size_t w, char **out)
+static bool shorten_all(const char *const *names, size_t n, size_t w, char **out, int depth);
+
+/* The clashing names less what they all begin with: a few characters of
+ * it, an ellipsis, then the rest shortened on its own (where it parts). */
+static bool try_common_prefix(const char *const *names, size_t n, size_t w, const bool *clash,
+			      char **out, int depth)
+{
+	const size_t keep = 3;
+	size_t first = n, common = SIZE_MAX, k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (clash[i]) {
+			first = first == n ? i : first;
+			size_t d = i == first ? SIZE_MAX : first_difference(names[first], names[i]);
+			common = d < common ? d : common;
+		}
+	if (first == n || common == SIZE_MAX || common <= keep || w < 12 || depth > 2)
+		return true;
+	const char **rest = calloc(n, sizeof *rest);
+	char **inner = calloc(n, sizeof *inner);
+	bool ok = rest && inner;
+	for (size_t i = 0; ok && i < n; i++)
+		if (clash[i])
+			rest[k++] = names[i] + offset_of(names[i], common);
+	ok = ok && shorten_all(rest, k, w - keep - 1, inner, depth + 1);
+	for (size_t i = 0, j = 0; ok && i < n; i++)
+		if (clash[i]) {
+			char *s = malloc(offset_of(names[i], keep) + sizeof LAY_ELLIPSIS + strlen(inner[j]));
+			if (!(ok = s != NULL))
+				break;
+			strcpy(stpcpy(put(s, names[i], 0, keep), LAY_ELLIPSIS), inner[j++]);
+			free(out[i]);
+			out[i] = s;
+		}
+	for (size_t j = 0; inner && j < k; j++)
+		free(inner[j]);
+	free(inner);
+	free(rest);
+	return ok;
+}
+
+static size_t longest_of(const char *const *names, size_t n)
+{
+	size_t longest = 0;
+	for (size_t i = 0; i < n; i++)
+		longest = lay_width(names[i]) > longest ? lay_width(names[i]) : longest;
+	return longest;
+}
+
+static bool shorten_all(const char *const *names, size_t n, size_t w, char **out, int depth)
 {
 	bool *clash = calloc(n ? n : 1, sizeof *clash);
 	bool ok = clash != NULL, found = false;
@@ -172,17 +221,22 @@ bool lay_shorten_all(const char *const *names, size_t n, size_t w, char **out)
 	if (ok && nclash)
 		ok = try_splits(names, n, w, clash, out, &found);
 	if (ok && nclash && !found)
+		ok = try_common_prefix(names, n, w, clash, out, depth);
+	if (ok && nclash && !found && !distinct(out, n, clash))
 		ok = try_middles(names, n, w, clash, out);
 	/* the last resort: more characters, until they differ (names that
 	 * are the same whole stay the same) */
-	size_t longest = 0;
-	for (size_t i = 0; i < n; i++)
-		longest = lay_width(names[i]) > longest ? lay_width(names[i]) : longest;
+	size_t longest = longest_of(names, n);
 	for (size_t more = w + 1; ok && nclash && more <= longest && !distinct(out, n, clash);
 	     more++)
 		ok = recut(names, n, more, more / 2, clash, out);
 	free(clash);
 	return ok;
+}
+
+bool lay_shorten_all(const char *const *names, size_t n, size_t w, char **out)
+{
+	return shorten_all(names, n, w, out, 0);
 }
 
 void lay_styled(const struct lay_out *o, const char *s, const char *sgr)

@@ -241,7 +241,7 @@ static bool show_devices(const struct sum_settings *set, const struct sum_page *
 		{ "Device", "Device", K_INT, 0, 0 },
 	};
 	return section(set, &pg->part[SUM_DEVICES], "GPUs: busy time of the capture (gpu_time_sum)",
-		       "no GPU activity in this export", f, COUNT(f));
+		       "none in this export", f, COUNT(f));
 }
 
 static bool show_kernels(const struct sum_settings *set, const struct sum_page *pg)
@@ -258,7 +258,7 @@ static bool show_kernels(const struct sum_settings *set, const struct sum_page *
 	};
 	char title[128];
 	snprintf(title, sizeof title, "Top %zu kernels by total time (cuda_gpu_kern_dist)", set->top);
-	return section(set, &pg->part[SUM_KERNELS], title, "no CUDA kernels in this export", f,
+	return section(set, &pg->part[SUM_KERNELS], title, "none in this export", f,
 		       COUNT(f));
 }
 
@@ -291,7 +291,7 @@ static bool show_memory(const struct sum_settings *set, const struct sum_page *p
 				row[1] = *sum_cell(size, k, sum_col(size, "Total"));
 	}
 	bool ok = section(set, &both, "Memory transfers (cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum)",
-			  "no CUDA memory transfers in this export", f, COUNT(f));
+			  "none in this export", f, COUNT(f));
 	free(both.cells);
 	return ok;
 }
@@ -307,7 +307,7 @@ static bool show_api(const struct sum_settings *set, const struct sum_page *pg)
 	};
 	char title[128];
 	snprintf(title, sizeof title, "Top %zu CUDA API functions by time (cuda_api_sum)", set->top);
-	return section(set, &pg->part[SUM_API], title, "no CUDA API calls in this export", f,
+	return section(set, &pg->part[SUM_API], title, "none in this export", f,
 		       COUNT(f));
 }
 
@@ -322,12 +322,12 @@ static bool show_nvtx(const struct sum_settings *set, const struct sum_page *pg)
 	};
 	char title[128];
 	snprintf(title, sizeof title, "Top %zu NVTX ranges by time (nvtx_sum)", set->top);
-	return section(set, &pg->part[SUM_NVTX], title, "no NVTX ranges in this export", f,
+	return section(set, &pg->part[SUM_NVTX], title, "none in this export", f,
 		       COUNT(f));
 }
 
-/* "! 31 GPU rows without a launching call (orphan_gpu_rows; note)": the
- * count, the finding's title as check --help lists it, its name. */
+/* "! orphan_gpu_rows: 31 GPU rows without a launching call (note)", as
+ * check prints it: the name first, so that a narrow page cuts the words. */
 static const char *finding_line(struct pool *p, const struct sum_rows *t, size_t r, int name,
 				int count, int note)
 {
@@ -335,9 +335,9 @@ static const char *finding_line(struct pool *p, const struct sum_rows *t, size_t
 	const struct nst_cell *n = sum_cell(t, r, note);
 	struct nst_about about;
 	const char *title = nst_catalog_find(NST_FINDINGS, id, &about) ? about.title : "";
-	return pool_printf(p, "  ! %s %s (%s%s%s)", format_cell(p, sum_cell(t, r, count), K_INT, 1),
-			   title, id, n->kind == NST_TEXT ? "; " : "",
-			   n->kind == NST_TEXT ? n->v.s : "");
+	return pool_printf(p, "  ! %s: %s %s%s%s%s", id, format_cell(p, sum_cell(t, r, count), K_INT, 1),
+			   title, n->kind == NST_TEXT ? " (" : "", n->kind == NST_TEXT ? n->v.s : "",
+			   n->kind == NST_TEXT ? ")" : "");
 }
 
 /* What the audit counted, one line a finding: "! 31 GPU rows ... (name)". */
