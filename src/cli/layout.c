@@ -298,36 +298,41 @@ static size_t fit_columns(const struct lay_out *o, const struct lay_table *t,
 	}
 }
 
-static void print_row(const struct lay_out *o, const struct lay_table *t, const size_t *width,
+static bool print_row(const struct lay_out *o, const struct lay_table *t, const size_t *width,
 		      const bool *shown, const char *const *text, const char *name, bool head)
 {
-	char line[4096];
-	size_t len = 0;
-	for (size_t c = 0; c + 1 < t->ncols && len < sizeof line; c++)
+	size_t size = strlen(name) + GAP + 1, len = 0;
+	for (size_t c = 0; c + 1 < t->ncols; c++)
+		size += GAP + width[c] + strlen(text[c]);
+	char *line = malloc(size);
+	if (!line)
+		return false;
+	for (size_t c = 0; c + 1 < t->ncols; c++)
 		if (shown[c]) {
 			int pad = (int)(width[c] - lay_width(text[c]) + strlen(text[c]));
-			len += (size_t)snprintf(line + len, sizeof line - len, "%*s%*s", GAP, "", pad,
-						text[c]);
+			len += (size_t)snprintf(line + len, size - len, "%*s%*s", GAP, "", pad, text[c]);
 		}
-	if (len < sizeof line)
-		snprintf(line + len, sizeof line - len, "%*s%s", GAP, "", name);
+	snprintf(line + len, size - len, "%*s%s", GAP, "", name);
 	lay_styled(o, line, head ? LAY_FAINT : NULL);
+	free(line);
+	return true;
 }
 
-static void print_rows(const struct lay_out *o, const struct lay_table *t, const size_t *width,
+static bool print_rows(const struct lay_out *o, const struct lay_table *t, const size_t *width,
 		       const bool *shown, char **names, size_t room)
 {
 	const char *text[64];
 	for (size_t c = 0; c < t->ncols; c++)
 		text[c] = t->cols[c].head;
 	char *head = lay_shorten(t->cols[t->ncols - 1].head, room, room / 2);
-	print_row(o, t, width, shown, text, head ? head : "", true);
+	bool ok = head && print_row(o, t, width, shown, text, head, true);
 	free(head);
-	for (size_t r = 0; r < t->nrows; r++) {
+	for (size_t r = 0; ok && r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++)
 			text[c] = cell(t, r, c);
-		print_row(o, t, width, shown, text, names[r], false);
+		ok = print_row(o, t, width, shown, text, names[r], false);
 	}
+	return ok;
 }
 
 bool lay_table(const struct lay_out *o, const struct lay_table *t)
@@ -347,8 +352,7 @@ bool lay_table(const struct lay_out *o, const struct lay_table *t)
 	for (size_t r = 0; ok && r < t->nrows; r++)
 		full[r] = cell(t, r, t->ncols - 1);
 	ok = ok && lay_shorten_all(full, t->nrows, room, names);
-	if (ok)
-		print_rows(o, t, width, shown, names, room);
+	ok = ok && print_rows(o, t, width, shown, names, room);
 	for (size_t r = 0; names && r < t->nrows; r++)
 		free(names[r]);
 	free(names);

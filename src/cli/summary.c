@@ -21,7 +21,7 @@ static const struct opt options[] = {
 	{ 0, "color", OPT_REQUIRED, "auto|always|never",
 	  "Colour: auto (default) when standard output is a terminal and\n"
 	  "NO_COLOR is not set; always, even in a pipe; never.", O_COLOR },
-	{ 0, "timeunit", OPT_REQUIRED, "auto|nsec|usec|msec|sec",
+	{ 0, "timeunit", OPT_REQUIRED, "auto|nsec|usec|msec|seconds",
 	  "Unit of every time column.  auto (default): each column in the\n"
 	  "largest unit in which its largest value is at least 1, with 3\n"
 	  "decimals; nsec gives the reports' exact nanoseconds.", O_TIMEUNIT },
@@ -57,14 +57,14 @@ static int set_timeunit(struct summary_cmd *c, const char *v)
 {
 	static const struct { const char *name; int64_t ns; } units[] = {
 		{ "auto", 0 }, { "nsec", 1 }, { "usec", 1000 }, { "msec", 1000000 },
-		{ "sec", 1000000000 },
+		{ "sec", 1000000000 }, { "seconds", 1000000000 },
 	};
 	for (size_t i = 0; i < sizeof units / sizeof *units; i++)
 		if (strcmp(v, units[i].name) == 0) {
 			c->set.time_unit = units[i].ns;
 			return 0;
 		}
-	cli_error("summary: --timeunit: unknown unit '%s' (auto, nsec, usec, msec or sec)", v);
+	cli_error("summary: --timeunit: unknown unit '%s' (auto, nsec, usec, msec or seconds)", v);
 	return EXIT_USAGE;
 }
 
@@ -128,8 +128,8 @@ void doc_summary(struct command_doc *d)
 		.notes = "Each section names the report it comes from.  Names too long for the\n"
 			 "width are shortened in the middle (head, an ellipsis, tail); names\n"
 			 "that would then read the same are cut elsewhere until they differ.\n"
-			 "Columns that do not fit are left out, least useful first (the\n"
-			 "percentiles, then the mean).  Busy (%) is a kernel's total time as a\n"
+			 "Columns that do not fit are left out: the kernels' Mean first, then\n"
+			 "P90, P50, P99, then counts.  Busy (%) is a kernel's total time as a\n"
 			 "share of the busy time of the GPUs it ran on (cuda_gpu_kern_dist).\n"
 			 "A section whose report finds nothing says so in one line.  See\n"
 			 "docs/summary.md.\n",
@@ -172,8 +172,11 @@ static enum nst_status rows_row(void *ctx, const struct nst_cell *cells, struct 
 	struct nst_cell *row = t->cells + t->nrows++ * t->ncols;
 	for (size_t i = 0; i < t->ncols; i++) {
 		row[i] = cells[i];
-		if (cells[i].kind == NST_TEXT && !(row[i].v.s = strdup(cells[i].v.s)))
-			row[i].kind = NST_NULL;
+		if (cells[i].kind == NST_TEXT && !(row[i].v.s = strdup(cells[i].v.s))) {
+			for (size_t j = i; j < t->ncols; j++)
+				row[j].kind = NST_NULL; /* what rows_release frees */
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		}
 	}
 	return NST_OK;
 }

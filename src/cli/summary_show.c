@@ -194,6 +194,12 @@ static void versions_line(const struct sum_settings *set, const struct sum_rows 
 	lay_line(&set->out, line);
 }
 
+static bool is_process(const struct sum_rows *t, size_t r)
+{
+	const struct nst_cell *k = sum_cell(t, r, 0), *v = sum_cell(t, r, 1);
+	return k->kind == NST_TEXT && strcmp(k->v.s, "Process") == 0 && v->kind == NST_TEXT;
+}
+
 /* "Capture 1.234 s, 3 processes: a (pid 1), b (pid 2)", cut at the width. */
 static bool capture_line(const struct sum_settings *set, const struct sum_rows *t)
 {
@@ -208,13 +214,12 @@ static bool capture_line(const struct sum_settings *set, const struct sum_rows *
 	}
 	size_t nproc = 0;
 	for (size_t r = 0; r < t->nrows; r++)
-		nproc += sum_cell(t, r, 0)->kind == NST_TEXT &&
-			 strcmp(sum_cell(t, r, 0)->v.s, "Process") == 0;
+		nproc += is_process(t, r);
 	if (nproc)
 		line = pool_printf(&p, "%s%s%zu process%s:", line, dur ? ", " : "", nproc,
 				   nproc == 1 ? "" : "es");
 	for (size_t r = 0, k = 0; r < t->nrows && k < 64; r++)
-		if (strcmp(sum_cell(t, r, 0)->v.s, "Process") == 0)
+		if (is_process(t, r))
 			line = pool_printf(&p, "%s%s %s", line, k++ ? "," : "", sum_cell(t, r, 1)->v.s);
 	if (dur || nproc)
 		lay_line(&set->out, line);

@@ -174,7 +174,7 @@ test_summary_top() {
 	run summary --top 0 s.sqlite; rc_is 2; out_is ""
 	err_is "nstats: error: summary: --top: expected an integer from 1 to 1000, found '0'"
 	run summary --timeunit fortnights s.sqlite; rc_is 2; out_is ""
-	err_is "nstats: error: summary: --timeunit: unknown unit 'fortnights' (auto, nsec, usec, msec or sec)"
+	err_is "nstats: error: summary: --timeunit: unknown unit 'fortnights' (auto, nsec, usec, msec or seconds)"
 }
 
 test_summary_empty_sections() {
@@ -208,7 +208,7 @@ test_summary_errors() {
 	# one bad export of two: the good one is summarized, the status tells about the bad one
 	run summary ex.sqlite missing.sqlite; rc_is 3; out_has "Top 10 kernels"; err_line "^nstats: error: missing\.sqlite: "
 	run summary --help; rc_is 0; err_is ""; out_has "usage: nstats summary [OPTION...] EXPORT..."
-	out_has "--timeunit auto|nsec|usec|msec|sec"
+	out_has "--timeunit auto|nsec|usec|msec|seconds"
 	run --help; rc_is 0; out_has "summary"
 }
 
