@@ -129,6 +129,13 @@ struct cli_env {
 extern const struct cli_env cli_environment[];
 extern const size_t cli_nenvironment;
 
+/* The width of standard output for text fitted to it: COLUMNS, else the
+ * terminal's when it is one, else fallback; within [lo, hi]. */
+size_t cli_terminal_width(size_t lo, size_t hi, size_t fallback);
+/* Colour by default: standard output is a terminal and NO_COLOR is unset
+ * or empty. */
+bool cli_color_wanted(void);
+
 /* A format's options: its target, --timeunit and LC_NUMERIC's marks. */
 void cli_format_options(struct nst_format_options *o, enum nst_target target,
 			const char *timeunit);
@@ -160,12 +167,14 @@ int cmd_stats(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_summary(int argc, char **argv);
 void doc_stats(struct command_doc *d);
 void doc_analyze(struct command_doc *d);
 void doc_check(struct command_doc *d);
 void doc_diff(struct command_doc *d);
 int cmd_completion(int argc, char **argv);
 void doc_completion(struct command_doc *d);
+void doc_summary(struct command_doc *d);
 /* stats, analyze and diff: one doc from the catalog (tuples.c). */
 void cli_catalog_doc(const struct catalog *cat, struct command_doc *d);
 

@@ -13,6 +13,8 @@ const struct command cli_commands[] = {
 	  cmd_check, doc_check },
 	{ "diff", "two captures compared, kernel by kernel and launch by launch, with a CI gate"
 	  " (nstats addition)", cmd_diff, doc_diff },
+	{ "summary", "one screen for a person: capture, GPUs, top kernels, transfers, API, NVTX,"
+	  " findings (nstats addition)", cmd_summary, doc_summary },
 };
 const size_t cli_ncommands = sizeof cli_commands / sizeof *cli_commands;
 

@@ -1,6 +1,7 @@
 /* What the environment, the locale and the terminal decide: the only
  * place nstats reads them; the library is told through its options. */
 #include <locale.h>
+#include <sys/ioctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,7 +27,7 @@ static void show_timing(void *arg, const char *line)
 	fprintf(stderr, "nstats: timing: %s\n", line);
 }
 
-enum { ENV_TIMING, ENV_READ_THREADS, ENV_NUMERIC };
+enum { ENV_TIMING, ENV_READ_THREADS, ENV_NUMERIC, ENV_COLUMNS, ENV_NO_COLOR };
 
 const struct cli_env cli_environment[] = {
 	[ENV_TIMING] = { "NSTATS_TIMING",
@@ -38,6 +39,11 @@ const struct cli_env cli_environment[] = {
 	[ENV_NUMERIC] = { "LC_ALL, LC_NUMERIC",
 		"The thousands separator, grouping and decimal point of the column and\n"
 		"table formats (csv, tsv and json keep plain numbers)." },
+	[ENV_COLUMNS] = { "COLUMNS",
+		"The width that summary fits its page to, unless --width says (a\n"
+		"terminal's own width when standard output is one, else 100)." },
+	[ENV_NO_COLOR] = { "NO_COLOR",
+		"When set and not empty, summary uses no colour unless --color=always." },
 };
 const size_t cli_nenvironment = sizeof cli_environment / sizeof *cli_environment;
 
@@ -65,4 +71,28 @@ void cli_format_options(struct nst_format_options *o, enum nst_target target,
 		.grouping = lc->grouping,
 		.decimal_point = lc->decimal_point,
 	};
+}
+
+static size_t clamp(long v, size_t lo, size_t hi)
+{
+	return v < (long)lo ? lo : (size_t)v > hi ? hi : (size_t)v;
+}
+
+size_t cli_terminal_width(size_t lo, size_t hi, size_t fallback)
+{
+	const char *columns = getenv(cli_environment[ENV_COLUMNS].name);
+	char *end;
+	long v = columns ? strtol(columns, &end, 10) : 0;
+	if (columns && *columns && *end == '\0' && v > 0)
+		return clamp(v, lo, hi);
+	struct winsize ws;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return clamp(ws.ws_col, lo, hi);
+	return fallback;
+}
+
+bool cli_color_wanted(void)
+{
+	const char *no = getenv(cli_environment[ENV_NO_COLOR].name);
+	return isatty(STDOUT_FILENO) && !(no && *no);
 }

@@ -32,9 +32,10 @@ const struct nst_report nst_report_cuda_api_sum = {
 		"number of calls, their total time and its share, and the average,\n"
 		"median, minimum, maximum and standard deviation of one call.\n"
 		"A `_vNNNN` version suffix is dropped from the names. CUDA backtrace\n"
-		"records are not counted as calls (nsys 2024.2.3 counts them).",
-	.args = (const char *const[]){ NULL },
+		"records are not counted as calls (nsys 2024.2.3 counts them).\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
 	.run = run,
-	.flags = NST_REPORT_CALLS,
+	.flags = NST_REPORT_CALLS | NST_REPORT_TOP_ROWS,
 };

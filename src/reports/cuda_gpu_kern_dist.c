@@ -165,9 +165,10 @@ const struct nst_report nst_report_cuda_gpu_kern_dist = {
 		"concurrently with each other.  Kernels inside CUDA graphs traced at\n"
 		"graph level are in no kernel row, so in no row here; their graphs'\n"
 		"time is in the busy time.  Under a filter, launches are those it\n"
-		"keeps, whole, and busy time is that of the operations it keeps.",
-	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
+		"keeps, whole, and busy time is that of the operations it keeps.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "nvtx-name", "base", "mangled", "rows", NULL },
 	.needs = needs,
 	.run = run,
-	.flags = NST_REPORT_ADDITION | NST_REPORT_KERNELS,
+	.flags = NST_REPORT_ADDITION | NST_REPORT_KERNELS | NST_REPORT_TOP_ROWS,
 };

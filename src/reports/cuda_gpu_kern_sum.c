@@ -36,9 +36,10 @@ const struct nst_report nst_report_cuda_gpu_kern_sum = {
 		"base names kernels by their short name, mangled by their mangled\n"
 		"name where the export has one.  nvtx-name prefixes each kernel's name\n"
 		"with the name of the innermost NVTX range around its launch, on the\n"
-		"launching thread (\"range/kernel\").",
-	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
+		"launching thread (\"range/kernel\").\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "nvtx-name", "base", "mangled", "rows", NULL },
 	.needs = needs,
 	.run = run,
-	.flags = NST_REPORT_KERNELS,
+	.flags = NST_REPORT_KERNELS | NST_REPORT_TOP_ROWS,
 };

@@ -66,8 +66,10 @@ const struct nst_report nst_report_cuda_gpu_mem_size_sum = {
 	.help = "Bytes moved or set by GPU memory operations, by kind of copy and\n"
 		"memset: the number of operations, their total size, and the\n"
 		"average, median, minimum, maximum and standard deviation of one\n"
-		"operation's size.",
-	.args = (const char *const[]){ NULL },
+		"operation's size.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

@@ -38,8 +38,10 @@ const struct nst_report nst_report_cuda_gpu_mem_time_sum = {
 	.help = "Time spent in GPU memory operations, by kind of copy and memset:\n"
 		"the number of operations, their total time and its share, and the\n"
 		"average, median, minimum, maximum and standard deviation of one\n"
-		"operation.",
-	.args = (const char *const[]){ NULL },
+		"operation.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

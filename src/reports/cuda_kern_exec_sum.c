@@ -320,9 +320,10 @@ const struct nst_report nst_report_cuda_kern_exec_sum = {
 		"CUDA backtrace records are not calls (nsys 2024.2.3 counts such\n"
 		"launches twice).  nvtx-name prefixes each kernel's name with the\n"
 		"name of the innermost NVTX range around its launch, on the launching\n"
-		"thread (\"range/kernel\").",
-	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
+		"thread (\"range/kernel\").\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "nvtx-name", "base", "mangled", "rows", NULL },
 	.needs = nst_kexec_needs,
 	.run = run,
-	.flags = NST_REPORT_KERNELS | NST_REPORT_CALLS,
+	.flags = NST_REPORT_KERNELS | NST_REPORT_CALLS | NST_REPORT_TOP_ROWS,
 };

@@ -24,8 +24,10 @@ const struct nst_report nst_report_dx11_pix_sum = {
 	.help = "Time spent in D3D11 PIX event ranges on the CPU, by marker text: a\n"
 		"range runs from the end of its begin call to the start of the end\n"
 		"call with the same thread and correlation id. For each marker:\n"
-		NST_GFX_RANGE_HELP,
-	.args = (const char *const[]){ NULL },
+		NST_GFX_RANGE_HELP "\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

@@ -23,8 +23,10 @@ const struct nst_report nst_report_dx12_gpu_marker_sum = {
 	.title = "DX12 GPU Command List PIX Ranges Summary",
 	.help = "Time spent in PIX marker ranges of D3D12 command lists on the GPU\n"
 		"(workload rows with a marker text), by marker. For each marker:\n"
-		NST_GFX_RANGE_HELP,
-	.args = (const char *const[]){ NULL },
+		NST_GFX_RANGE_HELP "\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

@@ -195,10 +195,11 @@ const struct nst_report nst_report_gpu_time_sum = {
 		"filter (--filter-time, --filter-nvtx, start=, end=, nvtx=) the\n"
 		"operations are those the filter keeps, each cut to the window, and\n"
 		"the Capture Span is cut to the window too: the numbers measure the\n"
-		"window.",
-	.args = (const char *const[]){ "by", "gap", NULL },
+		"window.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "by", "gap", "rows", NULL },
 	.needs = needs,
 	.run = run,
-	.flags = NST_REPORT_ADDITION,
+	.flags = NST_REPORT_ADDITION | NST_REPORT_TOP_ROWS,
 	.check = check,
 };

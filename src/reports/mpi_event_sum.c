@@ -36,9 +36,10 @@ const struct nst_report nst_report_mpi_event_sum = {
 		"it (Source: p2p, collectives, start-wait or other): the number of\n"
 		"events, their total time and its share, and the average, median,\n"
 		"minimum, maximum and standard deviation of one event. An event\n"
-		"without an end counts as an instance but adds no time.",
-	.args = (const char *const[]){ NULL },
+		"without an end counts as an instance but adds no time.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
 	.run = run,
-	.flags = NST_REPORT_CHECKS_AFTER_FILTER,
+	.flags = NST_REPORT_CHECKS_AFTER_FILTER | NST_REPORT_TOP_ROWS,
 };

@@ -170,8 +170,10 @@ const struct nst_report nst_report_nvtx_gpu_proj_sum = {
 		"number of instances, average, median, minimum, maximum and\n"
 		"standard deviation of the projected time, total and average number\n"
 		"of GPU operations, average nesting level and average number of\n"
-		"children.  A child's time is not taken from its parent's.",
-	.args = (const char *const[]){ NULL },
+		"children.  A child's time is not taken from its parent's.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = nst_proj_needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

@@ -413,9 +413,10 @@ const struct nst_report nst_report_nvtx_kern_sum = {
 		"maximum and standard deviation of the kernels' execution times.\n"
 		"Kernels outside every range have no range name.  base names kernels\n"
 		"by their short name, mangled by their mangled name where the export\n"
-		"has one.",
-	.args = (const char *const[]){ "base", "mangled", NULL },
+		"has one.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "base", "mangled", "rows", NULL },
 	.needs = needs,
 	.run = run,
-	.flags = NST_REPORT_KERNELS | NST_REPORT_CALLS,
+	.flags = NST_REPORT_KERNELS | NST_REPORT_CALLS | NST_REPORT_TOP_ROWS,
 };

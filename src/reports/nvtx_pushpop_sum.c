@@ -15,8 +15,10 @@ const struct nst_report nst_report_nvtx_pushpop_sum = {
 		"for ranges of a named domain): the number of ranges, their total\n"
 		"time and its share of all push/pop ranges, and the average,\n"
 		"median, minimum, maximum and standard deviation of one range. A\n"
-		"range that was never popped runs to the last NVTX timestamp.",
-	.args = (const char *const[]){ NULL },
+		"range that was never popped runs to the last NVTX timestamp.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = nst_nvtx_needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

@@ -16,8 +16,10 @@ const struct nst_report nst_report_nvtx_startend_sum = {
 		"time and its share of all start/end ranges, and the average,\n"
 		"median, minimum, maximum and standard deviation of one range. A\n"
 		"range may end on another thread than the one it started on; one\n"
-		"that never ended runs to the last NVTX timestamp.",
-	.args = (const char *const[]){ NULL },
+		"that never ended runs to the last NVTX timestamp.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = nst_nvtx_needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

@@ -15,8 +15,10 @@ const struct nst_report nst_report_nvtx_sum = {
 		"of a named domain) and style (PushPop or StartEnd): the number of\n"
 		"ranges, their total time and its share, and the average, median,\n"
 		"minimum, maximum and standard deviation of one range. A range\n"
-		"that never ended runs to the last NVTX timestamp.",
-	.args = (const char *const[]){ NULL },
+		"that never ended runs to the last NVTX timestamp.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = nst_nvtx_needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

@@ -42,9 +42,10 @@ const struct nst_report nst_report_nvvideo_api_sum = {
 	.help = "Time spent in each NvVideo API function, by API (Event Type:\n"
 		"Encoder, Decoder or JPEG): the number of calls, their total time\n"
 		"and its share, and the average, median, minimum, maximum and\n"
-		"standard deviation of one call.",
-	.args = (const char *const[]){ NULL },
+		"standard deviation of one call.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
 	.run = run,
-	.flags = NST_REPORT_CHECKS_AFTER_FILTER,
+	.flags = NST_REPORT_CHECKS_AFTER_FILTER | NST_REPORT_TOP_ROWS,
 };

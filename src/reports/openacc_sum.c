@@ -136,9 +136,10 @@ const struct nst_report nst_report_openacc_sum = {
 	.help = "Time spent in OpenACC events, by event name over every\n"
 		"CUPTI_ACTIVITY_KIND_OPENACC_* table: the number of events, their\n"
 		"total time and its share, and the average, median, minimum,\n"
-		"maximum and standard deviation of one event.",
-	.args = (const char *const[]){ NULL },
+		"maximum and standard deviation of one event.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = (const struct nst_need[]){ { NULL, NULL, false } },
 	.run = run,
-	.flags = NST_REPORT_CHECKS_AFTER_FILTER,
+	.flags = NST_REPORT_CHECKS_AFTER_FILTER | NST_REPORT_TOP_ROWS,
 };

@@ -23,8 +23,10 @@ const struct nst_report nst_report_opengl_khr_range_sum = {
 	.help = "Time spent in OpenGL KHR_debug push/pop groups on the CPU, by\n"
 		"message text (the KHR event id where a group has none; a group\n"
 		"that never ended runs to the last end in the table). For each name:\n"
-		NST_GFX_RANGE_HELP,
-	.args = (const char *const[]){ NULL },
+		NST_GFX_RANGE_HELP "\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

@@ -64,9 +64,10 @@ const struct nst_report nst_report_openmp_sum = {
 		"and its share, and the average, median, minimum, maximum and\n"
 		"standard deviation of one event. Equal totals from different\n"
 		"tables are listed in table name order (nsys lists them in an\n"
-		"order that changes from run to run).",
-	.args = (const char *const[]){ NULL },
+		"order that changes from run to run).\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = (const struct nst_need[]){ { NULL, NULL, false } },
 	.run = run,
-	.flags = NST_REPORT_CHECKS_AFTER_FILTER,
+	.flags = NST_REPORT_CHECKS_AFTER_FILTER | NST_REPORT_TOP_ROWS,
 };

@@ -64,8 +64,10 @@ const struct nst_report nst_report_osrt_sum = {
 	.help = "Time spent in each OS runtime library function (OSRT_API calls of\n"
 		"event class 27): the number of calls, their total time and its\n"
 		"share, and the average, median, minimum, maximum and standard\n"
-		"deviation of one call.",
-	.args = (const char *const[]){ NULL },
+		"deviation of one call.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

@@ -3,6 +3,7 @@
 
 #include "reports/report.h"
 
+extern const struct nst_report nst_report_capture_info;
 extern const struct nst_report nst_report_cuda_api_gpu_sum;
 extern const struct nst_report nst_report_cuda_api_sum;
 extern const struct nst_report nst_report_cuda_api_trace;
@@ -47,6 +48,7 @@ extern const struct nst_report nst_report_wddm_queue_sum;
 
 /* In name order, as --help-reports lists them. */
 static const struct nst_report *const reports[] = {
+	&nst_report_capture_info,
 	&nst_report_cuda_api_gpu_sum,
 	&nst_report_cuda_api_sum,
 	&nst_report_cuda_api_trace,

@@ -67,7 +67,14 @@ enum nst_report_flags {
 	 * CUDA backtrace records as calls too (D1, D20): after it runs, the
 	 * driver counts the records it left out (nst_run_result.excluded). */
 	NST_REPORT_CALLS = 1 << 3,
+	/* The report takes rows=N, its first N rows (src/run/top_rows.c);
+	 * "rows" is in its args and NST_TOP_ROWS_HELP ends its help. */
+	NST_REPORT_TOP_ROWS = 1 << 4,
 };
+
+#define NST_TOP_ROWS_HELP \
+	"rows=N keeps the first N rows, in the report's order (nstats addition)."
+
 
 struct nst_report {
 	const char *name;

@@ -101,8 +101,10 @@ const struct nst_report nst_report_um_cpu_page_faults_sum = {
 	.name = "um_cpu_page_faults_sum",
 	.title = "Unified Memory CPU Page Faults Summary",
 	.help = "CPU page faults on unified memory, by the address of the CPU\n"
-		"instruction that caused them, most faults first.",
-	.args = (const char *const[]){ NULL },
+		"instruction that caused them, most faults first.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

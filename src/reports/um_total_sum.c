@@ -78,8 +78,10 @@ const struct nst_report nst_report_um_total_sum = {
 	.help = "Unified memory totals: bytes migrated host to device and device to\n"
 		"host, CPU and GPU page faults, and the lowest and highest virtual\n"
 		"address involved (empty unless migrations both ways and faults of\n"
-		"both kinds all name addresses, as nsys computes it).",
-	.args = (const char *const[]){ NULL },
+		"both kinds all name addresses, as nsys computes it).\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

@@ -63,8 +63,10 @@ const struct nst_report nst_report_vulkan_api_sum = {
 	.help = "Time spent in each Vulkan API function (VULKAN_API rows of event\n"
 		"class 53): the number of calls, their total time and its share,\n"
 		"and the average, median, minimum, maximum and standard deviation\n"
-		"of one call. A `_vNNNN` version suffix is dropped from the names.",
-	.args = (const char *const[]){ NULL },
+		"of one call. A `_vNNNN` version suffix is dropped from the names.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

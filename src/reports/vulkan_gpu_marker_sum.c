@@ -23,8 +23,10 @@ const struct nst_report nst_report_vulkan_gpu_marker_sum = {
 	.title = "Vulkan GPU Range Summary",
 	.help = "Time spent in Vulkan debug label ranges on the GPU (workload rows\n"
 		"with a label), by label. For each label:\n"
-		NST_GFX_RANGE_HELP,
-	.args = (const char *const[]){ NULL },
+		NST_GFX_RANGE_HELP "\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

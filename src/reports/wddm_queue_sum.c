@@ -415,8 +415,10 @@ const struct nst_report nst_report_wddm_queue_sum = {
 		"during which the queue held a packet, the number of packets, and the\n"
 		"average, median, minimum, maximum and standard deviation of a\n"
 		"packet's time.  Without a TARGET_INFO_WDDM_CONTEXTS table (which nsys\n"
-		"2024.2.3 refuses) Node Ord is 0.",
-	.args = (const char *const[]){ NULL },
+		"2024.2.3 refuses) Node Ord is 0.\n"
+		NST_TOP_ROWS_HELP,
+	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_TOP_ROWS,
 };

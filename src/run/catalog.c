@@ -198,6 +198,8 @@ static enum nst_status split_spec(struct nst_job *job, struct nst_error *err)
 	}
 	if (!job->report)
 		return not_found(job, err);
+	if (run_top_rows_check(job, err) != NST_OK)
+		return NST_ERR_USAGE;
 	if (job->report->check &&
 	    job->report->check(job->args, job->nargs, err) != NST_OK) {
 		char why[sizeof err->msg];

@@ -149,7 +149,15 @@ enum nst_status run_output(const struct nst_run *run, run_body_fn body, void *ar
 {
 	struct text_out t = { .run = run, .title = run->job->report->title };
 	struct nst_sink text = { text_begin, text_row, text_note, &t };
-	enum nst_status s = body(arg, run->sink ? run->sink : &text, err);
+	const struct nst_sink *out = run->sink ? run->sink : &text;
+	struct run_top_rows top;
+	struct nst_sink cut;
+	size_t limit = run_top_rows_of(run->job);
+	if (limit != SIZE_MAX) {
+		cut = run_top_rows_sink(&top, out, limit);
+		out = &cut;
+	}
+	enum nst_status s = body(arg, out, err);
 	if (t.fmt && res)
 		nst_fmt_hidden_graphs(t.fmt, res->hidden_graph_launches, res->hidden_graph_ns);
 	return text_end(&t, s, err);

@@ -71,6 +71,21 @@ enum nst_status run_views_get(struct run_views *v, const struct nst_filter *f,
 			      struct nst_error *err);
 void run_views_free(struct run_views *v);
 
+/* ---- top_rows.c ---- */
+
+/* rows=N of a report flagged NST_REPORT_TOP_ROWS: a positive integer,
+ * checked when the job is parsed (NST_ERR_USAGE otherwise). */
+enum nst_status run_top_rows_check(const struct nst_job *job, struct nst_error *err);
+/* N, or SIZE_MAX when the job keeps every row. */
+size_t run_top_rows_of(const struct nst_job *job);
+/* A sink that hands `to` the first `limit` rows and drops the rest. */
+struct run_top_rows {
+	const struct nst_sink *to;
+	size_t left;
+};
+struct nst_sink run_top_rows_sink(struct run_top_rows *t, const struct nst_sink *to,
+				  size_t limit);
+
 /* ---- run.c ---- */
 
 /* Runs body(arg, sink) with the run's sink, or with the formatter of its
