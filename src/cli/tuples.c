@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/tuples.h"
 
@@ -156,24 +157,76 @@ void cli_catalog_doc(const struct catalog *cat, struct command_doc *d)
 		d->opts[tuple_noptions + i] = cat->own[i];
 }
 
-static int help_reports(const struct catalog *cat, const char *name)
+/* The directory of a --report-dir file, for "(from DIR)". */
+static void dir_of(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	snprintf(dir, size, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+}
+
+/* --report-dir's reports after the catalog's: the one named, all of them,
+ * or the list; its .py files are noted on stderr when listing. */
+static bool help_dir_reports(const struct nst_report_dir *d, const char *name, bool all)
 {
 	struct nst_about r;
-	bool all_of_them = name && strcmp(name, "ALL") == 0;
-	if (name && !all_of_them && !nst_catalog_find(cat->catalog, name, &r)) {
-		cli_error("%s '%s' could not be found (see nstats %s --%s)", cat->noun, name,
-			  cat->cmd, cat->list_opt);
-		return EXIT_USAGE;
+	const char *path;
+	bool found = false;
+	for (size_t i = 0; nst_report_dir_entry(d, i, &r, &path); i++) {
+		if (name && !all && strcmp(name, r.name) != 0)
+			continue;
+		char dir[1024];
+		dir_of(path, dir, sizeof dir);
+		cli_about_from(stdout, &r, name != NULL, dir);
+		if (name)
+			putchar('\n');
+		found = true;
 	}
+	for (size_t i = 0; !name && nst_report_dir_unsupported(d, i); i++) {
+		fflush(stdout);
+		fprintf(stderr, "nstats: note: %s is not listed: only .sql reports are supported\n",
+			nst_report_dir_unsupported(d, i));
+	}
+	return found;
+}
+
+/* A NAME.py of --report-dir, asked for by name: the job's error says why. */
+static int help_dir_script(const struct tuples *t, const char *name)
+{
+	struct nst_job *job = NULL;
+	struct nst_error err = { 0 };
+	enum nst_status s = nst_report_dir_job(t->dir, name, &job, &err);
+	nst_job_free(job);
+	if (s == NST_OK)
+		return 0;
+	cli_error("%s", err.msg);
+	return exit_of(s);
+}
+
+static int help_reports(const struct tuples *t, const char *name)
+{
+	const struct catalog *cat = t->cat;
+	struct nst_about r;
+	bool all_of_them = name && strcmp(name, "ALL") == 0;
+	bool builtin = name && !all_of_them && nst_catalog_find(cat->catalog, name, &r);
+	int rc = name && !all_of_them && !builtin && t->dir ? help_dir_script(t, name) : 0;
+	if (rc)
+		return rc;
 	if (!name)
 		printf("The %ss nstats knows (nstats %s --%s NAME tells more):\n\n", cat->noun,
 		       cat->cmd, cat->list_opt);
-	for (size_t i = 0; nst_catalog_entry(cat->catalog, i, &r); i++) {
+	for (size_t i = 0; (!name || all_of_them || builtin) &&
+			   nst_catalog_entry(cat->catalog, i, &r); i++) {
 		if (name && !all_of_them && strcmp(name, r.name) != 0)
 			continue;
 		cli_about(stdout, &r, name != NULL);
 		if (name)
 			putchar('\n');
+	}
+	bool in_dir = t->dir && !builtin && help_dir_reports(t->dir, name, all_of_them);
+	if (name && !all_of_them && !builtin && !in_dir) {
+		cli_error("%s '%s' could not be found (see nstats %s --%s)", cat->noun, name,
+			  cat->cmd, cat->list_opt);
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -186,7 +239,7 @@ int tuples_help(const struct tuples *t, const struct command_doc *doc, bool *don
 		return 0;
 	}
 	if (t->help_reports)
-		return help_reports(t->cat, t->help_reports_arg);
+		return help_reports(t, t->help_reports_arg);
 	if (t->help_formats) {
 		struct nst_error err = { 0 };
 		if (nst_format_help(stdout, t->help_formats_arg, &err) == NST_OK)
@@ -228,7 +281,10 @@ int tuples_jobs(const struct tuples *t, struct jobs *jobs)
 	for (; jobs->n < n; jobs->n++) {
 		const char *spec = t->reports.n ? t->reports.item[jobs->n] : def[jobs->n];
 		struct nst_error err = { 0 };
-		if (nst_job_parse(t->cat->catalog, spec, &jobs->job[jobs->n], &err) != NST_OK)
+		struct nst_job **job = &jobs->job[jobs->n];
+		if (t->dir && nst_report_dir_job(t->dir, spec, job, &err) != NST_OK)
+			return bad_job(t->cat, spec, &err);
+		if (!*job && nst_job_parse(t->cat->catalog, spec, job, &err) != NST_OK)
 			return bad_job(t->cat, spec, &err);
 	}
 	return 0;
@@ -313,12 +369,23 @@ void tuples_note(struct tuples *t, enum nst_status s)
 struct opener {
 	struct target *target;
 	bool force;
+	bool opened; /* the file is this run's */
 };
 
 static FILE *open_target(void *arg, struct nst_error *err)
 {
 	struct opener *o = arg;
-	return target_open(o->target, o->force, err) == NST_OK ? o->target->fp : NULL;
+	o->opened = target_open(o->target, o->force, err) == NST_OK;
+	return o->opened ? o->target->fp : NULL;
+}
+
+/* A report stopped midway (interrupted, or a query that failed or ran
+ * out of time) leaves no file that looks like its output. */
+static void discard_stopped(const struct target *tg, const struct opener *op, enum nst_status s)
+{
+	if (op->opened && tg->kind == TARGET_FILE &&
+	    (s == NST_ERR_INTERRUPTED || s == NST_ERR_QUERY))
+		unlink(tg->name);
 }
 
 void tuples_run(struct tuples *t, size_t i, const struct nst_job *job, const char *subject,
@@ -337,13 +404,14 @@ void tuples_run(struct tuples *t, size_t i, const struct nst_job *job, const cha
 					   nst_format_ext(fmt), &err);
 	if (s == NST_OK) {
 		say_processing(t, subject, job, &tg);
-		struct opener op = { &tg, t->force };
+		struct opener op = { &tg, t->force, false };
 		struct nst_run run = { .job = job, .filter = &t->filter, .format = fmt,
 				       .open = open_target, .open_arg = &op };
 		s = fn(arg, &run, &err);
 		struct nst_error close_err = { 0 };
 		if (target_close(&tg, &close_err) != NST_OK && s == NST_OK)
 			s = (err = close_err).status;
+		discard_stopped(&tg, &op, s);
 		say_result(t, &tg, s, &err);
 	}
 	if (s != NST_OK && s != NST_ERR_NODATA)

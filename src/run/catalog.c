@@ -111,7 +111,8 @@ static enum nst_status split_spec(struct nst_job *job, struct nst_error *err)
 {
 	char *save, *tok = strtok_r(job->buf, ":", &save);
 	job->name = tok ? tok : job->buf;
-	job->report = run_report_find(job->cat, job->name);
+	if (!job->report)
+		job->report = run_report_find(job->cat, job->name);
 	while ((tok = strtok_r(NULL, ":", &save))) {
 		char *eq = strchr(tok, '=');
 		if (eq)
@@ -137,6 +138,12 @@ static enum nst_status split_spec(struct nst_job *job, struct nst_error *err)
 enum nst_status nst_job_parse(enum nst_catalog c, const char *spec, struct nst_job **out,
 			      struct nst_error *err)
 {
+	return run_job_new(c, NULL, spec, out, err);
+}
+
+enum nst_status run_job_new(enum nst_catalog c, const struct nst_report *r, const char *spec,
+			    struct nst_job **out, struct nst_error *err)
+{
 	*out = NULL;
 	if (c == NST_FINDINGS)
 		return nst_fail(err, NST_ERR_USAGE, "findings run together, through nst_audit_run");
@@ -144,6 +151,7 @@ enum nst_status nst_job_parse(enum nst_catalog c, const char *spec, struct nst_j
 	if (!job)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	job->cat = c;
+	job->report = r;
 	job->spec = strdup(spec);
 	job->buf = strdup(spec);
 	job->args = calloc(strlen(spec) + 1, sizeof *job->args);
