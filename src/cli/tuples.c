@@ -254,14 +254,21 @@ int tuples_help(const struct tuples *t, const struct command_doc *doc, bool *don
 /* ---- jobs ------------------------------------------------------------------------ */
 
 /* A name or argument that does not exist points to the list that has it. */
-static int bad_job(const struct catalog *cat, const char *spec, const struct nst_error *err)
+static int bad_job(const struct tuples *t, const char *spec, const struct nst_error *err)
 {
+	const struct catalog *cat = t->cat;
 	char name[256];
 	struct nst_about about;
+	struct nst_job *own = NULL;
+	struct nst_error ignored;
 	snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
+	if (t->dir)
+		nst_report_dir_job(t->dir, name, &own, &ignored);
+	bool in_dir = own != NULL;
+	nst_job_free(own);
 	if (err->status != NST_ERR_UNKNOWN)
 		cli_error("%s", err->msg);
-	else if (nst_catalog_find(cat->catalog, name, &about))
+	else if (in_dir || nst_catalog_find(cat->catalog, name, &about))
 		cli_error("%s (see nstats %s --%s %s)", err->msg, cat->cmd, cat->list_opt, name);
 	else
 		cli_error("%s (see nstats %s --%s)", err->msg, cat->cmd, cat->list_opt);
@@ -283,9 +290,9 @@ int tuples_jobs(const struct tuples *t, struct jobs *jobs)
 		struct nst_error err = { 0 };
 		struct nst_job **job = &jobs->job[jobs->n];
 		if (t->dir && nst_report_dir_job(t->dir, spec, job, &err) != NST_OK)
-			return bad_job(t->cat, spec, &err);
+			return bad_job(t, spec, &err);
 		if (!*job && nst_job_parse(t->cat->catalog, spec, job, &err) != NST_OK)
-			return bad_job(t->cat, spec, &err);
+			return bad_job(t, spec, &err);
 	}
 	return 0;
 }

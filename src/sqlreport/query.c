@@ -109,10 +109,13 @@ static int guard(void *arg, int action, const char *a, const char *b, const char
 			return SQLITE_OK;
 		snprintf(q->refused, sizeof q->refused, "PRAGMA %.60s", a ? a : "");
 		return SQLITE_DENY;
+	case SQLITE_INSERT:
 	case SQLITE_UPDATE:
-		/* what preparing a table-valued pragma asks of the schema table;
-		 * SQLite never lets a statement write it */
-		if (a && strcmp(a, "sqlite_master") == 0)
+	case SQLITE_DELETE:
+		/* The schema table: a table-valued pragma asks to update it, and
+		 * CREATE and DROP ask before their own action code, which the
+		 * guard refuses; SQLite never lets a statement write it itself. */
+		if (a && (strcmp(a, "sqlite_master") == 0 || strcmp(a, "sqlite_temp_master") == 0))
 			return SQLITE_OK;
 		break;
 	}
@@ -247,7 +250,7 @@ static enum nst_status prepare(struct query *q, struct nst_error *err)
 		return fail_at(q, NST_ERR_USAGE, sqlite3_error_offset(q->h), msg, err);
 	}
 	if (!q->st)
-		return fail_at(q, NST_ERR_USAGE, (int)strlen(sql), "no SQL statement in the file", err);
+		return fail_at(q, NST_ERR_USAGE, 0, "no SQL statement in the file", err);
 	size_t next = after_statement(sql, (size_t)(tail - sql));
 	if (sql[next])
 		return fail_at(q, NST_ERR_USAGE, (int)next,
