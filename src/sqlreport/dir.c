@@ -67,6 +67,21 @@ size_t sqlreport_skip_blank(const char *sql, size_t i)
 	}
 }
 
+void sqlreport_one_line(char *dst, size_t size, const char *src)
+{
+	size_t n = 0;
+	for (; *src && n + 5 < size; src++) {
+		unsigned char c = (unsigned char)*src;
+		if (c == '\n')
+			n += (size_t)snprintf(dst + n, size - n, "\\n");
+		else if (c < 0x20 || c == 0x7f)
+			n += (size_t)snprintf(dst + n, size - n, "\\x%02X", c);
+		else
+			dst[n++] = (char)c;
+	}
+	dst[n] = '\0';
+}
+
 /* ---- the leading comment ------------------------------------------------------ */
 
 /* Appends line [p, p+len) to text, without its trailing blanks. */
@@ -197,9 +212,11 @@ static enum nst_status load_report(const char *dir, const char *file, struct sql
 	}
 	sprintf(r->path, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", file);
 	enum nst_status s = NST_OK;
+	char shown[512];
+	sqlreport_one_line(shown, sizeof shown, r->path);
 	if (!is_report_name(file, len))
-		s = nst_fail(err, NST_ERR_USAGE, "%s: '%s' is not a report name (letters, digits, "
-			     "'_' and '-'): rename the file", r->path, r->name);
+		s = nst_fail(err, NST_ERR_USAGE, "%s: not a report name (letters, digits, '_' and "
+			     "'-' before .sql): rename the file", shown);
 	else if (nst_report_find(r->name))
 		s = nst_fail(err, NST_ERR_USAGE, "%s: a built-in report is named %s: rename the file",
 			     r->path, r->name);

@@ -21,6 +21,10 @@
 
 /* Virtual machine steps between two looks at the clock and the caller. */
 #define PROGRESS_STEPS 1000
+/* The longest string or blob a query may make: building one is a single
+ * step that the time limit cannot cut, and no report prints a bigger
+ * cell. */
+#define MAX_VALUE_BYTES (16 << 20)
 
 struct query {
 	const struct sqlreport *r;
@@ -29,6 +33,7 @@ struct query {
 	sqlite3_stmt *st;
 	char refused[160];       /* what the guard refused, for the message */
 	size_t nviews;           /* TEMP views made on h */
+	int saved_length;        /* h's SQLITE_LIMIT_LENGTH before */
 	/* what stops it */
 	const struct nst_options *opts;
 	struct timespec t0;
@@ -44,7 +49,9 @@ static enum nst_status fail_at(const struct query *q, enum nst_status s, int off
 			       const char *msg, struct nst_error *err)
 {
 	size_t at = offset >= 0 ? (size_t)offset : sqlreport_skip_blank(q->r->sql, 0);
-	return nst_fail(err, s, "%s:%d: %s", q->r->path, sqlreport_line(q->r, at), msg);
+	char line[512];
+	sqlreport_one_line(line, sizeof line, msg);
+	return nst_fail(err, s, "%s:%d: %s", q->r->path, sqlreport_line(q->r, at), line);
 }
 
 /* ---- the guard ------------------------------------------------------------------ */
@@ -172,8 +179,8 @@ static const char tables_sql[] =
 	" AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) WHERE name = 'start')"
 	" AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) WHERE name = 'end')";
 
-static enum nst_status shadow_tables(struct query *q, const struct nst_ev_window *w,
-				     struct nst_error *err)
+static enum nst_status make_views(struct query *q, const struct nst_ev_window *w,
+				  struct nst_error *err)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(q->h, tables_sql, -1, &st, NULL) != SQLITE_OK)
@@ -201,6 +208,25 @@ static enum nst_status shadow_tables(struct query *q, const struct nst_ev_window
 	return s;
 }
 
+/* An export built in memory is query_only (src/input/memdb.c): its TEMP
+ * views are made and dropped with that lifted for a moment, before the
+ * guard is in place and after it is gone. */
+static void query_only(struct query *q, bool on)
+{
+	if (!q->own)
+		sqlite3_exec(q->h, on ? "PRAGMA query_only = 1" : "PRAGMA query_only = 0",
+			     NULL, NULL, NULL);
+}
+
+static enum nst_status shadow_tables(struct query *q, const struct nst_ev_window *w,
+				     struct nst_error *err)
+{
+	query_only(q, false);
+	enum nst_status s = make_views(q, w, err);
+	query_only(q, true);
+	return s;
+}
+
 /* On the export's own handle, the views go when the query is done. */
 static void drop_views(struct query *q)
 {
@@ -215,15 +241,24 @@ static void drop_views(struct query *q)
 	while (names && n < q->nviews && sqlite3_step(st) == SQLITE_ROW)
 		names[n++] = sqlite3_mprintf("DROP VIEW temp.\"%w\"", sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
+	query_only(q, false);
 	for (size_t i = 0; i < n; i++) {
 		if (names[i])
 			sqlite3_exec(q->h, names[i], NULL, NULL, NULL);
 		sqlite3_free(names[i]);
 	}
+	query_only(q, true);
 	free(names);
 }
 
 /* ---- the statement --------------------------------------------------------------- */
+
+static enum nst_status refusal(const struct query *q, struct nst_error *err)
+{
+	char msg[sizeof q->refused + 64];
+	snprintf(msg, sizeof msg, "refused: a report only reads the export (%s)", q->refused);
+	return fail_at(q, NST_ERR_USAGE, -1, msg, err);
+}
 
 /* The offset after ';' and blanks: where a second statement would start. */
 static size_t after_statement(const char *sql, size_t at)
@@ -236,28 +271,52 @@ static size_t after_statement(const char *sql, size_t at)
 	}
 }
 
+/* A statement that cannot be a query is refused by its first word, the
+ * same on every export (the guard sees only what a statement touches:
+ * REINDEX with no index touches nothing).  What starts as a query is
+ * the guard's to judge, writes inside WITH included. */
+static bool starts_as_query(struct query *q)
+{
+	static const char *const query_words[] = { "SELECT", "WITH", "VALUES", "PRAGMA", "EXPLAIN",
+						   NULL };
+	const char *p = q->r->sql + sqlreport_skip_blank(q->r->sql, 0);
+	size_t len = 0;
+	while ((p[len] >= 'a' && p[len] <= 'z') || (p[len] >= 'A' && p[len] <= 'Z'))
+		len++;
+	if (len == 0)
+		return true;
+	for (const char *const *w = query_words; *w; w++)
+		if (strlen(*w) == len && strncasecmp(*w, p, len) == 0)
+			return true;
+	size_t n = len < sizeof q->refused - 1 ? len : sizeof q->refused - 1;
+	for (size_t i = 0; i < n; i++)
+		q->refused[i] = (char)(p[i] >= 'a' ? p[i] - 'a' + 'A' : p[i]);
+	q->refused[n] = '\0';
+	return false;
+}
+
 static enum nst_status prepare(struct query *q, struct nst_error *err)
 {
 	const char *sql = q->r->sql, *tail = NULL;
 	q->refused[0] = '\0';
-	if (sqlite3_prepare_v2(q->h, sql, -1, &q->st, &tail) != SQLITE_OK) {
-		char msg[600];
-		if (q->refused[0])
-			snprintf(msg, sizeof msg, "refused: a report only reads the export (%s)",
-				 q->refused);
-		else
-			snprintf(msg, sizeof msg, "%s", sqlite3_errmsg(q->h));
-		return fail_at(q, NST_ERR_USAGE, sqlite3_error_offset(q->h), msg, err);
-	}
+	if (!starts_as_query(q))
+		return refusal(q, err);
+	if (sqlite3_prepare_v2(q->h, sql, -1, &q->st, &tail) != SQLITE_OK)
+		return q->refused[0] ? refusal(q, err)
+				     : fail_at(q, NST_ERR_USAGE, (int)sqlite3_error_offset(q->h),
+					       sqlite3_errmsg(q->h), err);
 	if (!q->st)
 		return fail_at(q, NST_ERR_USAGE, 0, "no SQL statement in the file", err);
 	size_t next = after_statement(sql, (size_t)(tail - sql));
 	if (sql[next])
 		return fail_at(q, NST_ERR_USAGE, (int)next,
 			       "a second statement: a report is one SELECT", err);
-	if (!sqlite3_stmt_readonly(q->st))
-		return fail_at(q, NST_ERR_USAGE, -1,
-			       "refused: a report only reads the export (not a SELECT)", err);
+	/* what gives no columns is no query (REINDEX, ANALYZE where there is
+	 * nothing to do) */
+	if (!sqlite3_stmt_readonly(q->st) || sqlite3_column_count(q->st) == 0) {
+		snprintf(q->refused, sizeof q->refused, "not a SELECT");
+		return refusal(q, err);
+	}
 	if (sqlite3_bind_parameter_count(q->st) > 0) {
 		char msg[200];
 		const char *p = sqlite3_bind_parameter_name(q->st, 1);
@@ -272,6 +331,9 @@ static enum nst_status prepare(struct query *q, struct nst_error *err)
 
 static enum nst_status why_stopped(struct query *q, struct nst_error *err)
 {
+	/* a table-valued function may meet the guard when it first runs */
+	if (q->refused[0])
+		return refusal(q, err);
 	if (q->stop == STOP_INTERRUPTED)
 		return nst_fail(err, NST_ERR_INTERRUPTED, "%s: interrupted", q->r->path);
 	if (q->stop == STOP_LIMIT)
@@ -373,6 +435,7 @@ static enum nst_status open_connection(struct query *q, struct nst_export *x)
 		q->h = nst_db_handle(x->db);
 	sqlite3_db_config(q->h, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)NULL);
 	sqlite3_db_config(q->h, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+	q->saved_length = sqlite3_limit(q->h, SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES);
 	return NST_OK;
 }
 
@@ -381,6 +444,7 @@ static void close_connection(struct query *q)
 	sqlite3_finalize(q->st);
 	sqlite3_set_authorizer(q->h, NULL, NULL);
 	sqlite3_progress_handler(q->h, 0, NULL, NULL);
+	sqlite3_limit(q->h, SQLITE_LIMIT_LENGTH, q->saved_length);
 	drop_views(q);
 	if (q->own)
 		sqlite3_close(q->h);

@@ -31,6 +31,11 @@ int sqlreport_line(const struct sqlreport *r, size_t offset);
  * blank or inside a comment; strlen(sql) when none. */
 size_t sqlreport_skip_blank(const char *sql, size_t from);
 
+/* src as one line in dst: a line break as \n, other control characters
+ * as \xNN (SQLite quotes the token it stopped at, which may hold one;
+ * a file name may too). */
+void sqlreport_one_line(char *dst, size_t size, const char *src);
+
 struct nst_export;
 /* Runs job's report on x: its rows through run's sink or format.  Errors
  * name the file and line ("DIR/NAME.sql:3: no such table: X"):

@@ -266,7 +266,7 @@ test_report_dir_refusals() {
 	local -A want=(
 		[insert]="INSERT" [update]="UPDATE" [delete]="DELETE" [create]="CREATE" [drop]="DROP"
 		[attach]="ATTACH" [detach]="DETACH" [load]="load_extension()" [pragma]="PRAGMA user_version"
-		[pragma_journal]="PRAGMA journal_mode" [begin]="a transaction" [vacuum]="not a SELECT"
+		[pragma_journal]="PRAGMA journal_mode" [begin]="BEGIN" [vacuum]="VACUUM"
 		[write_cte]="DELETE"
 	)
 	for r in "${!want[@]}"; do
@@ -297,7 +297,10 @@ test_report_dir_files() {
 	rc_is 2; out_is ""; err_is "nstats: error: e1/empty.sql: file is empty"
 	mkdir "$WORK/e2"; printf 'SELECT 1\n' >"$WORK/e2/two words.sql"
 	run stats --report-dir e2 --help-reports
-	rc_is 2; out_is ""; err_is "nstats: error: e2/two words.sql: 'two words' is not a report name (letters, digits, '_' and '-'): rename the file"
+	rc_is 2; out_is ""; err_is "nstats: error: e2/two words.sql: not a report name (letters, digits, '_' and '-' before .sql): rename the file"
+	rm "$WORK/e2/two words.sql"; printf 'SELECT 1\n' >"$WORK/e2/two"$'\n'"lines.sql"
+	run stats --report-dir e2 --help-reports
+	rc_is 2; out_is ""; err_is "nstats: error: e2/two\\nlines.sql: not a report name (letters, digits, '_' and '-' before .sql): rename the file"
 	mkdir "$WORK/e3"; printf -- '-- Mine\nSELECT 1\n' >"$WORK/e3/nvtx_sum.sql"
 	run stats --report-dir e3 -r nvtx_sum ex.sqlite
 	rc_is 2; out_is ""; err_is "nstats: error: e3/nvtx_sum.sql: a built-in report is named nvtx_sum: rename the file"
