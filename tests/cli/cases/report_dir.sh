@@ -474,6 +474,12 @@ test_sqlite_option() {
 	PATH=$WORK/bin:$PATH run stats -q -r cuda_api_sum -f csv --sqlite mine.sqlite --force-export cap.nsys-rep
 	rc_is 0; [[ $(nsys_calls) == "export --type=sqlite --force-overwrite=true --output=mine.sqlite cap.nsys-rep" ]] ||
 		fail "--force-export did not write mine.sqlite again"
+	# an existing file older than the .nsys-rep is exported again (D44: nsys reads it)
+	touch -d '2019-01-01 00:00:00' "$WORK/mine.sqlite"
+	PATH=$WORK/bin:$PATH run stats -q -r cuda_api_sum -f csv --sqlite mine.sqlite cap.nsys-rep
+	rc_is 0; out_is "$want"
+	[[ $(nsys_calls) == "export --type=sqlite --force-overwrite=true --output=mine.sqlite cap.nsys-rep" ]] ||
+		fail "an older mine.sqlite was read"
 	# files named after the export (-o .) are named after --sqlite's, as nsys does
 	PATH=$WORK/bin:$PATH run stats -r cuda_api_sum -f csv -o . --sqlite mine.sqlite cap.nsys-rep
 	rc_is 0; out_is "Processing [mine.sqlite] with [cuda_api_sum] to [mine_cuda_api_sum.csv]... PROCESSED"
