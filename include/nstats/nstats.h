@@ -221,8 +221,9 @@ struct nst_options {
 	/* A .nsys-rep input: export it again even when its export is up to
 	 * date.  Other inputs ignore it. */
 	bool force_export;
-	/* Asked often while an SQL report's query runs (keep it cheap: a
-	 * flag); true stops the query with NST_ERR_INTERRUPTED.  NULL: never. */
+	/* Asked often while an SQL report's query runs and while tables are
+	 * read, maybe on a reader thread (keep it cheap: a flag); true stops
+	 * the query or the read with NST_ERR_INTERRUPTED.  NULL: never. */
 	bool (*interrupted)(void *arg);
 	/* Seconds an SQL report's query may run, then NST_ERR_QUERY; 0 for
 	 * no limit. */

@@ -95,9 +95,10 @@ static bool is_interrupted(void *arg)
 	return interrupted != 0;
 }
 
-/* The first Ctrl-C stops the run after the report being written, at once
- * for an SQL report's query, and that report leaves no file; a second
- * one ends nstats there (SA_RESETHAND). */
+/* The first Ctrl-C stops the run: an SQL report's query and the reading
+ * of tables at once, a built-in report's computation when it is done;
+ * the report being written leaves no file.  A second one ends nstats
+ * there (SA_RESETHAND). */
 static void catch_sigint(struct sigaction *saved)
 {
 	struct sigaction sa = { .sa_handler = on_sigint, .sa_flags = SA_RESETHAND };
@@ -171,7 +172,7 @@ static void run_export(struct stats_cmd *c, const char *input, const struct jobs
 	if (s == NST_OK)
 		s = nst_export_load(e.x, &c->t.filter, jobs->job, jobs->n, &err);
 	if (s != NST_OK) {
-		cli_error("%s", err.msg);
+		cli_error("%s", s == NST_ERR_INTERRUPTED ? "interrupted" : err.msg);
 		tuples_note(&c->t, s);
 	}
 	for (size_t j = 0; s == NST_OK && !interrupted && j < jobs->n; j++) {

@@ -427,7 +427,7 @@ static enum nst_status send_rows(void *arg, const struct nst_sink *out, struct n
 
 /* ---- one run ------------------------------------------------------------------------ */
 
-static enum nst_status open_connection(struct query *q, struct nst_export *x)
+static void open_connection(struct query *q, struct nst_export *x)
 {
 	q->h = nst_db_connect(x->db);
 	q->own = q->h != NULL;
@@ -436,7 +436,6 @@ static enum nst_status open_connection(struct query *q, struct nst_export *x)
 	sqlite3_db_config(q->h, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)NULL);
 	sqlite3_db_config(q->h, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
 	q->saved_length = sqlite3_limit(q->h, SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES);
-	return NST_OK;
 }
 
 static void close_connection(struct query *q)
@@ -462,7 +461,7 @@ enum nst_status sqlreport_run(struct nst_export *x, const struct nst_run *run,
 	run_filter_of(run->filter, run->job, &filter);
 	enum nst_status s = run_filter_window(x->db, &filter, &w, err);
 	if (s == NST_OK)
-		s = open_connection(&q, x);
+		open_connection(&q, x);
 	if (s == NST_OK && !run_filter_is_none(&filter))
 		s = shadow_tables(&q, &w, err);
 	if (s == NST_OK) {
