@@ -41,7 +41,7 @@ extern "C" {
 
 #define NSTATS_VERSION "0.2.0"
 /* The version of the option structs below; set their .version to it. */
-#define NST_API_VERSION 1
+#define NST_API_VERSION 2
 
 /* ---- status and errors ------------------------------------------------- */
 
@@ -57,6 +57,10 @@ enum nst_status {
 	NST_ERR_NOMEM,
 	NST_ERR_INTERNAL,
 	NST_ERR_UNKNOWN,   /* no report, rule or argument of that name */
+	/* since NST_API_VERSION 2: */
+	NST_ERR_INTERRUPTED, /* nst_options.interrupted said stop */
+	NST_ERR_QUERY,     /* an SQL report's query failed while it ran, or ran
+			      past nst_options.query_limit */
 };
 
 /* One message, built where the failure is known; printed by the caller. */
@@ -223,13 +227,30 @@ struct nst_options {
 	 * column, a finding.  Never two at once; maybe on a reader thread. */
 	void (*timing)(void *arg, const char *line);
 	void *arg;
+	/* ---- since version 2 (a version 1 caller's struct ends above) ---- */
+	/* A .nsys-rep (or .qdrep) input: the SQLite export to read, or to
+	 * write with `nsys export` when it is missing or older than the
+	 * input; NULL for the .sqlite beside the input.  Other inputs ignore
+	 * it. */
+	const char *sqlite;
+	/* A .nsys-rep input: export it again even when its export is up to
+	 * date.  Other inputs ignore it. */
+	bool force_export;
+	/* Asked often while an SQL report's query runs and while tables are
+	 * read, maybe on a reader thread (keep it cheap: a flag); true stops
+	 * the query or the read with NST_ERR_INTERRUPTED.  NULL: never. */
+	bool (*interrupted)(void *arg);
+	/* Seconds an SQL report's query may run, then NST_ERR_QUERY; 0 for
+	 * no limit. */
+	double query_limit;
 };
 
 /* Opens an export read-only and immutable: an Nsight Systems SQLite
- * export, or a .nsys-rep (or .qdrep) whose .sqlite beside it is used when
- * it is at least as new, else made with `nsys export` when nsys is on
- * PATH (its output goes to the process's standard error).  NULL options
- * are the defaults. */
+ * export, or a .nsys-rep (or .qdrep) whose .sqlite beside it (or the
+ * file o->sqlite names) is used when it is at least as new and
+ * o->force_export is not set, else made with `nsys export` when nsys is
+ * on PATH (its output goes to the process's standard error).  NULL
+ * options are the defaults. */
 struct nst_export;
 enum nst_status nst_export_open(const char *input, const struct nst_options *o,
 				struct nst_export **out, struct nst_error *err);
@@ -311,6 +332,39 @@ struct nst_run_result {
  * NULL. */
 enum nst_status nst_run(struct nst_export *x, const struct nst_run *run,
 			struct nst_run_result *res, struct nst_error *err);
+
+/* ---- reports of one's own: a directory of NAME.sql files ------------------ */
+
+/* `nstats stats --report-dir DIR` (docs/custom-reports.md): each NAME.sql
+ * holds one read-only SELECT, after a leading comment whose first line is
+ * the report's title and whose other lines are its help.  Its column
+ * aliases may carry the tags of struct nst_sink ("Total:dur_ns").  A job
+ * of such a report runs through nst_run() like any other: the run's
+ * filter and the job's start=, end=, nvtx= cut every table with start
+ * and end that the query reads; the query cannot write, attach, load
+ * extensions or change a pragma, and nst_options.query_limit and
+ * .interrupted stop it. */
+struct nst_report_dir;
+/* Reads the reports of dirs[0..n).  A missing directory or an unreadable
+ * file is NST_ERR_DB; a file whose name is no report name, an empty one,
+ * a name that a built-in report or another directory has, NST_ERR_USAGE;
+ * each message names the file. */
+enum nst_status nst_report_dir_open(const char *const *dirs, size_t n,
+				    struct nst_report_dir **out, struct nst_error *err);
+void nst_report_dir_close(struct nst_report_dir *d);
+/* Its reports in name order (their arguments: start=, end=, nvtx=), and
+ * the file each comes from; false past the end. */
+bool nst_report_dir_entry(const struct nst_report_dir *d, size_t i, struct nst_about *out,
+			  const char **path);
+/* The files of the directories that look like reports nstats cannot run
+ * (nsys's NAME.py scripts); NULL past the end. */
+const char *nst_report_dir_unsupported(const struct nst_report_dir *d, size_t i);
+/* A job of one of d's reports, "NAME[:start=NS][:end=NS][:nvtx=RANGE]",
+ * as nst_job_parse() makes them.  NST_OK with *out NULL when d has no
+ * report of that name; NST_ERR_USAGE for a NAME.py.  The job borrows
+ * from d: free it before closing d. */
+enum nst_status nst_report_dir_job(const struct nst_report_dir *d, const char *spec,
+				   struct nst_job **out, struct nst_error *err);
 
 /* ---- comparing two exports -------------------------------------------------- */
 

@@ -17,6 +17,8 @@ static const struct catalog analyze_catalog = {
 		 "(or on the .sqlite export beside a .nsys-rep) and on PyTorch profiler\n"
 		 "traces (.json, .json.gz).",
 	.exit_status = cli_report_exit_status,
+	.own = cli_stats_opts,
+	.nown = CLI_NEXPORT_OPTS,
 	.catalog = NST_RULES,
 };
 

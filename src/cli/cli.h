@@ -17,6 +17,7 @@ enum nst_exit {
 	EXIT_SKIPPED = 5,  /* --strict: a report could not run on an export */
 	EXIT_CHECK_FOUND = 6, /* check --strict: a finding counted something */
 	EXIT_GATE = 7,     /* diff --gate: the candidate grew beyond the gate */
+	EXIT_INTERRUPTED = 130, /* SIGINT (Ctrl-C), as a shell reports it */
 };
 
 /* ---- options: declared in tables so that --help cannot drift ---------- */
@@ -47,7 +48,7 @@ int opt_bool(const char *cmd, const struct opt *o, const char *value, bool *out)
 
 /* ---- what --help and the manual say (help.c) --------------------------- */
 
-#define CLI_MAX_OPTS 16
+#define CLI_MAX_OPTS 32
 
 /* A command as its --help and the manual page describe it: both are made
  * from this, and the options from the table the parser reads. */
@@ -95,6 +96,8 @@ void cli_manual(FILE *out);
 /* The catalog entries as --help-reports NAME shows them: name, title,
  * then the help text indented (and the arguments, when it has any). */
 void cli_about(FILE *out, const struct nst_about *a, bool whole);
+/* The same for a report of --report-dir, marked "(from DIR)". */
+void cli_about_from(FILE *out, const struct nst_about *a, bool whole, const char *dir);
 
 /* How -r's arguments carry a ':' or ',' of their own (the job parser's
  * rule), said in every -r help and under the arguments of --help-reports. */
@@ -161,6 +164,11 @@ struct catalog {
 	enum nst_catalog catalog;
 };
 int cli_run_catalog(const struct catalog *cat, int argc, char **argv);
+/* stats's own options (stats.c); the first CLI_NEXPORT_OPTS of them say
+ * how a .nsys-rep becomes an export, and analyze takes those too. */
+extern const struct opt cli_stats_opts[];
+extern const size_t cli_nstats_opts;
+#define CLI_NEXPORT_OPTS 2
 extern const char cli_report_exit_status[];
 
 int cmd_stats(int argc, char **argv);

@@ -15,7 +15,16 @@ static void indented(FILE *out, const char *text, int indent)
 
 void cli_about(FILE *out, const struct nst_about *a, bool whole)
 {
-	const char *mark = a->addition ? " (nstats addition)" : "";
+	cli_about_from(out, a, whole, NULL);
+}
+
+void cli_about_from(FILE *out, const struct nst_about *a, bool whole, const char *dir)
+{
+	char mark[1024] = "";
+	if (dir)
+		snprintf(mark, sizeof mark, " (from %s)", dir);
+	else if (a->addition)
+		snprintf(mark, sizeof mark, " (nstats addition)");
 	if (!whole) {
 		fprintf(out, "  %s -- %s%s\n", a->name, a->title, mark);
 		return;

@@ -56,6 +56,7 @@ int exit_of(enum nst_status s)
 	case NST_ERR_DB: return EXIT_INPUT;
 	case NST_ERR_NODATA: return EXIT_SKIPPED;
 	case NST_ERR_IO: return EXIT_OUTPUT;
+	case NST_ERR_INTERRUPTED: return EXIT_INTERRUPTED;
 	default: return EXIT_FAILED;
 	}
 }

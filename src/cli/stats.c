@@ -2,25 +2,109 @@
  * outputs form tuples (tuples.c); several exports run in turn.  The same
  * driver runs `nstats analyze` over the rules (cli_run_catalog). */
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/tuples.h"
 
+/* A --report-dir query that never ends must not hang a script. */
+#define DEFAULT_QUERY_LIMIT 600
+
+enum { S_FORCE_EXPORT = T_OWN, S_SQLITE, S_REPORT_DIR, S_QUERY_LIMIT };
+
+const struct opt cli_stats_opts[] = {
+	{ 0, "force-export", OPT_OPTIONAL, "[true|false]",
+	  "Export a .nsys-rep again (nsys export) even when its SQLite export\n"
+	  "is up to date.  Other inputs ignore it (nsys refuses it for them).",
+	  S_FORCE_EXPORT },
+	{ 0, "sqlite", OPT_REQUIRED, "FILE",
+	  "The SQLite export of the one .nsys-rep given: read when it is at\n"
+	  "least as new as the .nsys-rep, else written by nsys export (default:\n"
+	  "the .sqlite beside it).  Other inputs ignore it (nsys refuses it).",
+	  S_SQLITE },
+	{ 0, "report-dir", OPT_REQUIRED, "DIR",
+	  "Reports of your own: each DIR/NAME.sql, one SELECT after a comment\n"
+	  "that gives its title and help, runs as -r NAME (see\n"
+	  "docs/custom-reports.md).  Repeatable.", S_REPORT_DIR },
+	{ 0, "query-limit", OPT_REQUIRED, "SECONDS",
+	  "Stop a --report-dir query that runs longer than this (exit 1);\n"
+	  "0: no limit.  Default: 600.", S_QUERY_LIMIT },
+};
+const size_t cli_nstats_opts = sizeof cli_stats_opts / sizeof *cli_stats_opts;
+
 struct stats_cmd {
 	struct tuples t;
 	struct list inputs;
+	bool force_export;
+	const char *sqlite;
+	struct list report_dirs;
+	double query_limit;
+	struct nst_report_dir *dir;
 };
+
+static int query_limit(struct stats_cmd *c, const struct opt *o, const char *v)
+{
+	char *end;
+	c->query_limit = strtod(v, &end);
+	if (end != v && !*end && c->query_limit >= 0 && c->query_limit <= 1e9)
+		return 0;
+	cli_error("%s: option '--%s' takes a number of seconds (0 for no limit), not '%s'",
+		  c->t.cat->cmd, o->longname, v);
+	return EXIT_USAGE;
+}
+
+static int own_option(struct stats_cmd *c, const struct opt *o, const char *v)
+{
+	switch (o->id) {
+	case S_FORCE_EXPORT: return opt_bool(c->t.cat->cmd, o, v, &c->force_export);
+	case S_SQLITE: c->sqlite = v; return 0;
+	case S_QUERY_LIMIT: return query_limit(c, o, v);
+	}
+	if (list_add(&c->report_dirs, v, strlen(v)) == 0)
+		return 0;
+	cli_error("out of memory");
+	return EXIT_FAILED;
+}
 
 static int on_option(void *state, const struct opt *o, const char *v)
 {
 	struct stats_cmd *c = state;
 	if (o)
-		return tuples_option(&c->t, o, v);
+		return o->id >= T_OWN ? own_option(c, o, v) : tuples_option(&c->t, o, v);
 	if (list_add(&c->inputs, v, strlen(v)) == 0)
 		return 0;
 	cli_error("out of memory");
 	return EXIT_FAILED;
+}
+
+/* ---- Ctrl-C ------------------------------------------------------------------------ */
+
+/* Set by the SIGINT handler; the library asks through nst_options. */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static bool is_interrupted(void *arg)
+{
+	(void)arg;
+	return interrupted != 0;
+}
+
+/* The first Ctrl-C stops the run: an SQL report's query and the reading
+ * of tables at once, a built-in report's computation when it is done;
+ * the report being written leaves no file.  A second one ends nstats
+ * there (SA_RESETHAND). */
+static void catch_sigint(struct sigaction *saved)
+{
+	struct sigaction sa = { .sa_handler = on_sigint, .sa_flags = SA_RESETHAND };
+	sigemptyset(&sa.sa_mask);
+	interrupted = 0;
+	sigaction(SIGINT, &sa, saved);
 }
 
 /* ---- one export ------------------------------------------------------------------ */
@@ -30,10 +114,15 @@ struct export_run {
 	struct nst_run_result res;
 };
 
+/* A built-in report runs to its end after Ctrl-C: it is stopped all the
+ * same, and says so as an SQL report's query does. */
 static enum nst_status run_one(void *arg, const struct nst_run *run, struct nst_error *err)
 {
 	struct export_run *e = arg;
-	return nst_run(e->x, run, &e->res, err);
+	enum nst_status s = nst_run(e->x, run, &e->res, err);
+	if (interrupted)
+		s = nst_fail(err, NST_ERR_INTERRUPTED, "interrupted");
+	return s;
 }
 
 /* 3456789 as "3,456,789", whatever the locale: stderr is read by people
@@ -150,6 +239,10 @@ static void run_export(struct stats_cmd *c, size_t i, const struct jobs *jobs)
 	const char *input = c->inputs.item[i];
 	struct nst_options o;
 	cli_export_options(&o, c->t.quiet);
+	o.sqlite = c->sqlite;
+	o.force_export = c->force_export;
+	o.interrupted = is_interrupted;
+	o.query_limit = c->query_limit;
 	struct nst_error err = { 0 };
 	struct export_run e = { 0 };
 	char *tag = export_tag(c->inputs.item, c->inputs.n, i);
@@ -158,7 +251,7 @@ static void run_export(struct stats_cmd *c, size_t i, const struct jobs *jobs)
 	if (s == NST_OK)
 		s = nst_export_load(e.x, &c->t.filter, jobs->job, jobs->n, &err);
 	if (s != NST_OK) {
-		cli_error("%s", err.msg);
+		cli_error("%s", s == NST_ERR_INTERRUPTED ? "interrupted" : err.msg);
 		tuples_note(&c->t, s);
 		tuples_export_failed(&c->t, input, err.msg);
 	} else {
@@ -166,7 +259,7 @@ static void run_export(struct stats_cmd *c, size_t i, const struct jobs *jobs)
 		say_filter_misses(&c->t, e.x);
 		say_nvtx_missing(&c->t, e.x);
 	}
-	for (size_t j = 0; s == NST_OK && j < jobs->n; j++) {
+	for (size_t j = 0; s == NST_OK && !interrupted && j < jobs->n; j++) {
 		const char *path = nst_export_path(e.x);
 		e.res = (struct nst_run_result){ 0 };
 		tuples_run(&c->t, j, jobs->job[j], path, path, run_one, &e);
@@ -188,21 +281,57 @@ static int run_stats(struct stats_cmd *c)
 		rc = tuples_start(&c->t, &jobs);
 	/* nothing else tells the tables of two exports apart on the console */
 	c->t.label_exports = c->t.quiet && c->inputs.n > 1;
-	for (size_t i = 0; !rc && i < c->inputs.n; i++)
+	struct sigaction saved;
+	if (!rc)
+		catch_sigint(&saved);
+	for (size_t i = 0; !rc && !interrupted && i < c->inputs.n; i++)
 		run_export(c, i, &jobs);
+	if (!rc)
+		sigaction(SIGINT, &saved, NULL);
 	jobs_free(&jobs);
+	if (interrupted)
+		rc = EXIT_INTERRUPTED;
 	return rc ? rc : tuples_finish(&c->t);
+}
+
+/* --sqlite names the export of one .nsys-rep. */
+static int check_sqlite(const struct stats_cmd *c)
+{
+	if (!c->sqlite || c->inputs.n <= 1)
+		return 0;
+	cli_error("%s: --sqlite names the export of one input, and %zu are given", c->t.cat->cmd,
+		  c->inputs.n);
+	return EXIT_USAGE;
+}
+
+static int open_report_dirs(struct stats_cmd *c)
+{
+	if (c->report_dirs.n == 0 || c->t.help)
+		return 0;
+	struct nst_error err = { 0 };
+	enum nst_status s = nst_report_dir_open((const char *const *)c->report_dirs.item,
+						c->report_dirs.n, &c->dir, &err);
+	if (s == NST_OK) {
+		c->t.dir = c->dir;
+		return 0;
+	}
+	cli_error("%s", err.msg);
+	return exit_of(s);
 }
 
 int cli_run_catalog(const struct catalog *cat, int argc, char **argv)
 {
-	struct stats_cmd c = { .t.cat = cat };
+	struct stats_cmd c = { .t.cat = cat, .query_limit = DEFAULT_QUERY_LIMIT };
 	struct command_doc doc;
 	cli_catalog_doc(cat, &doc);
 	bool done;
 	int rc = opt_parse(cat->cmd, doc.opts, doc.nopts, argc, argv, on_option, &c);
 	if (rc == 0)
+		rc = open_report_dirs(&c);
+	if (rc == 0)
 		rc = tuples_help(&c.t, &doc, &done);
+	if (rc == 0 && !done)
+		rc = check_sqlite(&c);
 	if (rc == 0 && !done && c.inputs.n == 0) {
 		rc = cli_no_input(&doc, argc);
 	} else if (rc == 0 && !done) {
@@ -210,16 +339,22 @@ int cli_run_catalog(const struct catalog *cat, int argc, char **argv)
 	}
 	tuples_release(&c.t);
 	list_free(&c.inputs);
+	list_free(&c.report_dirs);
+	nst_report_dir_close(c.dir);
 	return rc;
 }
 
 /* What stats and analyze say of their exit statuses. */
 const char cli_report_exit_status[] =
 	"Exit status: 0 done (a report that cannot run on an export prints\n"
-	"SKIPPED, as nsys does), 1 a report failed, 2 usage error, 3 an export\n"
-	"cannot be read or holds values nstats cannot compute with (times\n"
-	"beyond +-2^61 ns, NULL times, sums beyond 64 bits), 4 output cannot\n"
-	"be written, 5 --strict and a report was skipped.\n";
+	"SKIPPED, as nsys does), 1 a report failed (a --report-dir query failed\n"
+	"while it ran or ran past --query-limit), 2 usage error (also a\n"
+	"--report-dir report that is refused, cannot be prepared or is named\n"
+	"badly), 3 an export or a --report-dir file cannot be read or an export\n"
+	"holds values nstats cannot compute with (times beyond +-2^61 ns, NULL\n"
+	"times, sums beyond 64 bits), 4 output cannot be written, 5 --strict\n"
+	"and a report was skipped, 130 interrupted (Ctrl-C): the report being\n"
+	"written leaves no file.\n";
 
 static const struct catalog stats_catalog = {
 	.cmd = "stats",
@@ -236,6 +371,8 @@ static const struct catalog stats_catalog = {
 		 ".sqlite export beside a .nsys-rep) and of PyTorch profiler traces\n"
 		 "(.json, .json.gz).",
 	.exit_status = cli_report_exit_status,
+	.own = cli_stats_opts,
+	.nown = sizeof cli_stats_opts / sizeof *cli_stats_opts,
 	.catalog = NST_REPORTS,
 };
 

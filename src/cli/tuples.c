@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/tuples.h"
 
@@ -183,26 +184,78 @@ void cli_catalog_doc(const struct catalog *cat, struct command_doc *d)
 		d->opts[tuple_noptions + i] = cat->own[i];
 }
 
-static int help_reports(const struct catalog *cat, const char *name)
+/* The directory of a --report-dir file, for "(from DIR)". */
+static void dir_of(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	snprintf(dir, size, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+}
+
+/* --report-dir's reports after the catalog's: the one named, all of them,
+ * or the list; its .py files are noted on stderr when listing. */
+static bool help_dir_reports(const struct nst_report_dir *d, const char *name, bool all)
 {
 	struct nst_about r;
-	bool all_of_them = name && strcmp(name, "ALL") == 0;
-	if (name && !all_of_them && !nst_catalog_find(cat->catalog, name, &r)) {
-		char hint[300];
-		cli_error("%s '%s' could not be found%s (see nstats %s --%s)", cat->noun, name,
-			  cli_hint_catalogs(name, &cat->catalog, 1, hint, sizeof hint), cat->cmd,
-			  cat->list_opt);
-		return EXIT_USAGE;
+	const char *path;
+	bool found = false;
+	for (size_t i = 0; nst_report_dir_entry(d, i, &r, &path); i++) {
+		if (name && !all && strcmp(name, r.name) != 0)
+			continue;
+		char dir[1024];
+		dir_of(path, dir, sizeof dir);
+		cli_about_from(stdout, &r, name != NULL, dir);
+		if (name)
+			putchar('\n');
+		found = true;
 	}
+	for (size_t i = 0; !name && nst_report_dir_unsupported(d, i); i++) {
+		fflush(stdout);
+		fprintf(stderr, "nstats: note: %s is not listed: only .sql reports are supported\n",
+			nst_report_dir_unsupported(d, i));
+	}
+	return found;
+}
+
+/* A NAME.py of --report-dir, asked for by name: the job's error says why. */
+static int help_dir_script(const struct tuples *t, const char *name)
+{
+	struct nst_job *job = NULL;
+	struct nst_error err = { 0 };
+	enum nst_status s = nst_report_dir_job(t->dir, name, &job, &err);
+	nst_job_free(job);
+	if (s == NST_OK)
+		return 0;
+	cli_error("%s", err.msg);
+	return exit_of(s);
+}
+
+static int help_reports(const struct tuples *t, const char *name)
+{
+	const struct catalog *cat = t->cat;
+	struct nst_about r;
+	bool all_of_them = name && strcmp(name, "ALL") == 0;
+	bool builtin = name && !all_of_them && nst_catalog_find(cat->catalog, name, &r);
+	int rc = name && !all_of_them && !builtin && t->dir ? help_dir_script(t, name) : 0;
+	if (rc)
+		return rc;
 	if (!name)
 		printf("The %ss nstats knows (nstats %s --%s NAME tells more):\n\n", cat->noun,
 		       cat->cmd, cat->list_opt);
-	for (size_t i = 0; nst_catalog_entry(cat->catalog, i, &r); i++) {
+	for (size_t i = 0; (!name || all_of_them || builtin) &&
+			   nst_catalog_entry(cat->catalog, i, &r); i++) {
 		if (name && !all_of_them && strcmp(name, r.name) != 0)
 			continue;
 		cli_about(stdout, &r, name != NULL);
 		if (name)
 			putchar('\n');
+	}
+	bool in_dir = t->dir && !builtin && help_dir_reports(t->dir, name, all_of_them);
+	if (name && !all_of_them && !builtin && !in_dir) {
+		char hint[300];
+		cli_error("%s '%s' could not be found%s (see nstats %s --%s)", cat->noun, name,
+			  cli_hint_catalogs(name, &cat->catalog, 1, hint, sizeof hint), cat->cmd,
+			  cat->list_opt);
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -215,7 +268,7 @@ int tuples_help(const struct tuples *t, const struct command_doc *doc, bool *don
 		return 0;
 	}
 	if (t->help_reports)
-		return help_reports(t->cat, t->help_reports_arg);
+		return help_reports(t, t->help_reports_arg);
 	if (t->help_formats) {
 		struct nst_error err = { 0 };
 		if (nst_format_help(stdout, t->help_formats_arg, &err) == NST_OK)
@@ -230,14 +283,21 @@ int tuples_help(const struct tuples *t, const struct command_doc *doc, bool *don
 /* ---- jobs ------------------------------------------------------------------------ */
 
 /* A name or argument that does not exist points to the list that has it. */
-static int bad_job(const struct catalog *cat, const char *spec, const struct nst_error *err)
+static int bad_job(const struct tuples *t, const char *spec, const struct nst_error *err)
 {
+	const struct catalog *cat = t->cat;
 	char name[256];
 	struct nst_about about;
+	struct nst_job *own = NULL;
+	struct nst_error ignored;
 	snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
+	if (t->dir)
+		nst_report_dir_job(t->dir, name, &own, &ignored);
+	bool in_dir = own != NULL;
+	nst_job_free(own);
 	if (err->status != NST_ERR_UNKNOWN)
 		cli_error("%s", err->msg);
-	else if (nst_catalog_find(cat->catalog, name, &about))
+	else if (in_dir || nst_catalog_find(cat->catalog, name, &about))
 		cli_error("%s (see nstats %s --%s %s)", err->msg, cat->cmd, cat->list_opt, name);
 	else
 		cli_error("%s (see nstats %s --%s)", err->msg, cat->cmd, cat->list_opt);
@@ -257,8 +317,11 @@ int tuples_jobs(const struct tuples *t, struct jobs *jobs)
 	for (; jobs->n < n; jobs->n++) {
 		const char *spec = t->reports.n ? t->reports.item[jobs->n] : def[jobs->n];
 		struct nst_error err = { 0 };
-		if (nst_job_parse(t->cat->catalog, spec, &jobs->job[jobs->n], &err) != NST_OK)
-			return bad_job(t->cat, spec, &err);
+		struct nst_job **job = &jobs->job[jobs->n];
+		if (t->dir && nst_report_dir_job(t->dir, spec, job, &err) != NST_OK)
+			return bad_job(t, spec, &err);
+		if (!*job && nst_job_parse(t->cat->catalog, spec, job, &err) != NST_OK)
+			return bad_job(t, spec, &err);
 	}
 	return 0;
 }
@@ -347,6 +410,7 @@ struct opener {
 	const struct nst_job *job;
 	bool typed;               /* a file: a document of its own */
 	struct doc_pos pos;
+	bool opened;              /* the file is this run's */
 };
 
 /* -q with several exports: which export the tables that follow are of,
@@ -364,6 +428,7 @@ static FILE *open_target(void *arg, struct nst_error *err)
 	struct opener *o = arg;
 	if (target_open(o->target, o->t->force, err) != NST_OK)
 		return NULL;
+	o->opened = true;
 	if (o->target->kind == TARGET_CONSOLE)
 		label_export(o->t);
 	if (o->typed) {
@@ -371,6 +436,15 @@ static FILE *open_target(void *arg, struct nst_error *err)
 		doc_key(o->target->fp, &o->pos, &o->t->export, nst_job_spec(o->job));
 	}
 	return o->target->fp;
+}
+
+/* A report stopped midway (interrupted, or a query that failed or ran
+ * out of time) leaves no file that looks like its output. */
+static void discard_stopped(const struct target *tg, const struct opener *op, enum nst_status s)
+{
+	if (op->opened && tg->kind == TARGET_FILE &&
+	    (s == NST_ERR_INTERRUPTED || s == NST_ERR_QUERY))
+		unlink(tg->name);
 }
 
 /* -o BASE with several exports: BASE_<export>, so that their files differ. */
@@ -398,7 +472,7 @@ static enum nst_status run_to_target(struct tuples *t, const char *out, const st
 	free(base);
 	if (s == NST_OK) {
 		say_processing(t, stdout, subject, job, &tg);
-		struct opener op = { t, &tg, job, nst_format_typed_json(fmt), { 0 } };
+		struct opener op = { t, &tg, job, nst_format_typed_json(fmt), { 0 }, false };
 		struct nst_run run = { .job = job, .filter = &t->filter, .format = fmt,
 				       .open = open_target, .open_arg = &op };
 		s = fn(arg, &run, err);
@@ -407,6 +481,7 @@ static enum nst_status run_to_target(struct tuples *t, const char *out, const st
 		struct nst_error close_err = { 0 };
 		if (target_close(&tg, &close_err) != NST_OK && s == NST_OK)
 			s = (*err = close_err).status;
+		discard_stopped(&tg, &op, s);
 		say_result(t, stdout, &tg, s, err);
 	}
 	target_release(&tg);

@@ -40,6 +40,9 @@ struct tuples {
 	bool force, quiet, strict;
 	bool help, help_reports, help_formats;
 	const char *help_reports_arg, *help_formats_arg;
+	/* --report-dir's reports (stats), NULL when none: listed and run
+	 * beside the catalog's */
+	const struct nst_report_dir *dir;
 	int rc; /* the worst exit status so far */
 	struct doc_export export;  /* the export whose reports run now */
 	const char *export_tag;    /* several exports: tells its files apart */

@@ -482,6 +482,14 @@ static void note_widening(struct ev_store *ev, const char *table, const struct e
 		say_timing(ev, "widened %s.%s to 64 bits (%zu rows)", table, c->name, rows);
 }
 
+/* The caller's Ctrl-C (nst_options.interrupted), asked every 65536 rows:
+ * a table of millions of rows stops within milliseconds. */
+static bool interrupted(const struct ev_store *ev)
+{
+	const struct nst_options *o = ev->base.hooks;
+	return o->version >= 2 && o->interrupted && o->interrupted(o->arg);
+}
+
 /* One scan of t reading the columns in load[]. */
 static enum nst_status scan(struct ev_store *ev, const struct reader *rd,
 			    struct ev_table *t, struct ev_col **load, size_t nload,
@@ -515,6 +523,9 @@ static enum nst_status scan(struct ev_store *ev, const struct reader *rd,
 		s = store_row(ev, rd, t, st, load, nload, n, cap, err);
 		n++;
 		show_progress(ev, rd, t, n, expected);
+		if (s == NST_OK && (n & 0xFFFF) == 0 && interrupted(ev))
+			s = nst_fail(err, NST_ERR_INTERRUPTED, "%s: interrupted reading %s",
+				     nst_db_path(ev->base.db), t->name);
 	}
 	if (s == NST_OK && rc != SQLITE_DONE)
 		s = nst_fail(err, NST_ERR_DB, "%s: cannot read %s: %s",

@@ -183,7 +183,8 @@ static enum nst_status split_spec(struct nst_job *job, struct nst_error *err)
 {
 	char *cursor = job->buf, *tok;
 	next_arg(&cursor, &job->name);
-	job->report = run_report_find(job->cat, job->name);
+	if (!job->report)
+		job->report = run_report_find(job->cat, job->name);
 	while (cursor) {
 		if (!next_arg(&cursor, &tok))
 			return nst_fail(err, NST_ERR_USAGE, "%s '%s': argument '%s': the quote"
@@ -212,6 +213,12 @@ static enum nst_status split_spec(struct nst_job *job, struct nst_error *err)
 enum nst_status nst_job_parse(enum nst_catalog c, const char *spec, struct nst_job **out,
 			      struct nst_error *err)
 {
+	return run_job_new(c, NULL, spec, out, err);
+}
+
+enum nst_status run_job_new(enum nst_catalog c, const struct nst_report *r, const char *spec,
+			    struct nst_job **out, struct nst_error *err)
+{
 	*out = NULL;
 	if (c == NST_FINDINGS)
 		return nst_fail(err, NST_ERR_USAGE, "findings run together, through nst_audit_run");
@@ -219,6 +226,7 @@ enum nst_status nst_job_parse(enum nst_catalog c, const char *spec, struct nst_j
 	if (!job)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	job->cat = c;
+	job->report = r;
 	job->spec = strdup(spec);
 	job->buf = strdup(spec);
 	job->args = calloc(strlen(spec) + 1, sizeof *job->args);

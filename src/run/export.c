@@ -2,6 +2,7 @@
  * .nsys-rep, made with `nsys export` when it is missing or older, or a
  * PyTorch profiler trace read into an export in memory (src/input). */
 #include <errno.h>
+#include <stddef.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,40 +50,72 @@ static int nsys_export(const char *rep, const char *sqlite)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : EIO;
 }
 
-enum nst_status run_resolve_input(const char *input, char **path, struct nst_error *err)
+/* The export a .nsys-rep is read from: o->sqlite, or the .sqlite beside
+ * it; NULL when input is no .nsys-rep (or .qdrep). */
+static char *export_name(const char *input, const struct nst_options *o)
 {
-	*path = NULL;
 	const char *ext = ends_with(input, ".nsys-rep") ? ".nsys-rep"
 			: ends_with(input, ".qdrep")    ? ".qdrep" : NULL;
-	if (!ext) {
-		*path = strdup(input);
-		return *path ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	}
-	struct stat rep, sql;
-	if (stat(input, &rep) != 0)
-		return nst_fail(err, NST_ERR_DB, "%s: %s", input, strerror(errno));
+	if (!ext)
+		return NULL;
+	if (o->sqlite)
+		return strdup(o->sqlite);
 	size_t stem = strlen(input) - strlen(ext);
 	char *sqlite = malloc(stem + sizeof ".sqlite");
+	if (sqlite)
+		sprintf(sqlite, "%.*s.sqlite", (int)stem, input);
+	return sqlite;
+}
+
+static bool up_to_date(const char *sqlite, const struct stat *rep)
+{
+	struct stat sql;
+	return stat(sqlite, &sql) == 0 && sql.st_mtime >= rep->st_mtime;
+}
+
+/* Why `nsys export` gave no export, as one message naming input. */
+static enum nst_status export_failed(const char *input, const char *sqlite, int rc,
+				     struct nst_error *err)
+{
+	if (rc == ENOENT)
+		return nst_fail(err, NST_ERR_DB,
+				"%s: no up-to-date SQLite export beside it and nsys is not on PATH; run: nsys export --type=sqlite --output=%s %s",
+				input, sqlite, input);
+	if (rc == EEXIST)
+		return nst_fail(err, NST_ERR_DB, "%s: nsys export --type=sqlite did not write %s",
+				input, sqlite);
+	if (rc == EIO)
+		return nst_fail(err, NST_ERR_DB, "%s: nsys export --type=sqlite failed", input);
+	return nst_fail(err, NST_ERR_DB, "%s: %s", input, strerror(rc));
+}
+
+enum nst_status run_resolve_input(const char *input, const struct nst_options *o, char **path,
+				  struct nst_error *err)
+{
+	*path = NULL;
+	bool rep = ends_with(input, ".nsys-rep") || ends_with(input, ".qdrep");
+	char *sqlite = rep ? export_name(input, o) : strdup(input);
 	if (!sqlite)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	sprintf(sqlite, "%.*s.sqlite", (int)stem, input);
-	if (stat(sqlite, &sql) == 0 && sql.st_mtime >= rep.st_mtime) {
-		*path = sqlite;
-		return NST_OK;
+	struct stat st;
+	if (rep && stat(input, &st) != 0) {
+		enum nst_status s = nst_fail(err, NST_ERR_DB, "%s: %s", input, strerror(errno));
+		free(sqlite);
+		return s;
 	}
-	int rc = nsys_export(input, sqlite);
-	if (rc == 0) {
-		*path = sqlite;
-		return NST_OK;
+	if (rep && (o->force_export || !up_to_date(sqlite, &st))) {
+		int rc = nsys_export(input, sqlite);
+		/* nsys may name its output otherwise (FILE.sqlite for FILE) */
+		if (rc == 0 && access(sqlite, F_OK) != 0)
+			rc = EEXIST;
+		if (rc != 0) {
+			enum nst_status s = export_failed(input, sqlite, rc, err);
+			free(sqlite);
+			return s;
+		}
 	}
-	if (rc == ENOENT)
-		nst_fail(err, NST_ERR_DB,
-			 "%s: no up-to-date SQLite export beside it and nsys is not on PATH; run: nsys export --type=sqlite --output=%s %s",
-			 input, sqlite, input);
-	else
-		nst_fail(err, NST_ERR_DB, "%s: nsys export --type=sqlite failed", input);
-	free(sqlite);
-	return NST_ERR_DB;
+	*path = sqlite;
+	return NST_OK;
 }
 
 static enum nst_status options_of(const struct nst_options *o, struct nst_options *out,
@@ -97,7 +130,10 @@ static enum nst_status options_of(const struct nst_options *o, struct nst_option
 	if (o->read_threads < 0 || o->read_threads > 2)
 		return nst_fail(err, NST_ERR_USAGE, "nst_options: read_threads is %d, not 0, 1 or 2",
 				o->read_threads);
-	*out = *o;
+	/* a version 1 struct ends before the fields of version 2 */
+	memcpy(out, o, o->version == 1 ? offsetof(struct nst_options, sqlite) : sizeof *o);
+	if (out->query_limit < 0 || out->query_limit != out->query_limit)
+		return nst_fail(err, NST_ERR_USAGE, "nst_options: query_limit is negative");
 	return NST_OK;
 }
 
@@ -110,7 +146,7 @@ enum nst_status nst_export_open(const char *input, const struct nst_options *o,
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	enum nst_status s = options_of(o, &x->opts, err);
 	if (s == NST_OK)
-		s = run_resolve_input(input, &x->path, err);
+		s = run_resolve_input(input, &x->opts, &x->path, err);
 	if (s == NST_OK)
 		s = nst_input_sniff(x->path) == NST_INPUT_KINETO ? nst_kineto_open(x->path, &x->db, err)
 								 : nst_db_open(x->path, &x->db, err);

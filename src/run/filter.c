@@ -224,8 +224,8 @@ static bool same_spec(const struct nst_filter *a, const struct nst_filter *b)
 /* The window of a spec: the NVTX range's, with start=/end= replacing its
  * ends; without a range, 0 and the largest time stand for what is not
  * given (as nsys's reports default them). */
-static enum nst_status window_of(struct nst_db *db, const struct nst_filter *f,
-				 struct nst_ev_window *w, struct nst_error *err)
+enum nst_status run_filter_window(struct nst_db *db, const struct nst_filter *f,
+				  struct nst_ev_window *w, struct nst_error *err)
 {
 	*w = (struct nst_ev_window){ 0, INT64_MAX, NST_EV_ALL_THREADS, 0 };
 	if (f->nvtx) {
@@ -246,7 +246,7 @@ static enum nst_status window_of(struct nst_db *db, const struct nst_filter *f,
 static void make_view(struct run_views *fv, struct view *v)
 {
 	struct nst_ev_window w;
-	v->status = window_of(fv->db, &v->spec, &w, &v->err);
+	v->status = run_filter_window(fv->db, &v->spec, &w, &v->err);
 	if (v->status == NST_ERR_NODATA)
 		w = (struct nst_ev_window){ INT64_MIN, INT64_MIN, NST_EV_ALL_THREADS, 0 };
 	else if (v->status != NST_OK)

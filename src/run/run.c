@@ -9,6 +9,7 @@
 #include "reports/graph_note.h"
 #include "reports/nvtx_gpu.h"
 #include "run/run.h"
+#include "sqlreport/sqlreport.h"
 
 /* ---- declaring columns ---------------------------------------------------- */
 
@@ -266,7 +267,7 @@ static enum nst_status check_run(const struct nst_run *run, struct nst_error *er
 {
 	if (!run || !run->job)
 		return nst_fail(err, NST_ERR_USAGE, "nst_run: no job");
-	if (!run->job->report->run)
+	if (!run->job->report->run && !run->job->sql)
 		return nst_fail(err, NST_ERR_USAGE, "nst_run: %s compares two exports (nst_diff)",
 				run->job->name);
 	if (!run->sink && (!run->format || (!run->out && !run->open)))
@@ -302,6 +303,8 @@ enum nst_status nst_run(struct nst_export *x, const struct nst_run *run,
 	enum nst_status s = check_run(run, err);
 	if (s != NST_OK)
 		return s;
+	if (run->job->sql)
+		return sqlreport_run(x, run, err);
 	struct nst_arena arena = { 0 };
 	struct nst_ctx ctx = {
 		.db = x->db, .args = run->job->args, .nargs = run->job->nargs, .arena = &arena,

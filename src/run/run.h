@@ -26,6 +26,9 @@ struct nst_job {
 	struct nst_arg *args;    /* keys and values point into buf */
 	size_t nargs;
 	char *buf;
+	/* A report of a --report-dir (src/sqlreport), borrowed from its
+	 * struct nst_report_dir; NULL for the catalogs' own. */
+	const struct sqlreport *sql;
 };
 
 struct run_views;
@@ -42,6 +45,10 @@ struct nst_export {
 /* ---- catalog.c ---- */
 
 const struct nst_report *run_report_find(enum nst_catalog c, const char *name);
+/* A job of spec ("name:args") of report r, or of the catalog's report of
+ * that name when r is NULL, its arguments checked against r's. */
+enum nst_status run_job_new(enum nst_catalog c, const struct nst_report *r, const char *spec,
+			    struct nst_job **out, struct nst_error *err);
 
 /* ---- filter.c ---- */
 
@@ -51,6 +58,11 @@ const struct nst_report *run_report_find(enum nst_catalog c, const char *name);
 void run_filter_of(const struct nst_filter *run, const struct nst_job *job,
 		   struct nst_filter *out);
 bool run_filter_is_none(const struct nst_filter *f);
+/* The window of a filter: the NVTX range's (NST_ERR_NODATA with nsys's
+ * message when it is not there), with start=/end= replacing its ends;
+ * without a range, 0 and INT64_MAX stand for what is not given. */
+enum nst_status run_filter_window(struct nst_db *db, const struct nst_filter *f,
+				  struct nst_ev_window *w, struct nst_error *err);
 /* The argument keys every job takes, and the check of their values:
  * NST_ERR_USAGE with nsys's message. */
 bool run_filter_is_arg(const char *key);
@@ -101,8 +113,9 @@ enum nst_status run_output(const struct nst_run *run, run_body_fn body, void *ar
 /* ---- export.c ---- */
 
 /* An .sqlite path as it is; for a .nsys-rep (or .qdrep), the .sqlite
- * beside it, made with `nsys export` when it is missing or older.
- * *path is malloc'd. */
-enum nst_status run_resolve_input(const char *input, char **path, struct nst_error *err);
+ * beside it (or o->sqlite), made with `nsys export` when it is missing or
+ * older, or when o->force_export.  *path is malloc'd. */
+enum nst_status run_resolve_input(const char *input, const struct nst_options *o, char **path,
+				  struct nst_error *err);
 
 #endif

@@ -1,9 +1,11 @@
 /* libFuzzer harness: the input is the argument list of `nstats stats`
  * (or analyze, check or diff, by its first byte), one argument per line or per
  * NUL.  Arguments with a '/' are dropped: a fuzzed -o must stay in the
- * harness's own directory. */
+ * harness's own directory.  That directory holds rd/, reports of one's own
+ * for --report-dir rd: a good one, a refused one, a .py. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fuzz.h"
 
@@ -23,9 +25,24 @@ static size_t split(char *s, size_t size, const char *argv[MAX_ARGS])
 	return n;
 }
 
+static void make_report_dir(void)
+{
+	static int done;
+	if (done++)
+		return;
+	static const char good[] = "-- Mine\n-- One row.\nSELECT 1 AS \"N\", 2 AS \"T:dur_ns\"\n";
+	static const char bad[] = "-- Bad\nINSERT INTO StringIds VALUES (1, 'x')\n";
+	if (mkdir("rd", 0755) != 0 ||
+	    fuzz_write("rd/mine.sql", (const uint8_t *)good, sizeof good - 1) != 0 ||
+	    fuzz_write("rd/bad.sql", (const uint8_t *)bad, sizeof bad - 1) != 0 ||
+	    fuzz_write("rd/legacy.py", (const uint8_t *)"#\n", 2) != 0)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_setup();
+	make_report_dir();
 	if (size == 0 || size > 4096)
 		return 0;
 	static const char *const cmds[] = { "stats", "stats", "analyze", "check", "diff" };

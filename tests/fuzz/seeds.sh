@@ -32,6 +32,9 @@ printf '\0-r\ncuda_gpu_kern_sum:base,nvtx_sum\n-f\ncsv,json:time=us\n-o\nout\n--
 printf '\2-r\ngpu_gaps:gap=100\n-f\nhtable\n--filter-time\n1s/2s\nx.sqlite' >"$dir/options/2"
 printf '\3-f\njson\n--strict\n-q\nx.sqlite' >"$dir/options/3"
 printf '\1--filter-nvtx\nstep@app/3\n-r\ncuda_api_sum:start=5:end=9\n-f\ncolumn:nofmt:time=ms\nx.sqlite' >"$dir/options/4"
+printf '\0--report-dir\nrd\n-r\nmine:start=1:end=9,bad,legacy\n--query-limit\n0.5\n-f\ncsv:time=us\n--force-export\nfalse\nx.sqlite' >"$dir/options/6"
+printf '\1--report-dir\nrd\n--help-reports\nmine\n--sqlite\ny.sqlite\n--force-export\nx.nsys-rep' >"$dir/options/7"
+printf '\2--sqlite\ny.sqlite\n--force-export=true\n-r\ngpu_gaps\nx.nsys-rep' >"$dir/options/8"
 printf '\4-r\nkern_diff:tolerance=5,launch_diff\n--names\nbase\n--gate\n10\n--gate-min\n1ms\nx.sqlite\ny.sqlite' >"$dir/options/5"
 
 text_seed time0 '\0' '1s2ms/2.5e6'

@@ -3,8 +3,8 @@
 # and an unreadable one made here) and bad PyTorch profiler traces (make-bad-traces.sh). Every command runs under `timeout 60`. A case listed in
 # expected-errors.tsv must fail with exactly that one-line message and exit status; any
 # other run must exit 0 with nothing on stderr, and its csv and json must parse. A crash, a
-# hang, a sanitizer report or a different message fails. Then unchanged-export.sh, on an export
-# and on a trace.
+# hang, a sanitizer report or a different message fails. Then hostile reports of one's own
+# (--report-dir, sql-reports.tsv) on an export and on a trace, and unchanged-export.sh on both.
 # Ends with `hostile: N passed, M failed`.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -164,6 +164,40 @@ elif command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clea
 else
 	echo "hostile: note: running as root without setpriv: refuse-unreadable not checked"
 fi
+
+# Hostile reports of one's own (make-bad-sql-reports.sh, sql-reports.tsv), run from an empty
+# folder (a statement that wrote a file would leave it there) on an export and on a trace (whose
+# export in memory the queries share with the built-in reports: one runs after each of them)
+sql_reports() { # sql_reports FILE LABEL: every hostile report on WORK/x/FILE
+	local file=$1 name want_rc want_msg rc err fmt kern
+	kern=$(cd "$WORK/sqlrun" && timeout 60 "$NSTATS" stats -q -f csv -r cuda_gpu_kern_sum "$WORK/x/$file" 2>&1)
+	while IFS=$'\t' read -r name want_rc want_msg; do
+		[[ -z $name || $name == \#* ]] && continue
+		for fmt in csv json; do
+			(cd "$WORK/sqlrun" && timeout 60 "$NSTATS" stats -q -f $fmt --query-limit 1 --report-dir "$WORK/rd" \
+				-r "$name" "$WORK/x/$file") >"$WORK/out" 2>"$WORK/err"
+			rc=$? err=$(<"$WORK/err")
+			if [[ $rc != "$want_rc" || $err != "${want_msg:+nstats: error: $WORK/rd/${want_msg#rd/}}" ]]; then
+				fail "sql report $name on $file ($fmt): status $rc, stderr: ${err:0:300}; expected $want_rc, ${want_msg:-nothing}"
+				continue
+			fi
+			passed=$((passed + 1))
+			((rc == 0)) && cp "$WORK/out" "$WORK/parse/sql-$name-$2.$fmt"
+		done
+		(cd "$WORK/sqlrun" && timeout 60 "$NSTATS" stats -q -f csv --query-limit 1 --report-dir "$WORK/rd" \
+			-r "$name,cuda_gpu_kern_sum" "$WORK/x/$file") >"$WORK/out" 2>/dev/null
+		[[ $(<"$WORK/out") == *"$kern" ]] && passed=$((passed + 1)) ||
+			fail "sql report $name on $file: cuda_gpu_kern_sum after it differs"
+	done <"$here/sql-reports.tsv"
+	[[ -z $(ls -A "$WORK/sqlrun") ]] || fail "sql reports on $file left files: $(ls -A "$WORK/sqlrun")"
+}
+"$here/make-bad-sql-reports.sh" "$WORK/rd" || { echo "hostile: make-bad-sql-reports.sh failed"; exit 1; }
+mkdir -p "$WORK/sqlrun"
+sum=$(sha256sum <"$WORK/x/read-valid.sqlite")
+sql_reports read-valid.sqlite export
+[[ $(sha256sum <"$WORK/x/read-valid.sqlite") == "$sum" ]] && passed=$((passed + 1)) ||
+	fail "sql reports changed read-valid.sqlite"
+sql_reports read-trace-valid.json.gz trace
 
 n=$(ls "$WORK/parse" | wc -l)
 parse_all && passed=$((passed + 1)) || fail "$n csv and json outputs: some do not parse"

@@ -167,6 +167,99 @@ static void a_time_filter_cuts_kernels(void **state)
 	nst_export_close(x);
 }
 
+/* ---- reports of one's own ------------------------------------------------------ */
+
+/* dir/name.sql holding sql; dir made when needed. */
+static void write_report(const char *dir, const char *name, const char *sql)
+{
+	char path[256];
+	mkdir(dir, 0755);
+	snprintf(path, sizeof path, "%s/%s.sql", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(sql, f);
+	fclose(f);
+}
+
+static bool stop_now(void *arg)
+{
+	int *asked = arg;
+	return ++*asked > 3;
+}
+
+/* A NAME.sql of a report directory runs through nst_run like a built-in
+ * report: its tagged columns, the run's filter cutting what it reads, the
+ * caller's interruption stopping a query that never ends; an options
+ * struct of version 1 still opens an export. */
+static void a_report_of_ones_own(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/nstats-test-api-dir-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	write_report(dir, "kern", "-- Kernel totals\n-- By demangled name.\n"
+		     "SELECT s.value AS \"Name\", sum(k.end - k.start) AS \"Total Time:dur_ns\"\n"
+		     "FROM CUPTI_ACTIVITY_KIND_KERNEL AS k JOIN StringIds AS s ON s.id = k.demangledName\n"
+		     "GROUP BY 1\n");
+	write_report(dir, "forever", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)"
+		     " SELECT count(*) FROM c\n");
+	struct nst_report_dir *d = NULL;
+	struct nst_error err = { 0 };
+	const char *dirs[] = { dir };
+	assert_int_equal(nst_report_dir_open(dirs, 1, &d, &err), NST_OK);
+	struct nst_about about;
+	const char *path;
+	assert_true(nst_report_dir_entry(d, 1, &about, &path));
+	assert_string_equal(about.name, "kern");
+	assert_string_equal(about.title, "Kernel totals");
+	assert_string_equal(about.help, "By demangled name.");
+	assert_false(nst_report_dir_entry(d, 2, &about, &path));
+	struct nst_job *j = NULL;
+	assert_int_equal(nst_report_dir_job(d, "nvtx_sum", &j, &err), NST_OK);
+	assert_null(j);
+	assert_int_equal(nst_report_dir_job(d, "kern", &j, &err), NST_OK);
+	assert_non_null(j);
+
+	/* version 1 of the options: the fields of version 2 are not read */
+	struct nst_options v1 = { .version = 1, .read_threads = 1 };
+	struct nst_export *x = NULL;
+	assert_int_equal(nst_export_open(API_EXPORT_A, &v1, &x, &err), NST_OK);
+	struct nst_filter f = { 0 };
+	int64_t lo = sql_count(API_EXPORT_A, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+	int64_t hi = sql_count(API_EXPORT_A, "SELECT max(end) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+	char range[64], where[256];
+	int64_t s = lo + (hi - lo) / 3, e = lo + 2 * (hi - lo) / 3;
+	snprintf(range, sizeof range, "%lld/%lld", (long long)s, (long long)e);
+	assert_int_equal(nst_filter_parse_time(range, &f, &err), NST_OK);
+	snprintf(where, sizeof where,
+		 "(k.start >= %1$lld AND k.start < %2$lld) OR (k.end >= %1$lld AND k.end < %2$lld)"
+		 " OR (k.start < %1$lld AND k.end >= %2$lld)", (long long)s, (long long)e);
+	struct totals t = { 0 };
+	struct nst_sink sink = { totals_begin, totals_row, NULL, &t };
+	assert_int_equal(nst_run(x, &(struct nst_run){ .job = j, .filter = &f, .sink = &sink },
+				 NULL, &err), NST_OK);
+	assert_true(t.n > 0);
+	for (size_t i = 0; i < t.n; i++)
+		assert_int_equal(t.total[i], sql_total(API_EXPORT_A, t.names[i], where));
+	nst_export_close(x);
+	nst_job_free(j);
+
+	int asked = 0;
+	struct nst_options o = { .version = NST_API_VERSION, .interrupted = stop_now, .arg = &asked };
+	assert_int_equal(nst_export_open(API_EXPORT_A, &o, &x, &err), NST_OK);
+	assert_int_equal(nst_report_dir_job(d, "forever", &j, &err), NST_OK);
+	t = (struct totals){ 0 };
+	assert_int_equal(nst_run(x, &(struct nst_run){ .job = j, .sink = &sink }, NULL, &err),
+			 NST_ERR_INTERRUPTED);
+	assert_int_equal(asked, 4);
+	assert_false(t.began);
+	nst_job_free(j);
+	nst_export_close(x);
+	nst_report_dir_close(d);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -r %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* ---- text ---------------------------------------------------------------------- */
 
 /* Every report, rule and comparison (the export against itself) and the
@@ -709,6 +802,7 @@ int main(void)
 		cmocka_unit_test(an_export_against_itself),
 		cmocka_unit_test(the_catalog),
 		cmocka_unit_test(the_span_and_close_names),
+		cmocka_unit_test(a_report_of_ones_own),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
