@@ -59,13 +59,21 @@ test_report_dir_help() {
       The GPU time of each kernel name,
       longest first.
 
-      Arguments: start end nvtx"
+      Arguments: start end nvtx
+
+      All also take start=NS, end=NS and nvtx=RANGE[@DOMAIN][/INDEX].
+      In an argument \"::\" belongs to the value (nvtx=ns::op), and a value
+      in double quotes is taken whole (nvtx=\"a:b,c\")."
 	run stats --report-dir rd --help-reports counts
 	rc_is 0; out_is "  counts -- Row counts (from rd)
 
       The rows of a few tables that the filter keeps.
 
-      Arguments: start end nvtx"
+      Arguments: start end nvtx
+
+      All also take start=NS, end=NS and nvtx=RANGE[@DOMAIN][/INDEX].
+      In an argument \"::\" belongs to the value (nvtx=ns::op), and a value
+      in double quotes is taken whole (nvtx=\"a:b,c\")."
 	# a built-in report is described as without the directory
 	run stats --report-dir rd --help-reports nvtx_sum
 	rc_is 0; out_has "  nvtx_sum -- NVTX Range Summary"
