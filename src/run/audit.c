@@ -30,24 +30,10 @@ struct probe {
 	size_t n;
 };
 
-static enum nst_status discard_begin(void *ctx, const char *const *cols, size_t n,
-				     struct nst_error *err)
-{
-	(void)ctx, (void)cols, (void)n, (void)err;
-	return NST_OK;
-}
-
-static enum nst_status discard_row(void *ctx, const struct nst_cell *cells, struct nst_error *err)
-{
-	(void)ctx, (void)cells, (void)err;
-	return NST_OK;
-}
-
 static enum nst_status probe_run(void *arg, size_t i, struct nst_error *err)
 {
 	struct probe *p = arg;
-	struct nst_sink none = { discard_begin, discard_row, NULL, NULL };
-	return nst_run(p->x, &(struct nst_run){ .job = p->jobs[i], .sink = &none }, NULL, err);
+	return nst_run(p->x, &(struct nst_run){ .job = p->jobs[i], .sink = &run_discard }, NULL, err);
 }
 
 static void probe_release(struct probe *p)

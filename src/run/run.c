@@ -201,6 +201,8 @@ static enum nst_status discard_row(void *ctx, const struct nst_cell *cells, stru
 	return NST_OK;
 }
 
+const struct nst_sink run_discard = { discard_begin, discard_row, NULL, NULL };
+
 /* The NVTX range of the filter is not there: nsys says so, unless the
  * export lacks what the report needs, which it says first.  The report
  * runs on no rows to tell, unless nsys checks its tables after the
@@ -209,10 +211,9 @@ static enum nst_status skipped_by_filter(const struct nst_report *r, struct nst_
 					 struct nst_error *err)
 {
 	struct nst_error own = { 0 };
-	struct nst_sink none = { discard_begin, discard_row, NULL, NULL };
-	if (r->flags & NST_REPORT_CHECKS_AFTER_FILTER)
+		if (r->flags & NST_REPORT_CHECKS_AFTER_FILTER)
 		return NST_ERR_NODATA;
-	if (r->run(ctx, &none, &own) == NST_ERR_NODATA)
+	if (r->run(ctx, &run_discard, &own) == NST_ERR_NODATA)
 		*err = own;
 	return NST_ERR_NODATA;
 }

@@ -109,6 +109,8 @@ typedef enum nst_status (*run_body_fn)(void *arg, const struct nst_sink *out,
  * formats that carry it (json:typed). */
 enum nst_status run_output(const struct nst_run *run, run_body_fn body, void *arg,
 			   const struct nst_run_result *res, struct nst_error *err);
+/* A sink that keeps nothing: a report run only for whether it can run. */
+extern const struct nst_sink run_discard;
 
 /* ---- export.c ---- */
 
