@@ -139,6 +139,23 @@ static void kernel_totals_through_a_sink(void **state)
 	nst_export_close(x);
 }
 
+/* The middle third of export A's kernels in time, as --filter-time parses
+ * it into f, and as the SQL condition on kernels k that nsys's overlap
+ * rule keeps. */
+static void middle_third(struct nst_filter *f, char *where, size_t size)
+{
+	struct nst_error err = { 0 };
+	int64_t lo = sql_count(API_EXPORT_A, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+	int64_t hi = sql_count(API_EXPORT_A, "SELECT max(end) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+	char range[64];
+	int64_t s = lo + (hi - lo) / 3, e = lo + 2 * (hi - lo) / 3;
+	snprintf(range, sizeof range, "%lld/%lld", (long long)s, (long long)e);
+	assert_int_equal(nst_filter_parse_time(range, f, &err), NST_OK);
+	snprintf(where, size,
+		 "(k.start >= %1$lld AND k.start < %2$lld) OR (k.end >= %1$lld AND k.end < %2$lld)"
+		 " OR (k.start < %1$lld AND k.end >= %2$lld)", (long long)s, (long long)e);
+}
+
 static void a_time_filter_cuts_kernels(void **state)
 {
 	(void)state;
@@ -146,15 +163,8 @@ static void a_time_filter_cuts_kernels(void **state)
 	struct nst_filter f = { 0 };
 	struct nst_error err = { 0 };
 	/* the middle of the capture, as nsys's overlap rule keeps rows */
-	int64_t lo = sql_count(API_EXPORT_A, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
-	int64_t hi = sql_count(API_EXPORT_A, "SELECT max(end) FROM CUPTI_ACTIVITY_KIND_KERNEL");
-	char range[64], where[256];
-	int64_t s = lo + (hi - lo) / 3, e = lo + 2 * (hi - lo) / 3;
-	snprintf(range, sizeof range, "%lld/%lld", (long long)s, (long long)e);
-	assert_int_equal(nst_filter_parse_time(range, &f, &err), NST_OK);
-	snprintf(where, sizeof where,
-		 "(k.start >= %1$lld AND k.start < %2$lld) OR (k.end >= %1$lld AND k.end < %2$lld)"
-		 " OR (k.start < %1$lld AND k.end >= %2$lld)", (long long)s, (long long)e);
+	char where[256];
+	middle_third(&f, where, sizeof where);
 	struct nst_job *j = job(NST_REPORTS, "cuda_gpu_kern_sum");
 	struct totals t = { 0 };
 	struct nst_sink sink = { totals_begin, totals_row, NULL, &t };
@@ -224,15 +234,8 @@ static void a_report_of_ones_own(void **state)
 	struct nst_export *x = NULL;
 	assert_int_equal(nst_export_open(API_EXPORT_A, &v1, &x, &err), NST_OK);
 	struct nst_filter f = { 0 };
-	int64_t lo = sql_count(API_EXPORT_A, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
-	int64_t hi = sql_count(API_EXPORT_A, "SELECT max(end) FROM CUPTI_ACTIVITY_KIND_KERNEL");
-	char range[64], where[256];
-	int64_t s = lo + (hi - lo) / 3, e = lo + 2 * (hi - lo) / 3;
-	snprintf(range, sizeof range, "%lld/%lld", (long long)s, (long long)e);
-	assert_int_equal(nst_filter_parse_time(range, &f, &err), NST_OK);
-	snprintf(where, sizeof where,
-		 "(k.start >= %1$lld AND k.start < %2$lld) OR (k.end >= %1$lld AND k.end < %2$lld)"
-		 " OR (k.start < %1$lld AND k.end >= %2$lld)", (long long)s, (long long)e);
+	char where[256];
+	middle_third(&f, where, sizeof where);
 	struct totals t = { 0 };
 	struct nst_sink sink = { totals_begin, totals_row, NULL, &t };
 	assert_int_equal(nst_run(x, &(struct nst_run){ .job = j, .filter = &f, .sink = &sink },
