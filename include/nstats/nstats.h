@@ -41,7 +41,7 @@ extern "C" {
 
 #define NSTATS_VERSION "0.2.0"
 /* The version of the option structs below; set their .version to it. */
-#define NST_API_VERSION 2
+#define NST_API_VERSION 3
 
 /* ---- status and errors ------------------------------------------------- */
 
@@ -125,6 +125,8 @@ enum nst_catalog {
 	NST_RULES,    /* nsys analyze's rules */
 	NST_FINDINGS, /* the audit's findings (nst_audit_run) */
 	NST_DIFFS,    /* comparisons of two exports (nst_diff) */
+	NST_RECIPES,  /* since NST_API_VERSION 3: many exports at once
+			 (nst_part_make, nst_merge_...) */
 };
 
 /* A report, rule or finding as --help-reports describes it. */
@@ -380,6 +382,70 @@ struct nst_diff_result {
  * res may be NULL. */
 enum nst_status nst_diff(struct nst_export *a, struct nst_export *b, const struct nst_run *run,
 			 struct nst_diff_result *res, struct nst_error *err);
+
+/* ---- many exports at once: recipes (docs/recipes.md) ------------------------ */
+
+/* A recipe (a job of NST_RECIPES) runs over the exports of every rank of
+ * a job in three steps that may run in different processes or on
+ * different machines, and give the same rows however the inputs are
+ * split:
+ *   1. nst_part_make: what one input contributes (its groups of values
+ *      and its ranks), as bytes with nst_part_save / nst_part_load;
+ *   2. nst_merge_add the parts, then nst_merge_reduce: each group of
+ *      values (a kernel's durations on every rank) becomes rows, exactly;
+ *      nst_merge_take splits the groups among owners first, so that no
+ *      one process needs every group;
+ *   3. nst_merge_run: the rows of one table, numbered by rank, in order,
+ *      in a format or to a sink, as nst_run gives a report's. */
+
+/* How the ranks of a job are told apart (docs/recipes.md, Ranks). */
+enum nst_ranks {
+	NST_RANKS_AUTO,    /* MPI_RANKS's rank of each process, else the input */
+	NST_RANKS_INPUT,   /* one rank per input */
+	NST_RANKS_PROCESS, /* one rank per process of each input */
+};
+
+struct nst_part;
+/* What export x, the input numbered `input` (from 0) of the job, gives
+ * the recipe of job under filter (NULL: none).  An export that lacks a
+ * table the recipe reads gives no rows, not an error. */
+enum nst_status nst_part_make(struct nst_export *x, const struct nst_job *job, uint32_t input,
+			      enum nst_ranks ranks, const struct nst_filter *filter,
+			      struct nst_part **out, struct nst_error *err);
+void nst_part_free(struct nst_part *p);
+/* The part as bytes (*buf malloc'd), for another process of the same
+ * architecture, and back: NST_ERR_DB when the bytes are no part. */
+enum nst_status nst_part_save(const struct nst_part *p, void **buf, size_t *len,
+			      struct nst_error *err);
+enum nst_status nst_part_load(const void *buf, size_t len, struct nst_part **out,
+			      struct nst_error *err);
+
+struct nst_merge;
+enum nst_status nst_merge_new(const struct nst_job *job, struct nst_merge **out,
+			      struct nst_error *err);
+void nst_merge_free(struct nst_merge *m);
+/* Adds p's groups, rows and ranks; takes p (freed, on error too).
+ * NST_ERR_USAGE when p is of another recipe or arguments. */
+enum nst_status nst_merge_add(struct nst_merge *m, struct nst_part *p, struct nst_error *err);
+/* Moves out of m, as a part: the groups that `owner` of `owners` owns (by
+ * a hash of each group's key, the same on every machine), and for owner
+ * 0 every row and rank too.  After nst_merge_reduce, (0, 1) takes every
+ * row: what one owner sends to the writer. */
+enum nst_status nst_merge_take(struct nst_merge *m, size_t owner, size_t owners,
+			       struct nst_part **out, struct nst_error *err);
+/* Turns every group into rows (nst_merge_run does it when needed). */
+enum nst_status nst_merge_reduce(struct nst_merge *m, struct nst_error *err);
+/* The recipe's tables: "all", "rank", ...; NULL past the end. */
+const char *nst_merge_table(const struct nst_merge *m, size_t i);
+/* The ranks found, and why they were numbered by input ("" when each
+ * input's own rank numbers were used), once the ranks are numbered
+ * (after the first nst_merge_run). */
+size_t nst_merge_ranks(const struct nst_merge *m);
+const char *nst_merge_note(const struct nst_merge *m);
+/* Reduces what is left, numbers the ranks and gives table i's rows as
+ * nst_run gives a report's (run->job: the recipe's job). */
+enum nst_status nst_merge_run(struct nst_merge *m, size_t table, const struct nst_run *run,
+			      struct nst_error *err);
 
 /* ---- the audit: is the export hiding or doubling work? ---------------------- */
 

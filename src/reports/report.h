@@ -34,6 +34,7 @@ struct nst_need {
 
 struct nst_shared; /* what reports derive once per export (common.c) */
 struct nst_diff_ctx; /* two exports compared (src/diff/diff.h) */
+struct nst_recipe;   /* many exports at once (src/recipe/recipe.h) */
 
 struct nst_ctx {
 	/* The events as the report's start=/end=/nvtx= filter shows them (all
@@ -100,6 +101,9 @@ struct nst_report {
 	/* The reports of `nstats stats` a diff report reads on each side:
 	 * their needs are its own.  NULL-terminated. */
 	const char *const *sources;
+	/* A recipe of `nstats recipe` (src/recipe) runs over many exports:
+	 * it has this instead of run. */
+	const struct nst_recipe *recipe;
 };
 
 /* The registry. */

@@ -6,13 +6,15 @@
 #include "check/check.h"
 #include "core/suggest.h"
 #include "diff/diff.h"
+#include "recipe/recipe.h"
 #include "run/run.h"
 #include "rules/rule.h"
 
 /* What each catalog is called in messages. */
 static const char *noun_of(enum nst_catalog c)
 {
-	return c == NST_RULES ? "rule" : c == NST_FINDINGS ? "finding" : "report";
+	return c == NST_RULES ? "rule" : c == NST_FINDINGS ? "finding"
+	     : c == NST_RECIPES ? "recipe" : "report";
 }
 
 static const struct nst_report *const *reports_of(enum nst_catalog c, size_t *n)
@@ -23,6 +25,8 @@ static const struct nst_report *const *reports_of(enum nst_catalog c, size_t *n)
 		return nst_rule_all(n);
 	if (c == NST_DIFFS)
 		return nst_diff_all(n);
+	if (c == NST_RECIPES)
+		return nst_recipe_all(n);
 	*n = 0;
 	return NULL;
 }
@@ -82,7 +86,8 @@ const struct nst_report *run_report_find(enum nst_catalog c, const char *name)
 {
 	return c == NST_REPORTS ? nst_report_find(name)
 	     : c == NST_RULES   ? nst_rule_find(name)
-	     : c == NST_DIFFS   ? nst_diff_find(name) : NULL;
+	     : c == NST_DIFFS   ? nst_diff_find(name)
+	     : c == NST_RECIPES ? nst_recipe_find(name) : NULL;
 }
 
 /* ---- jobs: "name:arg:key=value" ------------------------------------------- */

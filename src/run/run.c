@@ -84,7 +84,7 @@ enum nst_status nst_export_load(struct nst_export *x, const struct nst_filter *f
  * arena). */
 struct text_out {
 	const struct nst_run *run;
-	const char *title;
+	const char *title, *name;
 	FILE *fp;
 	const char *notes[NST_NOTE_FOOTER + 1];
 	struct nst_fmt *fmt;
@@ -104,7 +104,7 @@ static enum nst_status text_begin(void *ctx, const char *const *cols, size_t n,
 		*err = why;
 		return why.status;
 	}
-	t->fmt = nst_fmt_open(nst_format_spec(run->format), t->fp, t->title, run->job->name);
+	t->fmt = nst_fmt_open(nst_format_spec(run->format), t->fp, t->title, t->name);
 	if (!t->fmt)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	t->sink = nst_fmt_sink(t->fmt);
@@ -148,7 +148,14 @@ static enum nst_status text_end(struct text_out *t, enum nst_status s, struct ns
 enum nst_status run_output(const struct nst_run *run, run_body_fn body, void *arg,
 			   const struct nst_run_result *res, struct nst_error *err)
 {
-	struct text_out t = { .run = run, .title = run->job->report->title };
+	return run_output_as(run, run->job->report->title, run->job->name, body, arg, res, err);
+}
+
+enum nst_status run_output_as(const struct nst_run *run, const char *title, const char *name,
+			      run_body_fn body, void *arg, const struct nst_run_result *res,
+			      struct nst_error *err)
+{
+	struct text_out t = { .run = run, .title = title, .name = name };
 	struct nst_sink text = { text_begin, text_row, text_note, &t };
 	const struct nst_sink *out = run->sink ? run->sink : &text;
 	struct run_top_rows top;
@@ -253,8 +260,8 @@ static void measure_exclusions(const struct nst_report *r, struct nst_ctx *ctx,
 /* Errors of the export that are raised where its name is not known (a
  * sum that does not fit 64 bits) get it here: every input error names
  * its file. */
-static enum nst_status name_export(const struct nst_export *x, enum nst_status s,
-				   struct nst_error *err)
+enum nst_status run_name_export(const struct nst_export *x, enum nst_status s,
+				struct nst_error *err)
 {
 	size_t len = strlen(x->path);
 	if (s != NST_ERR_DB || (strncmp(err->msg, x->path, len) == 0 && err->msg[len] == ':'))
@@ -310,7 +317,7 @@ enum nst_status nst_run(struct nst_export *x, const struct nst_run *run,
 	struct nst_ctx ctx = {
 		.db = x->db, .args = run->job->args, .nargs = run->job->nargs, .arena = &arena,
 	};
-	s = name_export(x, run_job(x, run, &ctx, res, err), err);
+	s = run_name_export(x, run_job(x, run, &ctx, res, err), err);
 	nst_arena_release(&arena);
 	return s;
 }

@@ -10,6 +10,7 @@
  *              PyTorch profiler trace read into one in memory)
  *   run.c      declaring and reading columns, running one job
  *   audit.c    the audit of an export (src/check) through the API
+ *   recipe.c   one export's part of a recipe (src/recipe)
  */
 #ifndef NSTATS_RUN_H
 #define NSTATS_RUN_H
@@ -109,6 +110,14 @@ typedef enum nst_status (*run_body_fn)(void *arg, const struct nst_sink *out,
  * formats that carry it (json:typed). */
 enum nst_status run_output(const struct nst_run *run, run_body_fn body, void *arg,
 			   const struct nst_run_result *res, struct nst_error *err);
+/* The same under another title and name (a recipe's tables). */
+enum nst_status run_output_as(const struct nst_run *run, const char *title, const char *name,
+			      run_body_fn body, void *arg, const struct nst_run_result *res,
+			      struct nst_error *err);
+/* An error of the export raised where its name is not known gets it:
+ * every input error names its file. */
+enum nst_status run_name_export(const struct nst_export *x, enum nst_status s,
+				struct nst_error *err);
 /* A sink that keeps nothing: a report run only for whether it can run. */
 extern const struct nst_sink run_discard;
 

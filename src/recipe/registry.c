@@ -1,0 +1,27 @@
+/* Every recipe of `nstats recipe`, by name.  Adding one: see recipe.h. */
+#include <string.h>
+
+#include "recipe/recipe.h"
+
+extern const struct nst_report nst_recipe_cuda_gpu_kern_sum;
+
+/* In name order, as --help-recipes lists them. */
+static const struct nst_report *const recipes[] = {
+	&nst_recipe_cuda_gpu_kern_sum,
+};
+
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+
+const struct nst_report *nst_recipe_find(const char *name)
+{
+	for (size_t i = 0; i < COUNT(recipes); i++)
+		if (strcmp(recipes[i]->name, name) == 0)
+			return recipes[i];
+	return NULL;
+}
+
+const struct nst_report *const *nst_recipe_all(size_t *n)
+{
+	*n = COUNT(recipes);
+	return recipes;
+}
