@@ -8,8 +8,8 @@ expected, got) and exits 1 when there is one, 2 on a usage error. --write writes
 expects into DIR instead, in the shape the comparison reads (its own test).
 
 Recipes and tables checked:
-  cuda_gpu_kern_sum[:base|:mangled], cuda_api_sum, cuda_gpu_mem_time_sum, nvtx_sum, nccl_sum:
-      all and rank (the summary shape)
+  cuda_gpu_kern_sum[:base|:mangled], cuda_api_sum, cuda_gpu_mem_time_sum, nvtx_sum, nccl_sum,
+  mpi_sum: all and rank (the summary shape)
   gpu_time_util[:buckets=N]: util (the rank table, stats -r gpu_time_sum's numbers, is not checked)
   nccl_overlap: rank and all
   stragglers[:iteration=RANGE]: iterations and collectives (without iteration=, the whole capture's
@@ -24,7 +24,9 @@ What a value is, as the doc says: a kernel's, a CUDA call's (runtime rows with c
 eventClass not 67: never a CUDA backtrace record), a memcpy's or memset's, an NVTX push/pop or
 start/end range's duration (end - start; an open range runs to the input's last NVTX timestamp, as
 stats -r nvtx_sum); an NCCL kernel is one whose base name (shortName) starts with ncclKernel_ or
-ncclDevKernel_, its collective the word after the prefix.
+ncclDevKernel_, its collective the word after the prefix; an MPI call is a row of the MPI event
+tables (one without an end is left out), or where an input has none of them an NVTX range of the
+MPI domain or whose text starts with MPI_, its Function the range's text.
 """
 import csv
 import math
@@ -34,7 +36,8 @@ import sys
 from collections import defaultdict
 
 NCCL_PREFIXES = ("ncclKernel_", "ncclDevKernel_")
-SUMMARY = {"cuda_gpu_kern_sum", "cuda_api_sum", "cuda_gpu_mem_time_sum", "nvtx_sum", "nccl_sum"}
+SUMMARY = {"cuda_gpu_kern_sum", "cuda_api_sum", "cuda_gpu_mem_time_sum", "nvtx_sum", "nccl_sum", "mpi_sum"}
+MPI_TABLES = ("MPI_P2P_EVENTS", "MPI_COLLECTIVES_EVENTS", "MPI_START_WAIT_EVENTS", "MPI_OTHER_EVENTS")
 
 # ---- exports -------------------------------------------------------------------------------------
 
@@ -152,12 +155,12 @@ def api_calls(job):
                 yield r, dur, strip_version(name)
 
 
-def nvtx_ranges(job):
+def nvtx_ranges(job, only=None):
     """(rank, input, style, name, text, start, end) of every push/pop and start/end range: name is
     `domain:text` in a named domain (the domain created in the range's process), text the bare text."""
     styles = {59: "PushPop", 70: "PushPop", 60: "StartEnd", 71: "StartEnd"}
     for i, db in enumerate(job.dbs):
-        if not has_table(db, "NVTX_EVENTS"):
+        if not has_table(db, "NVTX_EVENTS") or (only is not None and i != only):
             continue
         last = db.execute("SELECT max(coalesce(max(start), 0), coalesce(max(end), 0)) FROM NVTX_EVENTS").fetchone()[0]
         domains = {}
@@ -174,6 +177,25 @@ def nvtx_ranges(job):
             domain = domains.get((gpid(t), d)) if d else None
             name = f"{domain}:{text}" if domain else text
             yield r, i, styles[kind], name, text, start, end if end is not None else last
+
+
+def mpi_calls(job):
+    """(rank, duration, function) of every MPI call: the rows of the MPI event tables, or where an
+    input has none of them, its NVTX ranges of the MPI domain or named MPI_*. A call without an
+    end (cut by the end of the capture) has no duration and is left out."""
+    for i, db in enumerate(job.dbs):
+        tables = [t for t in MPI_TABLES if has_table(db, t)]
+        if tables:
+            for t in tables:
+                q = f"SELECT e.globalTid, e.end - e.start, s.value FROM {t} e LEFT JOIN StringIds s ON s.id = e.textId"
+                for gt, dur, name in db.execute(q):
+                    r = job.rank(i, gpid(gt))
+                    if r is not None and dur is not None:
+                        yield r, dur, name
+            continue
+        for r, i2, _, name, text, start, end in nvtx_ranges(job, only=i):
+            if name.startswith("MPI:") or (text or "").startswith("MPI_"):
+                yield r, end - start, text
 
 
 def nccl_collective(base):
@@ -264,6 +286,10 @@ def recipe_summary(job, name, args):
         for r, _, _, _, start, end, op in memops(job):
             values[(r, (op,))].append(end - start)
         keys = ["Operation"]
+    elif name == "mpi_sum":
+        for r, dur, fn in mpi_calls(job):
+            values[(r, (fn,))].append(dur)
+        keys = ["Function"]
     else:  # nvtx_sum
         for r, _, style, rname, _, start, end in nvtx_ranges(job):
             values[(r, (style, rname))].append(end - start)
