@@ -10,7 +10,8 @@ expects into DIR instead, in the shape the comparison reads (its own test).
 Recipes and tables checked:
   cuda_gpu_kern_sum[:base|:mangled], cuda_api_sum, cuda_gpu_mem_time_sum, nvtx_sum, nccl_sum,
   mpi_sum: all and rank (the summary shape)
-  gpu_time_util[:buckets=N]: util (the rank table, stats -r gpu_time_sum's numbers, is not checked)
+  gpu_time_util[:buckets=N][:gap=NS]: rank (stats -r gpu_time_sum's numbers per rank and device, as
+      tests/accounting/brute_gpu_time.c computes them: the capture span is the input's) and util
   nccl_overlap: rank and all
   stragglers[:iteration=RANGE]: iterations and collectives (without iteration=, the whole capture's
       duration is not defined by the doc: the iterations table's duration columns are not checked)
@@ -417,13 +418,86 @@ def recipe_stragglers(job, args):
     return {"iterations": (it_cols, it_rows), "collectives": (co_cols, co_rows)}
 
 
+def graph_runs(job):
+    """(rank, input, device, start, end) of every graph-level CUDA graph execution."""
+    for i, db in enumerate(job.dbs):
+        if not has_table(db, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"):
+            continue
+        for p, dev, start, end in db.execute("SELECT globalPid, deviceId, start, end FROM "
+                                             "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"):
+            r = job.rank(i, p)
+            if r is not None:
+                yield r, i, dev, start, end
+
+
+def capture_span(db):
+    """As stats -r gpu_time_sum: the session [0, duration], else the CUDA calls that are not
+    backtrace records; widened to the input's GPU rows."""
+    lo = hi = None
+    if has_table(db, "ANALYSIS_DETAILS"):
+        d = db.execute("SELECT max(duration) FROM ANALYSIS_DETAILS WHERE duration >= 0").fetchone()[0]
+        if d is not None:
+            lo, hi = 0, d
+    if lo is None and has_table(db, "CUPTI_ACTIVITY_KIND_RUNTIME"):
+        where = "start IS NOT NULL AND end IS NOT NULL"
+        if has_column(db, "CUPTI_ACTIVITY_KIND_RUNTIME", "callchainId"):
+            where += " AND callchainId IS NULL"
+        if has_column(db, "CUPTI_ACTIVITY_KIND_RUNTIME", "eventClass"):
+            where += " AND eventClass IS NOT 67"
+        a, b = db.execute(f"SELECT min(start), max(max(start, end)) FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+                          f"WHERE {where}").fetchone()
+        if a is not None:
+            lo, hi = a, b
+    for t in ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+              "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"):
+        if has_table(db, t):
+            a, b = db.execute(f"SELECT min(start), max(max(start, end)) FROM {t} "
+                              f"WHERE start IS NOT NULL AND end IS NOT NULL").fetchone()
+            if a is not None:
+                lo = a if lo is None else min(lo, a)
+                hi = b if hi is None else max(hi, b)
+    return 0 if lo is None else max(hi - lo, 0)
+
+
 def recipe_gpu_time_util(job, args, got_width):
     buckets = int(args.get("buckets", 100))
+    gap = int(args.get("gap", 1000))
     ops = defaultdict(list)  # (rank, device): intervals
-    for r, _, dev, _, start, end, _, _ in kernels(job):
+    kern = defaultdict(list)  # (rank, device): kernel and graph intervals
+    graph = defaultdict(int)
+    inputs = defaultdict(set)  # (rank, device): the inputs its rows come from
+    for r, i, dev, _, start, end, _, _ in kernels(job):
         ops[(r, dev)].append((start, end))
-    for r, _, dev, _, start, end, _ in memops(job):
+        kern[(r, dev)].append((start, end))
+        inputs[(r, dev)].add(i)
+    for r, i, dev, _, start, end, _ in memops(job):
         ops[(r, dev)].append((start, end))
+        inputs[(r, dev)].add(i)
+    for r, i, dev, start, end in graph_runs(job):
+        ops[(r, dev)].append((start, end))
+        kern[(r, dev)].append((start, end))
+        graph[(r, dev)] += max(end - start, 0)
+        inputs[(r, dev)].add(i)
+    spans = [capture_span(db) for db in job.dbs]
+    rank_rows = []
+    for (r, dev), v in sorted(ops.items()):
+        first = min(s for s, _ in v)
+        last = max(max(s, e) for s, e in v)
+        u = union([(s, e) for s, e in v if e > s])
+        busy = sum(e - s for s, e in u)
+        ku = union([(s, e) for s, e in kern[(r, dev)] if e > s])
+        kunion = sum(e - s for s, e in ku)
+        ksum = sum(e - s for s, e in kern[(r, dev)] if e > s)
+        holes = [u[k + 1][0] - u[k][1] for k in range(len(u) - 1)]
+        long_holes = [h for h in holes if h > gap]
+        cap = max(spans[i] for i in inputs[(r, dev)])
+        rank_rows.append([r, dev, cap, last - first, busy, kunion, ksum, ksum - kunion, graph[(r, dev)], cap - busy,
+                          pct(busy, cap) if cap > 0 else None, pct(busy, last - first) if last > first else None,
+                          len(long_holes), sum(long_holes)])
+    rank_cols = [("Rank", "int"), ("Device", "int"), ("Capture Span", "int"), ("GPU Span", "int"), ("Busy", "int"),
+                 ("Kernel Union", "int"), ("Kernel Sum", "int"), ("Overlap", "int"), ("Graph", "int"),
+                 ("Idle", "int"), ("Capture Util (%)", "dec1"), ("GPU Span Util (%)", "dec1"), ("Idle Gaps", "int"),
+                 ("Gap Time", "int")]
     rows, notes = [], []
     for (r, dev), v in sorted(ops.items()):
         u = union(v)
@@ -442,7 +516,7 @@ def recipe_gpu_time_util(job, args, got_width):
             cells.append(pct(covered(u, b_lo, b_hi), b_hi - b_lo) if b_hi > b_lo else 0.0)
         rows.append([r, dev, width, *cells])
     cols = [("Rank", "int"), ("Device", "int"), ("Bucket Time", "int")] + [(str(b), "dec1") for b in range(buckets)]
-    return {"util": (cols, rows)}, notes
+    return {"rank": (rank_cols, rank_rows), "util": (cols, rows)}, notes
 
 
 # ---- comparing -----------------------------------------------------------------------------------
