@@ -6,6 +6,8 @@
 #    compute, and the ordinary content of nsysgen before them (about 2900 kernels in all);
 #  - a mixed job: an MPI export of two processes (MPI_RANKS 0 and 1) and an export without
 #    MPI_RANKS, whose ranks are therefore renumbered in input order;
+# and, when the shared data is there (../shared beside the repository, or $NSTATS_SHARED), takes
+# every export of shared/data/{real,captured} as one job of one rank each;
 # runs BUILD_DIR/nstats recipe NAME -f csv -o DIR on each for every recipe below and checks every
 # table with tests/recipe/brute.py (SQLite and nothing of nstats). Also checks that -j 1 and -j 3
 # write the same bytes. A recipe that `nstats recipe --help-recipes` does not list is skipped with a
@@ -104,6 +106,16 @@ done
 for spec in cuda_gpu_kern_sum nvtx_sum; do
 	check mixed "$spec" --ranks input "${mixed[@]}"
 done
+
+ROOT=$(cd "$HERE/../.." && pwd)
+DATA=${NSTATS_SHARED:-$ROOT/../shared}/data
+if [[ -d $DATA/real ]]; then
+	mapfile -t real < <(find "$DATA/real" "$DATA/captured" -name '*.sqlite' | sort)
+	for spec in cuda_gpu_kern_sum cuda_gpu_kern_sum:base cuda_api_sum cuda_gpu_mem_time_sum nvtx_sum nccl_sum \
+		mpi_sum gpu_time_util; do
+		check real "$spec" "${real[@]}"
+	done
+fi
 
 same() { # same WHAT DIR1 DIR2: passes when the two outputs are the same bytes
 	if diff -r "$2" "$3" >"$tmp/jdiff" 2>&1; then
