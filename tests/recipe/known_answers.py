@@ -4,7 +4,8 @@ RANK0.sqlite ... : checks, from the exports alone, that a job that nsysgen made 
 (`nsysgen --ranks N --rank r --iterations I ...` for r = 0 .. N-1, given here in rank order) has the
 timing its --help promises, which is what makes the answers of a multi-rank analysis known:
 
-  - each export's MPI_RANKS maps its process to its rank; every rank has the same `step` ranges'
+  - each export's MPI_RANKS maps its process to its rank; every rank has the same kernels before
+    the steps (name, device, stream, start and end, in order), the same `step` ranges'
     starts and, in each step, the same 5 NCCL collectives in the same order;
   - every rank's kernel of a collective ends at the same instant;
   - in a slow iteration the slow rank starts every collective last, every other rank at the same
@@ -35,13 +36,14 @@ def load(path):
                        "ORDER BY start").fetchall()
     rows = db.execute("SELECT k.start, k.end, k.deviceId, k.streamId, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k "
                       "JOIN StringIds s ON s.id = k.shortName ORDER BY k.start, k.streamId").fetchall()
+    before = [r[:5] for r in rows if not steps or r[0] < steps[0][0]]
     per_step = []
     for s, e in steps:
         inside = [r for r in rows if s <= r[0] < e]
         nccl = [r for r in inside if r[4].startswith(("ncclKernel_", "ncclDevKernel_"))]
         compute = [r for r in inside if not r[4].startswith(("ncclKernel_", "ncclDevKernel_"))]
         per_step.append((nccl, compute))
-    return ranks, steps, per_step
+    return ranks, steps, per_step, before
 
 
 def main(argv):
@@ -67,9 +69,11 @@ def main(argv):
         fail(f"{len(files)} exports for {n} ranks", errors)
         return 1
     job = [load(f) for f in files]
-    for r, (ranks, _, _) in enumerate(job):
+    for r, (ranks, _, _, before) in enumerate(job):
         if ranks != {r}:
             fail(f"rank {r}'s export maps its process to {sorted(ranks)}", errors)
+        if before != job[0][3]:
+            fail(f"rank {r}'s kernels before the steps are not rank 0's", errors)
     iterations = len(job[0][1])
     for r in range(n):
         if [s for s, _ in job[r][1]] != [s for s, _ in job[0][1]]:
