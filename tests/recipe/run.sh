@@ -10,7 +10,8 @@
 # every export of shared/data/{real,captured} as one job of one rank each;
 # runs BUILD_DIR/nstats recipe NAME -f csv -o DIR on each for every recipe below and checks every
 # table with tests/recipe/brute.py (SQLite and nothing of nstats). Also checks that -j 1 and -j 3
-# write the same bytes. A recipe that `nstats recipe --help-recipes` does not list is skipped with a
+# write the same bytes, and where nstats-mpi is built that mpirun -n 2 and -n 3 write those of -j 1.
+# A recipe that `nstats recipe --help-recipes` does not list is skipped with a
 # SKIP line (RECIPE_STRICT=1: it fails). Prints `recipe: N passed, M failed`; exits 1 on a failure.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -166,6 +167,27 @@ for spec in cuda_gpu_kern_sum stragglers:iteration=step nccl_overlap; do
 		head -n 10 "$tmp/jdiff" | sed 's/^/    /'
 	fi
 done
+
+# Under mpirun (where nstats-mpi is built): the bytes of -j 1.
+if [[ -x $B/nstats-mpi ]] && command -v mpirun >/dev/null; then
+	for spec in cuda_gpu_kern_sum stragglers:iteration=step nccl_overlap; do
+		listed "$spec" || continue
+		for np in 2 3; do
+			rm -rf "$tmp/j1" "$tmp/mpi"
+			if "$NSTATS" recipe "$spec" -j 1 -f csv -o "$tmp/j1" "${train[@]}" >/dev/null 2>&1 &&
+				OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun --oversubscribe \
+					-n "$np" "$NSTATS" recipe "$spec" -f csv -o "$tmp/mpi" "${train[@]}" >"$tmp/mpi-out" 2>&1 &&
+				diff -r "$tmp/j1" "$tmp/mpi" >"$tmp/jdiff" 2>&1; then
+				pass
+			else
+				fail "train: mpirun -n $np nstats recipe $spec differs from -j 1 (or failed)"
+				cat "$tmp/mpi-out" "$tmp/jdiff" 2>/dev/null | head -n 10 | sed 's/^/    /'
+			fi
+		done
+	done
+else
+	echo "SKIP mpirun: no $B/nstats-mpi or no mpirun"
+fi
 
 ((skipped == 0)) || echo "($skipped checks skipped: recipes this nstats does not have yet)"
 echo "recipe: $passed passed, $failed failed"
