@@ -212,7 +212,7 @@ def mpi_calls(job):
                     if r is not None and dur is not None:
                         yield r, dur, name
             continue
-        for r, i2, _, name, text, start, end in nvtx_ranges(job, only=i):
+        for r, _, _, name, text, start, end in nvtx_ranges(job, only=i):
             if name.startswith("MPI:") or (text or "").startswith("MPI_"):
                 yield r, end - start, text
 
