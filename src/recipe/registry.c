@@ -4,10 +4,12 @@
 #include "recipe/recipe.h"
 
 extern const struct nst_report nst_recipe_cuda_gpu_kern_sum;
+extern const struct nst_report nst_recipe_gpu_time_util;
 
 /* In name order, as --help-recipes lists them. */
 static const struct nst_report *const recipes[] = {
 	&nst_recipe_cuda_gpu_kern_sum,
+	&nst_recipe_gpu_time_util,
 };
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
