@@ -263,7 +263,7 @@ static const struct recipe_table tables[] = {
 };
 
 static const struct nst_recipe recipe = {
-	.tables = tables, .ntables = 2, .part = part, .reduce = reduce,
+	.tables = tables, .ntables = 2, .nkeys = { 1 }, .part = part, .reduce = reduce,
 };
 
 #define OP_NEEDS(table)                                                                  \
