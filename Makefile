@@ -171,6 +171,8 @@ accounting: all $(BRUTE)
 hostile: all
 	@tests/hostile/run.sh $(B)
 
+recipe: all ; @tests/recipe/run.sh $(B)
+
 # make test: builds (on every core unless make was given -j) and runs the suites SUITES names
 # (all of them when empty) through tests/run-all.sh, which runs TEST_JOBS at a time (default: the
 # number of cores) and prints each one's output whole, in order, with its time.
