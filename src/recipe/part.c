@@ -97,7 +97,7 @@ enum nst_status rec_push(struct rec *r, const void *vals, size_t n, struct nst_e
 		return NST_OK;
 	if (!grow((void **)&r->vals, &r->cap, r->nvals + n, sizeof *r->vals))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	memcpy(r->vals + r->nvals, vals, n * sizeof *vals);
+	memcpy(r->vals + r->nvals, vals, n * sizeof *r->vals);
 	r->nvals += n;
 	return NST_OK;
 }
