@@ -3,10 +3,12 @@
 
 #include "recipe/recipe.h"
 
+extern const struct nst_report nst_recipe_cuda_api_sum;
 extern const struct nst_report nst_recipe_cuda_gpu_kern_sum;
 
 /* In name order, as --help-recipes lists them. */
 static const struct nst_report *const recipes[] = {
+	&nst_recipe_cuda_api_sum,
 	&nst_recipe_cuda_gpu_kern_sum,
 };
 
