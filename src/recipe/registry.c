@@ -5,11 +5,13 @@
 
 extern const struct nst_report nst_recipe_cuda_api_sum;
 extern const struct nst_report nst_recipe_cuda_gpu_kern_sum;
+extern const struct nst_report nst_recipe_cuda_gpu_mem_time_sum;
 
 /* In name order, as --help-recipes lists them. */
 static const struct nst_report *const recipes[] = {
 	&nst_recipe_cuda_api_sum,
 	&nst_recipe_cuda_gpu_kern_sum,
+	&nst_recipe_cuda_gpu_mem_time_sum,
 };
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
