@@ -6,12 +6,14 @@
 extern const struct nst_report nst_recipe_cuda_api_sum;
 extern const struct nst_report nst_recipe_cuda_gpu_kern_sum;
 extern const struct nst_report nst_recipe_cuda_gpu_mem_time_sum;
+extern const struct nst_report nst_recipe_nvtx_sum;
 
 /* In name order, as --help-recipes lists them. */
 static const struct nst_report *const recipes[] = {
 	&nst_recipe_cuda_api_sum,
 	&nst_recipe_cuda_gpu_kern_sum,
 	&nst_recipe_cuda_gpu_mem_time_sum,
+	&nst_recipe_nvtx_sum,
 };
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
