@@ -6,6 +6,7 @@
 extern const struct nst_report nst_recipe_cuda_api_sum;
 extern const struct nst_report nst_recipe_cuda_gpu_kern_sum;
 extern const struct nst_report nst_recipe_cuda_gpu_mem_time_sum;
+extern const struct nst_report nst_recipe_mpi_sum;
 extern const struct nst_report nst_recipe_nccl_sum;
 extern const struct nst_report nst_recipe_nvtx_gpu_proj_sum;
 extern const struct nst_report nst_recipe_nvtx_sum;
@@ -15,6 +16,7 @@ static const struct nst_report *const recipes[] = {
 	&nst_recipe_cuda_api_sum,
 	&nst_recipe_cuda_gpu_kern_sum,
 	&nst_recipe_cuda_gpu_mem_time_sum,
+	&nst_recipe_mpi_sum,
 	&nst_recipe_nccl_sum,
 	&nst_recipe_nvtx_gpu_proj_sum,
 	&nst_recipe_nvtx_sum,
