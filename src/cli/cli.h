@@ -135,6 +135,10 @@ extern const size_t cli_nenvironment;
 /* The width of standard output for text fitted to it: COLUMNS, else the
  * terminal's when it is one, else fallback; within [lo, hi]. */
 size_t cli_terminal_width(size_t lo, size_t hi, size_t fallback);
+/* Progress lines on stderr: a terminal that stdout is not, and not quiet. */
+bool cli_progress_wanted(bool quiet);
+/* Started by mpirun (or another MPI launcher). */
+bool cli_under_mpi(void);
 /* Colour by default: standard output is a terminal and NO_COLOR is unset
  * or empty. */
 bool cli_color_wanted(void);
@@ -176,6 +180,8 @@ int cmd_analyze(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
+int cmd_recipe(int argc, char **argv);
+void doc_recipe(struct command_doc *d);
 void doc_stats(struct command_doc *d);
 void doc_analyze(struct command_doc *d);
 void doc_check(struct command_doc *d);

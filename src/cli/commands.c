@@ -13,6 +13,8 @@ const struct command cli_commands[] = {
 	  cmd_check, doc_check },
 	{ "diff", "two captures compared, kernel by kernel and launch by launch, with a CI gate"
 	  " (nstats addition)", cmd_diff, doc_diff },
+	{ "recipe", "one recipe over the exports of every rank of a job: per-rank and all-rank"
+	  " tables, exact, in parallel or under MPI (nstats addition)", cmd_recipe, doc_recipe },
 	{ "summary", "one screen for a person: capture, GPUs, top kernels, transfers, API, NVTX,"
 	  " findings (nstats addition)", cmd_summary, doc_summary },
 };

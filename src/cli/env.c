@@ -27,7 +27,7 @@ static void show_timing(void *arg, const char *line)
 	fprintf(stderr, "nstats: timing: %s\n", line);
 }
 
-enum { ENV_TIMING, ENV_READ_THREADS, ENV_NUMERIC, ENV_COLUMNS, ENV_NO_COLOR };
+enum { ENV_TIMING, ENV_READ_THREADS, ENV_NUMERIC, ENV_COLUMNS, ENV_NO_COLOR, ENV_MPI };
 
 const struct cli_env cli_environment[] = {
 	[ENV_TIMING] = { "NSTATS_TIMING",
@@ -44,6 +44,9 @@ const struct cli_env cli_environment[] = {
 		"terminal's own width when standard output is one, else 100)." },
 	[ENV_NO_COLOR] = { "NO_COLOR",
 		"When set and not empty, summary uses no colour unless --color=always." },
+	[ENV_MPI] = { "OMPI_COMM_WORLD_SIZE, PMI_SIZE, PMIX_RANK",
+		"Set by mpirun: recipe then shares its inputs among the MPI ranks\n"
+		"(through nstats-mpi)." },
 };
 const size_t cli_nenvironment = sizeof cli_environment / sizeof *cli_environment;
 
@@ -89,6 +92,20 @@ size_t cli_terminal_width(size_t lo, size_t hi, size_t fallback)
 	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
 		return clamp(ws.ws_col, lo, hi);
 	return fallback;
+}
+
+bool cli_progress_wanted(bool quiet)
+{
+	return !quiet && isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO);
+}
+
+bool cli_under_mpi(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK" };
+	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+		if (getenv(vars[i]))
+			return true;
+	return false;
 }
 
 bool cli_color_wanted(void)

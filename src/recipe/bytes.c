@@ -79,6 +79,7 @@ enum nst_status nst_part_save(const struct nst_part *p, void **buf, size_t *len,
 	put(&o, MAGIC, sizeof MAGIC);
 	put(&o, &ORDER, sizeof ORDER);
 	put_text(&o, p->spec);
+	put(&o, &p->mode, 1);
 	put_u64(&o, p->nranks);
 	for (size_t i = 0; i < p->nranks; i++) {
 		put(&o, &p->ranks[i].uid, sizeof p->ranks[i].uid);
@@ -198,7 +199,10 @@ static enum nst_status load(struct in *in, struct nst_part **out, struct nst_err
 	    !get(in, &order, sizeof order) || order != ORDER)
 		return NST_ERR_DB;
 	const char *spec = get_text(in, &a);
-	struct nst_part *p = spec ? part_new(spec) : NULL;
+	uint8_t mode = 0;
+	if (spec && get(in, &mode, 1) && mode > NST_RANKS_PROCESS)
+		in->bad = true;
+	struct nst_part *p = spec && !in->bad ? part_new(spec, (enum nst_ranks)mode) : NULL;
 	nst_arena_release(&a);
 	if (!p)
 		return in->bad ? NST_ERR_DB : nst_fail(err, NST_ERR_NOMEM, "out of memory");

@@ -38,6 +38,7 @@ struct nst_merge {
 	size_t nranks, rkcap;
 	int64_t *number;         /* by rank, once numbered */
 	struct nst_arena arena;  /* rows made by reduce */
+	int mode;                /* the parts' enum nst_ranks, -1 before the first */
 	char note[512];
 };
 
@@ -69,6 +70,7 @@ enum nst_status nst_merge_new(const struct nst_job *job, struct nst_merge **out,
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	}
 	m->job = job;
+	m->mode = -1;
 	m->recipe = job->report->recipe;
 	enum nst_status s = m->recipe->args ? m->recipe->args(job->args, job->nargs, &m->args, err)
 					    : NST_OK;
@@ -126,8 +128,23 @@ static enum nst_status group_of(struct nst_merge *m, const struct rec *r, struct
 	}
 }
 
+/* A record from elsewhere (a worker, another machine) has the shape the
+ * recipe gives its own: reduce() and finish() trust it. */
+static bool rec_fits(const struct nst_merge *m, const struct rec *r)
+{
+	const char *cols[RECIPE_MAX_COLS];
+	if (r->kind == REC_ROW)
+		return r->tab < m->recipe->ntables &&
+		       r->ncells == recipe_columns(m->recipe, r->tab, m->args, cols);
+	return r->tab < RECIPE_MAX_CLASSES && m->recipe->nkeys[r->tab] &&
+	       r->ncells == m->recipe->nkeys[r->tab] && r->uid > 0;
+}
+
 static enum nst_status add_rec(struct nst_merge *m, const struct rec *r, struct nst_error *err)
 {
+	if (!rec_fits(m, r))
+		return nst_fail(err, NST_ERR_DB, "a part of %s holds a record of another shape",
+				m->job->name);
 	if (r->kind == REC_ROW) {
 		if (!grow((void **)&m->rows, &m->rcap, m->nrows + 1, sizeof *m->rows))
 			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -162,6 +179,11 @@ static enum nst_status add_rank(struct nst_merge *m, const struct part_rank *r,
 
 enum nst_status nst_merge_add(struct nst_merge *m, struct nst_part *p, struct nst_error *err)
 {
+	if (m->mode >= 0 && p->mode != m->mode) {
+		nst_part_free(p);
+		return nst_fail(err, NST_ERR_USAGE, "parts of ranks told apart in two ways");
+	}
+	m->mode = p->mode;
 	if (strcmp(p->spec, m->job->spec) != 0) {
 		nst_fail(err, NST_ERR_USAGE, "a part of %s cannot be merged into %s", p->spec,
 			 m->job->spec);
@@ -219,7 +241,8 @@ enum nst_status nst_merge_take(struct nst_merge *m, size_t owner, size_t owners,
 	if (owners == 0 || owner >= owners)
 		return nst_fail(err, NST_ERR_USAGE, "nst_merge_take: owner %zu of %zu", owner,
 				owners);
-	struct nst_part *p = part_new(m->job->spec);
+	struct nst_part *p = part_new(m->job->spec, m->mode < 0 ? NST_RANKS_AUTO
+								 : (enum nst_ranks)m->mode);
 	if (!p)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	enum nst_status s = NST_OK;
@@ -305,7 +328,8 @@ static const char *ordinal(uint32_t n, char *buf, size_t size)
 }
 
 /* Each rank's own number when every rank has one and no two share it;
- * else 0, 1, ... in uid order (input, then unit), and why. */
+ * else 0, 1, ... in uid order (input, then unit), and why, unless the
+ * ranks were asked to be inputs or processes. */
 static enum nst_status number_ranks(struct nst_merge *m, struct nst_error *err)
 {
 	if (m->number)
@@ -332,8 +356,11 @@ static enum nst_status number_ranks(struct nst_merge *m, struct nst_error *err)
 					 ordinal(m->ranks[j].input + 1, a, sizeof a),
 					 ordinal(r->input + 1, b, sizeof b), (long long)r->rank);
 	}
+	bool own = !m->note[0] && m->mode <= NST_RANKS_AUTO;
+	if (m->mode > NST_RANKS_AUTO)
+		m->note[0] = '\0';
 	for (size_t i = 0; i < m->nranks; i++)
-		m->number[i] = m->note[0] ? (int64_t)i : m->ranks[i].rank;
+		m->number[i] = own ? m->ranks[i].rank : (int64_t)i;
 	return NST_OK;
 }
 

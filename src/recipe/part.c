@@ -17,9 +17,11 @@ recipe_uid recipe_uid_make(uint32_t input, int64_t unit)
 
 /* ---- records ------------------------------------------------------------------------ */
 
-struct nst_part *part_new(const char *spec)
+struct nst_part *part_new(const char *spec, enum nst_ranks mode)
 {
 	struct nst_part *p = calloc(1, sizeof *p);
+	if (p)
+		p->mode = (uint8_t)mode;
 	if (p && !(p->spec = strdup(spec))) {
 		free(p);
 		p = NULL;
@@ -191,7 +193,7 @@ struct recipe_part *recipe_part_begin(const struct nst_job *job, uint32_t input,
 				      enum nst_ranks mode, struct nst_error *err)
 {
 	struct recipe_part *rp = calloc(1, sizeof *rp);
-	if (!rp || !(rp->p = part_new(job->spec)) || nst_map_init(&rp->groups, 64) < 0) {
+	if (!rp || !(rp->p = part_new(job->spec, mode)) || nst_map_init(&rp->groups, 64) < 0) {
 		recipe_part_abort(rp);
 		nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		return NULL;

@@ -31,6 +31,7 @@ struct part_rank {
 
 struct nst_part {
 	char *spec;             /* the job: recipe and arguments */
+	uint8_t mode;           /* enum nst_ranks it was made with */
 	struct nst_arena arena; /* the cells' texts */
 	struct rec *rec;
 	size_t n, cap;
@@ -38,7 +39,7 @@ struct nst_part {
 	size_t nranks, rcap;
 };
 
-struct nst_part *part_new(const char *spec);
+struct nst_part *part_new(const char *spec, enum nst_ranks mode);
 enum nst_status part_add_rank(struct nst_part *p, recipe_uid uid, int64_t rank, uint32_t input,
 			      struct nst_error *err);
 /* A new record, its cells copied (texts into p's arena). */
