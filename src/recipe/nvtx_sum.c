@@ -57,7 +57,7 @@ static const char *const rank_cols[] = { SHAPE_RANK_COLS, "Style", "Range", NULL
 static const struct recipe_table tables[] = { SHAPE_TABLES(all_cols, rank_cols) };
 
 static const struct nst_recipe recipe = {
-	.tables = tables, .ntables = 2, .part = part, .reduce = shape_reduce,
+	.tables = tables, .ntables = 2, .nkeys = { 2 }, .part = part, .reduce = shape_reduce,
 };
 
 const struct nst_report nst_recipe_nvtx_sum = {
