@@ -12,19 +12,24 @@ Recipes and tables checked:
   mpi_sum: all and rank (the summary shape)
   gpu_time_util[:buckets=N][:gap=NS]: rank (stats -r gpu_time_sum's numbers per rank and device, as
       tests/accounting/brute_gpu_time.c computes them: the capture span is the input's) and util
+      (Bucket Time the span / N rounded down, the last bucket taking the remainder, a bucket of no
+      width an empty cell)
   nccl_overlap: rank and all
-  stragglers[:iteration=RANGE]: iterations and collectives (without iteration=, the whole capture's
-      duration is not defined by the doc: the iterations table's duration columns are not checked)
+  stragglers[:iteration=RANGE]: iterations and collectives; without iteration= a rank's one
+      iteration runs from its first kernel's start to its last kernel's end; collective starts
+      are compared on UTC (plus TARGET_INFO_SESSION_START_TIME.utcEpochNs where an input has it)
 
 Ranks follow `--ranks auto` (the default): a process listed in MPI_RANKS is that rank, an input
 without (or with an empty) MPI_RANKS is one rank; when every rank has a number and no two share one
 those are the Rank column, otherwise ranks are numbered 0, 1, ... in input order, then rank number
-or process id. `--ranks input`: each input is one rank, numbered in input order.
+or process id; on ties "the lowest rank" is the first in that order. `--ranks input`: each input
+is one rank, numbered in input order.
 
-What a value is, as the doc says: a kernel's, a CUDA call's (runtime rows with callchainId NULL and
-eventClass not 67: never a CUDA backtrace record), a memcpy's or memset's, an NVTX push/pop or
-start/end range's duration (end - start; an open range runs to the input's last NVTX timestamp, as
-stats -r nvtx_sum); an NCCL kernel is one whose base name (shortName) starts with ncclKernel_ or
+What a value is, as the doc says (a row without a start or an end is left out): a kernel's, a CUDA
+call's (runtime rows with callchainId NULL and eventClass not 67: never a CUDA backtrace record), a
+memcpy's or memset's, an NVTX push/pop or start/end range's duration (end - start; an open range runs
+to the input's last NVTX timestamp, as stats -r nvtx_sum; its name is its registered string, else its
+text, prefixed `domain:` in a named domain); an NCCL kernel is one whose base name (shortName) starts with ncclKernel_ or
 ncclDevKernel_, its collective the word after the prefix; an MPI call is a row of the MPI event
 tables (one without an end is left out), or where an input has none of them an NVTX range of the
 MPI domain or whose text starts with MPI_, its Function the range's text.
@@ -35,6 +40,7 @@ import os
 import sqlite3
 import sys
 from collections import defaultdict
+from fractions import Fraction
 
 NCCL_PREFIXES = ("ncclKernel_", "ncclDevKernel_")
 SUMMARY = {"cuda_gpu_kern_sum", "cuda_api_sum", "cuda_gpu_mem_time_sum", "nvtx_sum", "nccl_sum", "mpi_sum"}
@@ -91,16 +97,25 @@ class Job:
                 self.whole.append(len(entries))
                 entries.append((i, None, None))
         numbers = [e[1] for e in entries]
+        order = sorted(range(len(entries)),
+                       key=lambda k: (entries[k][0], entries[k][1] if entries[k][1] is not None
+                                      else (entries[k][2] or 0)))
         if all(n is not None for n in numbers) and len(set(numbers)) == len(numbers):
             self.rank_of_entry = numbers
         else:
-            order = sorted(range(len(entries)),
-                           key=lambda k: (entries[k][0], entries[k][1] if entries[k][1] is not None
-                                          else (entries[k][2] or 0)))
             self.rank_of_entry = [0] * len(entries)
             for n, k in enumerate(order):
                 self.rank_of_entry[k] = n
         self.ranks = sorted(self.rank_of_entry)
+        # "the lowest rank" on ties: the first in the order ranks are numbered in
+        self.tie_order = {self.rank_of_entry[k]: n for n, k in enumerate(order)}
+        # each input's session start on UTC, where it records one: stragglers compare starts on it
+        self.utc = []
+        for db in self.dbs:
+            t0 = None
+            if has_table(db, "TARGET_INFO_SESSION_START_TIME"):
+                t0 = db.execute("SELECT max(utcEpochNs) FROM TARGET_INFO_SESSION_START_TIME").fetchone()[0]
+            self.utc.append(t0 or 0)
 
     def rank(self, i, global_pid):
         """The rank of a row of input i whose process is global_pid; None: no rank's."""
@@ -121,10 +136,14 @@ def kernels(job, name_column="demangledName"):
         if not has_table(db, "CUPTI_ACTIVITY_KIND_KERNEL"):
             continue
         t = "CUPTI_ACTIVITY_KIND_KERNEL"
-        c = {x: col(db, t, x, "k") for x in ("globalPid", "deviceId", "streamId", name_column, "shortName")}
-        q = (f"SELECT {c['globalPid']}, {c['deviceId']}, {c['streamId']}, k.start, k.end, n.value, b.value "
+        c = {x: col(db, t, x, "k")
+             for x in ("globalPid", "deviceId", "streamId", name_column, "demangledName", "shortName")}
+        q = (f"SELECT {c['globalPid']}, {c['deviceId']}, {c['streamId']}, k.start, k.end, "
+             f"coalesce(n.value, d.value), b.value "
              f"FROM {t} k LEFT JOIN StringIds n ON n.id = {c[name_column]} "
-             f"LEFT JOIN StringIds b ON b.id = {c['shortName']}")
+             f"LEFT JOIN StringIds d ON d.id = {c['demangledName']} "
+             f"LEFT JOIN StringIds b ON b.id = {c['shortName']} "
+             f"WHERE k.start IS NOT NULL AND k.end IS NOT NULL")
         for p, dev, stream, start, end, name, base in db.execute(q):
             r = job.rank(i, p)
             if r is not None:
@@ -141,7 +160,8 @@ def memops(job):
                 labels = dict(db.execute("SELECT id, label FROM ENUM_CUDA_MEMCPY_OPER"))
             else:
                 labels = dict(enumerate(COPY_LABELS))
-            q = f"SELECT {c['globalPid']}, {c['deviceId']}, {c['streamId']}, m.start, m.end, m.copyKind FROM {t} m"
+            q = (f"SELECT {c['globalPid']}, {c['deviceId']}, {c['streamId']}, m.start, m.end, m.copyKind FROM {t} m "
+                 f"WHERE m.start IS NOT NULL AND m.end IS NOT NULL")
             for p, dev, stream, start, end, kind in db.execute(q):
                 r = job.rank(i, p)
                 if r is not None and kind in labels:
@@ -149,7 +169,8 @@ def memops(job):
         if has_table(db, "CUPTI_ACTIVITY_KIND_MEMSET"):
             t = "CUPTI_ACTIVITY_KIND_MEMSET"
             c = {x: col(db, t, x, "m") for x in ("globalPid", "deviceId", "streamId")}
-            q = f"SELECT {c['globalPid']}, {c['deviceId']}, {c['streamId']}, m.start, m.end FROM {t} m"
+            q = (f"SELECT {c['globalPid']}, {c['deviceId']}, {c['streamId']}, m.start, m.end FROM {t} m "
+                 f"WHERE m.start IS NOT NULL AND m.end IS NOT NULL")
             for p, dev, stream, start, end in db.execute(q):
                 r = job.rank(i, p)
                 if r is not None:
@@ -161,13 +182,13 @@ def api_calls(job):
     for i, db in enumerate(job.dbs):
         if not has_table(db, "CUPTI_ACTIVITY_KIND_RUNTIME"):
             continue
-        where = []
+        where = ["r.start IS NOT NULL", "r.end IS NOT NULL"]
         if has_column(db, "CUPTI_ACTIVITY_KIND_RUNTIME", "callchainId"):
             where.append("r.callchainId IS NULL")
         if has_column(db, "CUPTI_ACTIVITY_KIND_RUNTIME", "eventClass"):
             where.append("r.eventClass IS NOT 67")
         q = ("SELECT r.globalTid, r.end - r.start, s.value FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
-             "LEFT JOIN StringIds s ON s.id = r.nameId" + (" WHERE " + " AND ".join(where) if where else ""))
+             "LEFT JOIN StringIds s ON s.id = r.nameId WHERE " + " AND ".join(where))
         for t, dur, name in db.execute(q):
             r = job.rank(i, gpid(t))
             if r is not None:
@@ -186,7 +207,7 @@ def nvtx_ranges(job, only=None):
         for d, t, text in db.execute("SELECT domainId, globalTid, text FROM NVTX_EVENTS WHERE eventType = 75"):
             domains.setdefault((gpid(t), d), text)
         has_text_id = has_column(db, "NVTX_EVENTS", "textId")
-        q = ("SELECT n.eventType, n.start, n.end, n.globalTid, n.domainId, coalesce(n.text, s.value) "
+        q = ("SELECT n.eventType, n.start, n.end, n.globalTid, n.domainId, coalesce(s.value, n.text) "
              "FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = " + ("n.textId" if has_text_id else "NULL") +
              " WHERE n.eventType IN (59, 60, 70, 71)")
         for kind, start, end, t, d, text in db.execute(q):
@@ -372,10 +393,22 @@ def recipe_nccl_overlap(job):
     return {"rank": rank_table, "all": ([("Ranks", "int")] + cols, all_rows)}
 
 
-def lowest_max(d):
-    """The key of the largest value of {rank: value}, the lowest rank on ties."""
+def lowest_max(job, d):
+    """The rank of the largest value of {rank: value}; on ties the first in the order ranks are
+    numbered in (input, then rank number or process id)."""
     best = max(d.values())
-    return min(k for k, v in d.items() if v == best)
+    return min((k for k, v in d.items() if v == best), key=lambda k: job.tie_order[k])
+
+
+def first_rank(job, ranks):
+    return min(ranks, key=lambda k: job.tie_order[k])
+
+
+def exact_median(values):
+    """The median as a Fraction: starts on UTC are near 2^61, past a double's exact integers."""
+    v = sorted(values)
+    n = len(v)
+    return Fraction(v[n // 2]) if n % 2 else Fraction(v[n // 2 - 1] + v[n // 2], 2)
 
 
 def recipe_stragglers(job, args):
@@ -390,47 +423,44 @@ def recipe_stragglers(job, args):
             bounds[r].sort()
             for n, (s, e) in enumerate(bounds[r]):
                 iters[n][r] = e - s
-    starts = defaultdict(lambda: defaultdict(list))  # rank: iteration: [(start, collective)]
-    for r, _, _, _, start, end, _, base in kernels(job):
+    starts = defaultdict(lambda: defaultdict(list))  # rank: iteration: [(start on UTC, collective)]
+    extent = {}  # rank: (first start, last end) of all its kernels
+    for r, i, _, _, start, end, _, base in kernels(job):
+        lo, hi = extent.get(r, (start, end))
+        extent[r] = (min(lo, start), max(hi, end))
         c = nccl_collective(base)
         if not c:
             continue
         if not rng:
-            starts[r][0].append((start, c))
+            starts[r][0].append((start + job.utc[i], c))
             continue
         b = bounds.get(r, [])
         for n, (s, _) in enumerate(b):
             nxt = b[n + 1][0] if n + 1 < len(b) else None
             if start >= s and (nxt is None or start < nxt):
-                starts[r][n].append((start, c))
+                starts[r][n].append((start + job.utc[i], c))
                 break
-    if not rng:
-        for r in starts:
-            iters[0][r] = None
+    if not rng:  # the whole capture: from each rank's first kernel to the end of its last
+        for r, (lo, hi) in extent.items():
+            iters[0][r] = hi - lo
     it_rows = []
     for n in sorted(iters):
         d = iters[n]
-        if rng:
-            slowest = lowest_max(d)
-            med = median(list(d.values()))
-            it_rows.append([n, len(d), med, slowest, d[slowest], d[slowest] - med])
-        else:
-            it_rows.append([n, len(d), None, None, None, None])
+        slowest = lowest_max(job, d)
+        med = exact_median(d.values())
+        it_rows.append([n, len(d), float(med), slowest, d[slowest], float(d[slowest] - med)])
     it_cols = [("Iteration", "int"), ("Ranks", "int"), ("Median", "dec1"), ("Slowest Rank", "int"),
                ("Slowest", "int"), ("Lag", "dec1")]
-    if not rng:
-        it_cols = [(c, "skip" if k > 1 else t) for k, (c, t) in enumerate(it_cols)]
     co_rows = []
     for n in sorted({n for r in starts for n in starts[r]}):
         per_rank = {r: sorted(starts[r][n]) for r in starts if starts[r].get(n)}
         seqs = max(len(v) for v in per_rank.values())
         for k in range(seqs):
             at = {r: v[k] for r, v in per_rank.items() if k < len(v)}
-            first = min(at)
             st = {r: s for r, (s, _) in at.items()}
-            last = lowest_max(st)
-            co_rows.append([n, k, at[first][1], len(at), last, st[last] - median(list(st.values())),
-                            max(st.values()) - min(st.values())])
+            last = lowest_max(job, st)
+            co_rows.append([n, k, at[first_rank(job, at)][1], len(at), last,
+                            float(st[last] - exact_median(st.values())), max(st.values()) - min(st.values())])
     co_cols = [("Iteration", "int"), ("Seq", "int"), ("Collective", "text"), ("Ranks", "int"),
                ("Last Rank", "int"), ("Lag", "dec1"), ("Skew", "int")]
     return {"iterations": (it_cols, it_rows), "collectives": (co_cols, co_rows)}
@@ -477,7 +507,7 @@ def capture_span(db):
     return 0 if lo is None else max(hi - lo, 0)
 
 
-def recipe_gpu_time_util(job, args, got_width):
+def recipe_gpu_time_util(job, args):
     buckets = int(args.get("buckets", 100))
     gap = int(args.get("gap", 1000))
     ops = defaultdict(list)  # (rank, device): intervals
@@ -521,17 +551,12 @@ def recipe_gpu_time_util(job, args, got_width):
         u = union(v)
         lo, hi = u[0][0], u[-1][1]
         span = hi - lo
-        width = -(-span // buckets)  # ceil: N buckets cover the span, the last one cut at its end
-        w = got_width.get((r, dev))
-        if w is not None and w != width and w == span // buckets:
-            notes.append(f"gpu_time_util: rank {r} device {dev}: Bucket Time is span / N rounded down ({w}), "
-                         f"not up ({width}): the last bucket then runs to the span's end")
-            width = w
+        width = span // buckets  # rounded down: the last bucket also takes the remainder
         cells = []
         for b in range(buckets):
             b_lo = lo + b * width
-            b_hi = hi if b == buckets - 1 else min(lo + (b + 1) * width, hi)
-            cells.append(pct(covered(u, b_lo, b_hi), b_hi - b_lo) if b_hi > b_lo else 0.0)
+            b_hi = hi if b == buckets - 1 else lo + (b + 1) * width
+            cells.append(pct(covered(u, b_lo, b_hi), b_hi - b_lo) if b_hi > b_lo else None)
         rows.append([r, dev, width, *cells])
     cols = [("Rank", "int"), ("Device", "int"), ("Bucket Time", "int")] + [(str(b), "dec1") for b in range(buckets)]
     return {"rank": (rank_cols, rank_rows), "util": (cols, rows)}, notes
@@ -651,27 +676,6 @@ def parse_recipe(spec):
     return name, args
 
 
-def read_widths(path):
-    """Bucket Time per (Rank, Device) of a util csv, to tell which of the two roundings it uses."""
-    out = {}
-    if not os.path.exists(path):
-        return out
-    with open(path, newline="") as f:
-        lines = list(csv.reader(f))
-    if not lines:
-        return out
-    h = lines[0]
-    ir, idev, iw = find_column(h, "Rank"), find_column(h, "Device"), find_column(h, "Bucket Time")
-    if None in (ir, idev, iw):
-        return out
-    for row in lines[1:]:
-        try:
-            out[(int(row[ir]), int(row[idev]))] = int(row[iw])
-        except (ValueError, IndexError):
-            pass
-    return out
-
-
 def main(argv):
     mode, writing = "auto", False
     while len(argv) > 1 and argv[1] in ("--ranks", "--write"):
@@ -695,7 +699,7 @@ def main(argv):
     elif name == "stragglers":
         tables = recipe_stragglers(job, args)
     elif name == "gpu_time_util":
-        tables, notes = recipe_gpu_time_util(job, args, read_widths(os.path.join(out, f"{name}_util.csv")))
+        tables, notes = recipe_gpu_time_util(job, args)
     else:
         print(f"brute.py: no brute force for recipe {name!r}", file=sys.stderr)
         return 2

@@ -107,6 +107,17 @@ done
 for spec in cuda_gpu_kern_sum nvtx_sum; do
 	check mixed "$spec" --ranks input "${mixed[@]}"
 done
+# The mixed job's inputs have sessions that start at different UTC instants: stragglers compares
+# starts on UTC.
+for spec in stragglers nccl_overlap; do
+	check mixed "$spec" "${mixed[@]}"
+done
+# The training job with its inputs out of rank order: the Rank column is still MPI_RANKS's, and
+# "the lowest rank" of a tie is the first in input order (rank 2 here).
+shuffled=("${train[2]}" "${train[0]}" "${train[3]}" "${train[1]}")
+for spec in stragglers stragglers:iteration=step nccl_sum; do
+	check shuffled "$spec" "${shuffled[@]}"
+done
 
 ROOT=$(cd "$HERE/../.." && pwd)
 DATA=${NSTATS_SHARED:-$ROOT/../shared}/data
