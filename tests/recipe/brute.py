@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""brute.py [--ranks auto|input] [--write] RECIPE[:ARG...] DIR INPUT...: recomputes from the Nsight Systems
+"""brute.py [--ranks auto|input|process] [--write] RECIPE[:ARG...] DIR INPUT...: recomputes from the Nsight Systems
 exports INPUT (.sqlite), with Python's sqlite3 and nothing of nstats, every table that
 `nstats recipe RECIPE -f csv -o DIR INPUT...` wrote as DIR/NAME_TABLE.csv, as docs/recipes.md
 defines them, and compares them cell by cell: integers exactly, one-decimal values within 0.051
@@ -23,7 +23,10 @@ Ranks follow `--ranks auto` (the default): a process listed in MPI_RANKS is that
 without (or with an empty) MPI_RANKS is one rank; when every rank has a number and no two share one
 those are the Rank column, otherwise ranks are numbered 0, 1, ... in input order, then rank number
 or process id; on ties "the lowest rank" is the first in that order. `--ranks input`: each input
-is one rank, numbered in input order.
+is one rank, numbered in input order. `--ranks process`: each process with rows that the recipe
+reads is one rank (with its MPI_RANKS number where it has one), numbered the same way: for the
+summary recipes, a process with values of the recipe (an NCCL kernel for nccl_sum, an MPI call for
+mpi_sum); for the others, one with rows of the tables it reads.
 
 What a value is, as the doc says (a row without a start or an end is left out): a kernel's, a CUDA
 call's (runtime rows with callchainId NULL and eventClass not 67: never a CUDA backtrace record), a
@@ -71,25 +74,60 @@ def gpid(gtid):
     return None if gtid is None else gtid - (gtid & 0xFFFFFF)
 
 
+# What each recipe reads, for --ranks process: (table, its process column, a condition)
+KERNELS = [("CUPTI_ACTIVITY_KIND_KERNEL", "globalPid", "")]
+MEMOPS = [("CUPTI_ACTIVITY_KIND_MEMCPY", "globalPid", ""), ("CUPTI_ACTIVITY_KIND_MEMSET", "globalPid", "")]
+NVTX = [("NVTX_EVENTS", "globalTid", "eventType IN (59, 60, 70, 71)")]
+READS = {
+    "cuda_gpu_kern_sum": KERNELS, "nccl_sum": KERNELS, "cuda_gpu_mem_time_sum": MEMOPS, "nvtx_sum": NVTX,
+    "cuda_api_sum": [("CUPTI_ACTIVITY_KIND_RUNTIME", "globalTid", "")],
+    "mpi_sum": [(t, "globalTid", "") for t in ("MPI_P2P_EVENTS", "MPI_COLLECTIVES_EVENTS",
+                                                 "MPI_START_WAIT_EVENTS", "MPI_OTHER_EVENTS")] + NVTX,
+    "nccl_overlap": KERNELS + MEMOPS, "stragglers": KERNELS, "stragglers:iteration": KERNELS + NVTX,
+    "gpu_time_util": KERNELS + MEMOPS + [("CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "globalPid", "")],
+}
+
+
+def processes_read(db, recipe):
+    """The globalPids of the processes with rows that the recipe reads (--ranks process)."""
+    out = set()
+    for table, column, cond in READS.get(recipe, KERNELS):
+        if not has_table(db, table):
+            continue
+        c = column if has_column(db, table, column) else "NULL"  # no process column: one process, None
+        q = f"SELECT DISTINCT {c} FROM {table}" + (f" WHERE {cond}" if cond else "")
+        out |= {gpid(v) for (v,) in db.execute(q)}
+    return out
+
+
 class Job:
     """The inputs, and which rank each process of each is."""
 
-    def __init__(self, paths, mode):
+    def __init__(self, paths, mode, recipe=None, processes=None):
         self.dbs = [sqlite3.connect(f"file:{p}?mode=ro", uri=True) for p in paths]
+        self.probe = mode == "probe"  # rank() gives (input, globalPid): which processes have values
         entries = []  # (input, rank number or None, pid or None, process key or None)
         self.by_process = []  # per input: {globalPid: entry index}, or None: the whole input
         self.whole = []  # per input: the entry index of the whole input, or None
         for i, db in enumerate(self.dbs):
             ranks = {}
-            if mode == "auto" and has_table(db, "MPI_RANKS"):
+            if mode in ("auto", "process") and has_table(db, "MPI_RANKS"):
                 for gtid, rank in db.execute("SELECT globalTid, rank FROM MPI_RANKS"):
                     p = gpid(gtid)
                     ranks[p] = rank if p not in ranks else min(ranks[p], rank)
+            if mode == "process":  # every process with rows the recipe reads, its MPI rank if any
+                found = processes[i] if processes is not None else processes_read(db, recipe)
+                ranks = {p: ranks.get(p) for p in found}
+                if not ranks:
+                    self.by_process.append({})
+                    self.whole.append(None)
+                    continue
             if ranks:
                 m = {}
-                for p, rank in sorted(ranks.items()):
+                # a table without globalPid: its rows are one process of no known id (pid 0)
+                for p, rank in sorted(ranks.items(), key=lambda x: (x[0] is not None, x[0] or 0)):
                     m[p] = len(entries)
-                    entries.append((i, rank, (p >> 24) & 0xFFFFFF))
+                    entries.append((i, rank, 0 if p is None else (p >> 24) & 0xFFFFFF))
                 self.by_process.append(m)
                 self.whole.append(None)
             else:
@@ -119,9 +157,11 @@ class Job:
 
     def rank(self, i, global_pid):
         """The rank of a row of input i whose process is global_pid; None: no rank's."""
+        if self.probe:
+            return (i, gpid(global_pid))
         if self.by_process[i] is None:
             return self.rank_of_entry[self.whole[i]]
-        k = self.by_process[i].get(gpid(global_pid)) if global_pid is not None else None
+        k = self.by_process[i].get(gpid(global_pid))
         return None if k is None else self.rank_of_entry[k]
 
 
@@ -306,6 +346,12 @@ def summary_tables(job, values, key_columns):
 
 
 def recipe_summary(job, name, args):
+    values, keys = summary_values(job, name, args)
+    return summary_tables(job, values, keys)
+
+
+def summary_values(job, name, args):
+    """{(rank, key tuple): [values]} of a summary recipe, and its key columns."""
     values = defaultdict(list)
     if name == "cuda_gpu_kern_sum":
         column = {"base": "shortName", "mangled": "mangledName"}.get(args.get("_flag"), "demangledName")
@@ -334,7 +380,7 @@ def recipe_summary(job, name, args):
         for r, _, style, rname, _, start, end in nvtx_ranges(job):
             values[(r, (style, rname))].append(end - start)
         keys = ["Style", "Range"]
-    return summary_tables(job, values, keys)
+    return values, keys
 
 
 def union(intervals):
@@ -685,12 +731,19 @@ def main(argv):
         else:
             mode = argv[2]
             argv = argv[:1] + argv[3:]
-    if len(argv) < 4 or mode not in ("auto", "input"):
+    if len(argv) < 4 or mode not in ("auto", "input", "process"):
         print(__doc__.split("\n\n")[0], file=sys.stderr)
         return 2
     name, args = parse_recipe(argv[1])
     out, inputs = argv[2], argv[3:]
-    job = Job(inputs, mode)
+    processes = None
+    if mode == "process" and name in SUMMARY:  # the processes that have values of the recipe
+        values, _ = summary_values(Job(inputs, "probe"), name, args)
+        processes = defaultdict(set)
+        for (i, p), _ in values:
+            processes[i].add(p)
+    job = Job(inputs, mode, name + (":iteration" if name == "stragglers" and "iteration" in args else ""),
+              processes)
     notes = []
     if name in SUMMARY:
         tables = recipe_summary(job, name, args)

@@ -107,6 +107,10 @@ done
 for spec in cuda_gpu_kern_sum nvtx_sum; do
 	check mixed "$spec" --ranks input "${mixed[@]}"
 done
+# --ranks process: a process is a rank when it has rows the recipe reads
+for spec in cuda_gpu_kern_sum cuda_api_sum nvtx_sum mpi_sum nccl_sum stragglers nccl_overlap gpu_time_util; do
+	check mixed "$spec" --ranks process "${mixed[@]}" "${train[0]}"
+done
 # The mixed job's inputs have sessions that start at different UTC instants: stragglers compares
 # starts on UTC.
 for spec in stragglers nccl_overlap; do
@@ -126,6 +130,10 @@ if [[ -d $DATA/real ]]; then
 	for spec in cuda_gpu_kern_sum cuda_gpu_kern_sum:base cuda_api_sum cuda_gpu_mem_time_sum nvtx_sum nccl_sum \
 		mpi_sum gpu_time_util; do
 		check real "$spec" "${real[@]}"
+	done
+	# some of them have kernels without a globalPid: one process of no known id
+	for spec in cuda_gpu_kern_sum mpi_sum stragglers nccl_overlap; do
+		check real "$spec" --ranks process "${real[@]}"
 	done
 fi
 
