@@ -138,13 +138,7 @@ static enum nst_status part(struct nst_ctx *ctx, struct recipe_part *rp, const v
 	return s;
 }
 
-static const char *const all_cols[] = { SHAPE_ALL_COLS, "Function", SHAPE_HIDDEN_COL, NULL };
-static const char *const rank_cols[] = { SHAPE_RANK_COLS, "Function", NULL };
-static const struct recipe_table tables[] = { SHAPE_TABLES(all_cols, rank_cols) };
-
-static const struct nst_recipe recipe = {
-	.tables = tables, .ntables = 2, .nkeys = { 1 }, .part = part, .reduce = shape_reduce,
-};
+SHAPE_RECIPE(recipe, part, "Function");
 
 #define EVENT_NEEDS(table)                                                              \
 	{ table, "start", false }, { table, "end", false }, { table, "globalTid", false }, \

@@ -74,13 +74,7 @@ static enum nst_status part(struct nst_ctx *ctx, struct recipe_part *rp, const v
 	return add_kernels(ctx, rp, &k, err);
 }
 
-static const char *const all_cols[] = { SHAPE_ALL_COLS, "Collective", SHAPE_HIDDEN_COL, NULL };
-static const char *const rank_cols[] = { SHAPE_RANK_COLS, "Collective", NULL };
-static const struct recipe_table tables[] = { SHAPE_TABLES(all_cols, rank_cols) };
-
-static const struct nst_recipe recipe = {
-	.tables = tables, .ntables = 2, .nkeys = { 1 }, .part = part, .reduce = shape_reduce,
-};
+SHAPE_RECIPE(recipe, part, "Collective");
 
 static const struct nst_need needs[] = {
 	{ KERNEL, "start", false }, { KERNEL, "end", false }, { KERNEL, "globalPid", false },

@@ -42,13 +42,7 @@ static enum nst_status part(struct nst_ctx *ctx, struct recipe_part *rp, const v
 	return s;
 }
 
-static const char *const all_cols[] = { SHAPE_ALL_COLS, "Range", SHAPE_HIDDEN_COL, NULL };
-static const char *const rank_cols[] = { SHAPE_RANK_COLS, "Range", NULL };
-static const struct recipe_table tables[] = { SHAPE_TABLES(all_cols, rank_cols) };
-
-static const struct nst_recipe recipe = {
-	.tables = tables, .ntables = 2, .nkeys = { 1 }, .part = part, .reduce = shape_reduce,
-};
+SHAPE_RECIPE(recipe, part, "Range");
 
 const struct nst_report nst_recipe_nvtx_gpu_proj_sum = {
 	.name = "nvtx_gpu_proj_sum",
