@@ -9,14 +9,15 @@ static void op_key(void *arg, int64_t id, struct nst_cell *key)
 	key[0] = nst_text(nst_op_name(arg, id));
 }
 
-/* The rows of one table; name(i) is row i's operation number, 0 for a
- * memcpy whose kind has no label (the report joins the ENUM table). */
+/* The rows of the memcpy or the memset table. */
 struct mem_rows {
 	const struct nst_gpu_table *t;
 	const int64_t *gpid;
 	const int64_t *kind; /* NULL for memsets */
 };
 
+/* Row i's operation number; 0 for a memcpy whose kind has no label, which
+ * the report leaves out (it joins the ENUM table). */
 static int64_t op_of(struct nst_ctx *ctx, struct nst_op_names *nm, const struct mem_rows *m,
 		     size_t i)
 {

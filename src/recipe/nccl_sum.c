@@ -90,8 +90,8 @@ const struct nst_report nst_recipe_nccl_sum = {
 		"instances, total, average, median, minimum, maximum and standard\n"
 		"deviation of one kernel over all ranks, how many ranks ran it, and\n"
 		"the imbalance (the largest rank's total over the mean rank's); then\n"
-		"the same per rank.  A value is one NCCL kernel's duration; exports\n"
-		"carry no message sizes.",
+		"the same per rank.  Exports carry no message sizes.  A value is one\n"
+		"NCCL kernel's duration.",
 	.needs = needs,
 	.recipe = &recipe,
 };
