@@ -50,17 +50,22 @@ row() { # row NAME COMMAND...: median seconds and peak MiB of the largest proces
 		"$(awk -v s="$secs" -v h="$half" 'BEGIN { printf "%.2f", s / h }')"
 }
 
-# the peak resident memory of the process that merges, polled while it runs
-merger_peak() {
+# the peak resident memory of the process that merges and of its largest worker, polled while the
+# -j 2 run goes: "MERGER_MIB WORKER_MIB"
+peaks() {
 	"$nstats" recipe cuda_gpu_kern_sum -q -f csv -j 2 "$dir" >/dev/null &
-	local pid=$! peak=0 v
+	local pid=$! merger=0 worker=0 v c
 	while kill -0 "$pid" 2>/dev/null; do
 		v=$(awk '/^VmHWM/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
-		[[ -n $v ]] && ((v > peak)) && peak=$v
+		[[ -n $v ]] && ((v > merger)) && merger=$v
+		for c in $(cat "/proc/$pid/task/$pid/children" 2>/dev/null || true); do
+			v=$(awk '/^VmHWM/ { print $2 }' "/proc/$c/status" 2>/dev/null || true)
+			[[ -n $v ]] && ((v > worker)) && worker=$v
+		done
 		sleep 0.05
 	done
 	wait "$pid"
-	echo $((peak / 1024))
+	echo $((merger / 1024)) $((worker / 1024))
 }
 
 make_job
@@ -82,4 +87,7 @@ else
 fi
 row "stats per export, shell loop" bash -c 'for f in "$1"/*.sqlite; do "$0" stats -q -r cuda_gpu_kern_sum -f csv "$f"; done' "$nstats" "$dir"
 echo
-echo "peak of the -j 2 run's merging process: $(merger_peak) MiB"
+read -r merger worker <<<"$(peaks)"
+one_input=$("$measure" "$runs" "$nstats" stats -q -r cuda_gpu_kern_sum -f csv "$dir/rank0000.sqlite")
+echo "the -j 2 run's peaks: the merging process $merger MiB, the largest worker $worker MiB;"
+echo "stats -r cuda_gpu_kern_sum on one input: $one_input (s, MiB)"
