@@ -264,7 +264,7 @@ bench: all $(B)/measure
 # coverage and sanitizers; each harness runs FUZZ_SECONDS on its corpus in
 # build-fuzz/corpus/NAME, seeded by tests/fuzz/seeds.sh.
 FUZZ_SECONDS ?= 60
-FUZZERS  := export options text kineto
+FUZZERS  := export options text kineto part
 FUZZ_B   := build-fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CLI := $(filter-out $(FUZZ_B)/obj/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ_B)/obj/%.o))

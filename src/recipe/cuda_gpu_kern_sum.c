@@ -45,7 +45,7 @@ static const char *const rank_cols[] = { SHAPE_RANK_COLS, "Name", NULL };
 static const struct recipe_table tables[] = { SHAPE_TABLES(all_cols, rank_cols) };
 
 static const struct nst_recipe recipe = {
-	.tables = tables, .ntables = 2, .part = part, .reduce = shape_reduce,
+	.tables = tables, .ntables = 2, .nkeys = { 1 }, .part = part, .reduce = shape_reduce,
 };
 
 static const struct nst_need needs[] = {

@@ -128,8 +128,23 @@ static enum nst_status group_of(struct nst_merge *m, const struct rec *r, struct
 	}
 }
 
+/* A record from elsewhere (a worker, another machine) has the shape the
+ * recipe gives its own: reduce() and finish() trust it. */
+static bool rec_fits(const struct nst_merge *m, const struct rec *r)
+{
+	const char *cols[RECIPE_MAX_COLS];
+	if (r->kind == REC_ROW)
+		return r->tab < m->recipe->ntables &&
+		       r->ncells == recipe_columns(m->recipe, r->tab, m->args, cols);
+	return r->tab < RECIPE_MAX_CLASSES && m->recipe->nkeys[r->tab] &&
+	       r->ncells == m->recipe->nkeys[r->tab] && r->uid > 0;
+}
+
 static enum nst_status add_rec(struct nst_merge *m, const struct rec *r, struct nst_error *err)
 {
+	if (!rec_fits(m, r))
+		return nst_fail(err, NST_ERR_DB, "a part of %s holds a record of another shape",
+				m->job->name);
 	if (r->kind == REC_ROW) {
 		if (!grow((void **)&m->rows, &m->rcap, m->nrows + 1, sizeof *m->rows))
 			return nst_fail(err, NST_ERR_NOMEM, "out of memory");

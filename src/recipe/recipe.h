@@ -88,6 +88,8 @@ struct recipe_rows {
 };
 
 #define RECIPE_MAX_COLS 128
+#define RECIPE_MAX_CLASSES 4
+#define RECIPE_MAX_KEYS 8
 
 struct recipe_table {
 	const char *name;        /* "all": the file is NAME_all.csv */
@@ -107,6 +109,9 @@ struct recipe_table {
 struct nst_recipe {
 	const struct recipe_table *tables;
 	size_t ntables;
+	/* The key cells of each class of groups (0: no such class): what a
+	 * part from elsewhere must hold before reduce() sees it. */
+	uint8_t nkeys[RECIPE_MAX_CLASSES];
 	/* Columns a table's own may name: the job's arguments read (NULL:
 	 * none).  Returns NST_ERR_USAGE on a bad value; *out is what part,
 	 * reduce and finish get as args (freed by the caller with free()). */

@@ -48,6 +48,8 @@ enum nst_status shape_reduce(const struct recipe_group *g, struct recipe_out *o,
 			     const void *args, struct nst_error *err)
 {
 	(void)args;
+	if (g->nkey > RECIPE_MAX_KEYS)
+		return nst_fail(err, NST_ERR_INTERNAL, "a group of %zu key cells", g->nkey);
 	size_t total = 0, ranks = 0;
 	for (size_t i = 0; i < g->n; i++)
 		total += g->m[i].nvals;
@@ -166,7 +168,7 @@ enum nst_status shape_add(struct shape_groups *sg, int64_t id, recipe_uid uid, i
 {
 	uint32_t h;
 	if (!nst_map_get(&sg->handles, id, uid, &h)) {
-		struct nst_cell k[8];
+		struct nst_cell k[RECIPE_MAX_KEYS];
 		size_t handle;
 		bool inserted;
 		key(arg, id, k);

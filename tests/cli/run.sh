@@ -810,7 +810,9 @@ main() {
 		--nvtx 0 --osrt 0 -o "$WORK/ex.sqlite" >/dev/null || { echo "cli: nsysgen failed" >&2; exit 1; }
 	export LC_ALL=C.UTF-8
 	local name
+	# CLI_ONLY=REGEX runs the tests whose names match, while working on them
 	for name in $(declare -F | awk '$3 ~ /^test_/ { sub(/^test_/, "", $3); print $3 }'); do
+		[[ -n ${CLI_ONLY:-} && ! $name =~ $CLI_ONLY ]] && continue
 		t "$name"
 	done
 	echo "cli: $PASSED passed, $FAILED failed"

@@ -22,7 +22,7 @@ text_seed() { # text_seed NAME SELECTOR TEXT: the text harness picks its parser 
 	printf '%b%s' "$2" "$3" >"$dir/text/$1"
 }
 
-mkdir -p "$dir/export" "$dir/options" "$dir/text" "$dir/kineto"
+mkdir -p "$dir/export" "$dir/options" "$dir/text" "$dir/kineto" "$dir/part"
 export_seed cuda --seed 1 --kernels 4 --memcpy 2 --memset 1 --kernel-names 3 --other-api 2
 export_seed nvtx --seed 2 --kernels 3 --nvtx 3 --osrt 3 --backtrace
 export_seed overlap --seed 3 --kernels 5 --streams 2 --overlap --processes 2
@@ -84,3 +84,9 @@ if [[ ! -s $dir/kineto/made-valid ]]; then
 	done
 	rm -rf "$tmp"
 fi
+
+# recipe parts: the harness puts a valid header before input whose first byte is odd; a part with no
+# ranks and no records, one with a rank, one with a group of two values
+printf '\1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' >"$dir/part/empty"
+printf '\1\1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' >"$dir/part/rank"
+printf '\1\0\0\0\0\0\0\0\0\1\0\0\0\0\0\0\0\0\0\1\0\0\0\0\1\0\0\0\0\0\2\0\0\0\0\0\0\0\3\1\0\0\0\0\0\0\0x\5\0\0\0\0\0\0\0\7\0\0\0\0\0\0\0' >"$dir/part/group"

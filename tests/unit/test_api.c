@@ -789,6 +789,146 @@ static void the_span_and_close_names(void **state)
 	assert_null(f);
 }
 
+/* ---- recipes: parts as bytes, split among owners, merged back -------------------- */
+
+/* Every table of every recipe over exports A and B (and A again, as a
+ * third rank), as csv text: the parts merged here, or first sent as bytes
+ * (as a worker does), or split among `owners` that each reduce their
+ * groups and send their rows to one writer (as MPI ranks do). */
+enum recipe_path { DIRECT, AS_BYTES, OWNERS };
+
+static struct nst_part *make_part(struct nst_export *x, const struct nst_job *j, uint32_t input)
+{
+	struct nst_part *p = NULL;
+	struct nst_error err = { 0 };
+	if (nst_part_make(x, j, input, NST_RANKS_AUTO, NULL, &p, &err) != NST_OK)
+		fail_msg("%s: %s", nst_job_spec(j), err.msg);
+	return p;
+}
+
+static struct nst_part *through_bytes(struct nst_part *p)
+{
+	void *buf = NULL;
+	size_t len = 0;
+	struct nst_part *q = NULL;
+	struct nst_error err = { 0 };
+	assert_int_equal(nst_part_save(p, &buf, &len, &err), NST_OK);
+	nst_part_free(p);
+	assert_int_equal(nst_part_load(buf, len, &q, &err), NST_OK);
+	free(buf);
+	return q;
+}
+
+static struct nst_merge *new_merge(const struct nst_job *j)
+{
+	struct nst_merge *m = NULL;
+	struct nst_error err = { 0 };
+	assert_int_equal(nst_merge_new(j, &m, &err), NST_OK);
+	return m;
+}
+
+static void add(struct nst_merge *m, struct nst_part *p)
+{
+	struct nst_error err = { 0 };
+	if (nst_merge_add(m, p, &err) != NST_OK)
+		fail_msg("%s", err.msg);
+}
+
+/* What the owners of the groups do: each reduces its share and sends its
+ * rows, as bytes, to the writer. */
+static struct nst_merge *by_owners(const struct nst_job *j, struct nst_merge *m, size_t owners)
+{
+	struct nst_merge *writer = new_merge(j);
+	struct nst_error err = { 0 };
+	for (size_t o = 0; o < owners; o++) {
+		struct nst_part *share = NULL, *rows = NULL;
+		assert_int_equal(nst_merge_take(m, o, owners, &share, &err), NST_OK);
+		struct nst_merge *owner = new_merge(j);
+		add(owner, through_bytes(share));
+		assert_int_equal(nst_merge_reduce(owner, &err), NST_OK);
+		assert_int_equal(nst_merge_take(owner, 0, 1, &rows, &err), NST_OK);
+		add(writer, through_bytes(rows));
+		nst_merge_free(owner);
+	}
+	nst_merge_free(m);
+	return writer;
+}
+
+static char *recipe_text(const char *spec, enum recipe_path path)
+{
+	const char *inputs[] = { API_EXPORT_A, API_EXPORT_B, API_EXPORT_A };
+	struct nst_job *j = job(NST_RECIPES, spec);
+	struct nst_merge *m = new_merge(j);
+	for (uint32_t i = 0; i < COUNT(inputs); i++) {
+		struct nst_export *x = open_export(inputs[i]);
+		struct nst_part *p = make_part(x, j, i);
+		nst_export_close(x);
+		add(m, path == DIRECT ? p : through_bytes(p));
+	}
+	if (path == OWNERS)
+		m = by_owners(j, m, 3);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct nst_format *f = NULL;
+	struct nst_error err = { 0 };
+	assert_int_equal(nst_format_parse("csv", NULL, &f, &err), NST_OK);
+	for (size_t t = 0; nst_merge_table(m, t); t++)
+		if (nst_merge_run(m, t, &(struct nst_run){ .job = j, .format = f, .out = out }, &err))
+			fail_msg("%s: %s", spec, err.msg);
+	fclose(out);
+	nst_format_free(f);
+	nst_merge_free(m);
+	nst_job_free(j);
+	return buf;
+}
+
+static void recipes_do_not_depend_on_the_split(void **state)
+{
+	(void)state;
+	struct nst_about about;
+	assert_true(nst_catalog_size(NST_RECIPES) > 0);
+	for (size_t i = 0; nst_catalog_entry(NST_RECIPES, i, &about); i++) {
+		char *direct = recipe_text(about.name, DIRECT);
+		char *bytes = recipe_text(about.name, AS_BYTES);
+		char *owners = recipe_text(about.name, OWNERS);
+		assert_true(strlen(direct) > 0);
+		assert_string_equal(direct, bytes);
+		assert_string_equal(direct, owners);
+		free(direct);
+		free(bytes);
+		free(owners);
+	}
+}
+
+/* Bytes cut short anywhere, or changed, are an error, never a crash. */
+static void broken_part_bytes(void **state)
+{
+	(void)state;
+	struct nst_job *j = job(NST_RECIPES, "cuda_gpu_kern_sum");
+	struct nst_export *x = open_export(API_EXPORT_A);
+	struct nst_part *p = make_part(x, j, 0), *q = NULL;
+	nst_export_close(x);
+	void *buf = NULL;
+	size_t len = 0;
+	struct nst_error err = { 0 };
+	assert_int_equal(nst_part_save(p, &buf, &len, &err), NST_OK);
+	for (size_t cut = 0; cut < len; cut += 1 + cut / 64) {
+		expect_error(nst_part_load(buf, cut, &q, &err), NST_ERR_DB, &err, "not a recipe part");
+		assert_null(q);
+	}
+	((unsigned char *)buf)[0] ^= 1;
+	expect_error(nst_part_load(buf, len, &q, &err), NST_ERR_DB, &err, "not a recipe part");
+	free(buf);
+	/* a part of another recipe, or of other arguments, does not merge */
+	struct nst_job *other = job(NST_RECIPES, "cuda_gpu_kern_sum:base");
+	struct nst_merge *m = new_merge(other);
+	expect_error(nst_merge_add(m, p, &err), NST_ERR_USAGE, &err, "cannot be merged");
+	nst_merge_free(m);
+	nst_job_free(other);
+	nst_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -806,6 +946,8 @@ int main(void)
 		cmocka_unit_test(the_catalog),
 		cmocka_unit_test(the_span_and_close_names),
 		cmocka_unit_test(a_report_of_ones_own),
+		cmocka_unit_test(recipes_do_not_depend_on_the_split),
+		cmocka_unit_test(broken_part_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
