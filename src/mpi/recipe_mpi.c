@@ -16,8 +16,11 @@
 #include "cli/cli.h"
 #include "cli/recipe.h"
 
-/* MPI counts are int: a buffer travels in pieces of at most 1 GiB. */
+/* MPI counts are int: a buffer travels in pieces of at most 1 GiB
+ * (-DPIECE=4096 makes every part a few pieces, to test them). */
+#ifndef PIECE
 #define PIECE ((uint64_t)1 << 30)
+#endif
 
 enum { TAG_GROUPS = 1, TAG_ROWS = 2 };
 
@@ -207,13 +210,15 @@ static bool read_mine(const struct recipe_plan *p, const struct world *w, struct
 }
 
 /* Every group of every rank sent to its owner, here merged into owned;
- * true when owned got a part. */
+ * true when owned got a part.  Frees mine as soon as its bytes are
+ * taken, so that its values are held once while they travel. */
 static bool to_owners(const struct world *w, struct nst_merge *mine, bool any,
 		      struct nst_merge *owned)
 {
 	struct flow f = flow_new(w->n);
 	for (int o = 0; o < w->n; o++)
 		take_bytes(mine, any, (size_t)o, (size_t)w->n, &f.out[o], &f.outlen[o]);
+	nst_merge_free(mine);
 	MPI_Alltoall(f.outlen, 1, MPI_UINT64_T, f.inlen, 1, MPI_UINT64_T, MPI_COMM_WORLD);
 	move(w, &f, TAG_GROUPS);
 	bool got = merge_in(w, &f, owned);
@@ -221,7 +226,8 @@ static bool to_owners(const struct world *w, struct nst_merge *mine, bool any,
 	return got;
 }
 
-/* The rows of each owner's groups, and its ranks, merged into m on rank 0. */
+/* The rows of the groups owned here, and their ranks, merged into m on
+ * rank 0.  Frees owned once its rows are bytes. */
 static void to_writer(const struct world *w, struct nst_merge *owned, bool any,
 		      struct nst_merge *m)
 {
@@ -229,6 +235,7 @@ static void to_writer(const struct world *w, struct nst_merge *owned, bool any,
 	check(nst_merge_reduce(owned, &err), &err);
 	struct flow f = flow_new(w->n);
 	take_bytes(owned, any, 0, 1, &f.out[0], &f.outlen[0]);
+	nst_merge_free(owned);
 	MPI_Gather(&f.outlen[0], 1, MPI_UINT64_T, f.inlen, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
 	if (w->rank != 0)
 		memset(f.inlen, 0, (size_t)w->n * sizeof *f.inlen);
@@ -250,9 +257,7 @@ int recipe_mpi(const struct recipe_plan *p, char **argv, struct nst_merge *m, si
 	size_t bad = 0;
 	bool any = read_mine(p, &w, mine, &bad);
 	bool got = to_owners(&w, mine, any, owned);
-	nst_merge_free(mine);
 	to_writer(&w, owned, got, m);
-	nst_merge_free(owned);
 	unsigned long long here = bad, all = 0;
 	MPI_Reduce(&here, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
 	MPI_Finalize();
