@@ -196,6 +196,8 @@ accounting: all $(BRUTE)
 hostile: all
 	@tests/hostile/run.sh $(B)
 
+recipe: all ; @tests/recipe/run.sh $(B)
+
 # make test: builds (on every core unless make was given -j) and runs the suites SUITES names
 # (all of them when empty) through tests/run-all.sh, which runs TEST_JOBS at a time (default: the
 # number of cores) and prints each one's output whole, in order, with its time.
@@ -215,7 +217,7 @@ test: deps
 # second copy of all of them under ASan cost most of CI's time. Every report, rule and format
 # still runs under ASan here (golden below, hostile's unchanged-export.sh, cli's escaping tests),
 # and the corpus's reports run on real exports under valgrind in .ci/run.
-SAN_SUITES := unit cli golden accounting hostile diff
+SAN_SUITES := unit cli golden accounting hostile diff recipe
 # The golden fixtures under ASan+UBSan, and why each: together they give rows to every report and
 # rule entry of tests/corpus/reports and tests/golden/extra-reports (rule:gpu_gaps at its default
 # 500 ms finds nothing in any fixture; gap=0 and gap=1 do), cross every size at which nstats

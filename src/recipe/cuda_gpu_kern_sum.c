@@ -40,13 +40,7 @@ static enum nst_status part(struct nst_ctx *ctx, struct recipe_part *rp, const v
 	return s;
 }
 
-static const char *const all_cols[] = { SHAPE_ALL_COLS, "Name", SHAPE_HIDDEN_COL, NULL };
-static const char *const rank_cols[] = { SHAPE_RANK_COLS, "Name", NULL };
-static const struct recipe_table tables[] = { SHAPE_TABLES(all_cols, rank_cols) };
-
-static const struct nst_recipe recipe = {
-	.tables = tables, .ntables = 2, .nkeys = { 1 }, .part = part, .reduce = shape_reduce,
-};
+SHAPE_RECIPE(recipe, part, "Name");
 
 static const struct nst_need needs[] = {
 	{ KERNEL, "start", false }, { KERNEL, "end", false }, { KERNEL, "globalPid", false },

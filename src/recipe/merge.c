@@ -42,21 +42,6 @@ struct nst_merge {
 	char note[512];
 };
 
-static bool grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return true;
-	size_t c = *cap ? *cap * 2 : 16;
-	while (c < need)
-		c *= 2;
-	void *a = realloc(*arr, c * size);
-	if (!a)
-		return false;
-	*arr = a;
-	*cap = c;
-	return true;
-}
-
 enum nst_status nst_merge_new(const struct nst_job *job, struct nst_merge **out,
 			      struct nst_error *err)
 {
@@ -111,7 +96,7 @@ static enum nst_status group_of(struct nst_merge *m, const struct rec *r, struct
 		bool inserted;
 		if (nst_map_get_or_put(&m->index, (int64_t)r->hash, probe, (uint32_t)m->ng, &at,
 				       &inserted) < 0 ||
-		    (inserted && !grow((void **)&m->g, &m->gcap, m->ng + 1, sizeof *m->g)))
+		    (inserted && !recipe_grow((void **)&m->g, &m->gcap, m->ng + 1, sizeof *m->g)))
 			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		if (inserted) {
 			m->g[m->ng] = (struct mgroup){ .cls = r->tab, .key = r->cells,
@@ -146,7 +131,7 @@ static enum nst_status add_rec(struct nst_merge *m, const struct rec *r, struct 
 		return nst_fail(err, NST_ERR_DB, "a part of %s holds a record of another shape",
 				m->job->name);
 	if (r->kind == REC_ROW) {
-		if (!grow((void **)&m->rows, &m->rcap, m->nrows + 1, sizeof *m->rows))
+		if (!recipe_grow((void **)&m->rows, &m->rcap, m->nrows + 1, sizeof *m->rows))
 			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		m->rows[m->nrows++] = (struct mrow){ r->tab, r->cells };
 		return NST_OK;
@@ -157,7 +142,7 @@ static enum nst_status add_rec(struct nst_merge *m, const struct rec *r, struct 
 		return s;
 	if (g->done)
 		return nst_fail(err, NST_ERR_USAGE, "a part of a group already reduced or taken");
-	if (!grow((void **)&g->m, &g->cap, g->n + 1, sizeof *g->m))
+	if (!recipe_grow((void **)&g->m, &g->cap, g->n + 1, sizeof *g->m))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	g->m[g->n++] = (struct recipe_member){ r->uid, r->vals, r->nvals };
 	return NST_OK;
@@ -169,7 +154,7 @@ static enum nst_status add_rank(struct nst_merge *m, const struct part_rank *r,
 	for (size_t i = 0; i < m->nranks; i++)
 		if (m->ranks[i].uid == r->uid)
 			return NST_OK;
-	if (!grow((void **)&m->ranks, &m->rkcap, m->nranks + 1, sizeof *m->ranks))
+	if (!recipe_grow((void **)&m->ranks, &m->rkcap, m->nranks + 1, sizeof *m->ranks))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	m->ranks[m->nranks++] = *r;
 	free(m->number);
@@ -190,7 +175,7 @@ enum nst_status nst_merge_add(struct nst_merge *m, struct nst_part *p, struct ns
 		nst_part_free(p);
 		return NST_ERR_USAGE;
 	}
-	if (!grow((void **)&m->parts, &m->pcap, m->nparts + 1, sizeof *m->parts)) {
+	if (!recipe_grow((void **)&m->parts, &m->pcap, m->nparts + 1, sizeof *m->parts)) {
 		nst_part_free(p);
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	}
@@ -272,7 +257,7 @@ enum nst_status recipe_emit(struct recipe_out *o, unsigned tab, const struct nst
 	const char *cols[RECIPE_MAX_COLS];
 	size_t n = recipe_columns(m->recipe, tab, m->args, cols);
 	struct nst_cell *c = nst_arena_alloc(&m->arena, (n ? n : 1) * sizeof *c);
-	if (!c || !grow((void **)&m->rows, &m->rcap, m->nrows + 1, sizeof *m->rows))
+	if (!c || !recipe_grow((void **)&m->rows, &m->rcap, m->nrows + 1, sizeof *m->rows))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		c[i] = cells[i];

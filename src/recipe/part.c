@@ -42,7 +42,7 @@ void nst_part_free(struct nst_part *p)
 	free(p);
 }
 
-static bool grow(void **arr, size_t *cap, size_t need, size_t size)
+bool recipe_grow(void **arr, size_t *cap, size_t need, size_t size)
 {
 	if (need <= *cap)
 		return true;
@@ -63,7 +63,7 @@ enum nst_status part_add_rank(struct nst_part *p, recipe_uid uid, int64_t rank, 
 	for (size_t i = 0; i < p->nranks; i++)
 		if (p->ranks[i].uid == uid)
 			return NST_OK;
-	if (!grow((void **)&p->ranks, &p->rcap, p->nranks + 1, sizeof *p->ranks))
+	if (!recipe_grow((void **)&p->ranks, &p->rcap, p->nranks + 1, sizeof *p->ranks))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	p->ranks[p->nranks++] = (struct part_rank){ uid, rank, input };
 	return NST_OK;
@@ -73,7 +73,7 @@ enum nst_status part_add_rec(struct nst_part *p, enum rec_kind kind, unsigned ta
 			     recipe_uid uid, const struct nst_cell *cells, size_t ncells,
 			     struct rec **out, struct nst_error *err)
 {
-	if (!grow((void **)&p->rec, &p->cap, p->n + 1, sizeof *p->rec))
+	if (!recipe_grow((void **)&p->rec, &p->cap, p->n + 1, sizeof *p->rec))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	struct nst_cell *c = nst_arena_alloc(&p->arena, (ncells ? ncells : 1) * sizeof *c);
 	if (!c)
@@ -97,7 +97,7 @@ enum nst_status rec_push(struct rec *r, const void *vals, size_t n, struct nst_e
 {
 	if (n == 0)
 		return NST_OK;
-	if (!grow((void **)&r->vals, &r->cap, r->nvals + n, sizeof *r->vals))
+	if (!recipe_grow((void **)&r->vals, &r->cap, r->nvals + n, sizeof *r->vals))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	memcpy(r->vals + r->nvals, vals, n * sizeof *r->vals);
 	r->nvals += n;

@@ -39,6 +39,8 @@ struct nst_part {
 	size_t nranks, rcap;
 };
 
+/* *arr, of *cap items of size bytes, made room for need (doubling). */
+bool recipe_grow(void **arr, size_t *cap, size_t need, size_t size);
 struct nst_part *part_new(const char *spec, enum nst_ranks mode);
 enum nst_status part_add_rank(struct nst_part *p, recipe_uid uid, int64_t rank, uint32_t input,
 			      struct nst_error *err);

@@ -28,6 +28,21 @@ enum nst_status shape_finish_rank(struct recipe_rows *rows, const void *args,
 	{ "all", "(all ranks)", all_cols, 0, 0, shape_order_all, shape_finish_all },     \
 	{ "rank", "(per rank)", rank_cols, 0, 1, shape_order_rank, shape_finish_rank }
 
+/* The recipe `name` of the summary shape: groups of class 0 made by part,
+ * keyed by the columns named after it ("Name", or "Style", "Range"). */
+#define SHAPE_RECIPE(name, part_fn, ...)                                              \
+	static const char *const name##_all[] = { SHAPE_ALL_COLS, __VA_ARGS__,           \
+						  SHAPE_HIDDEN_COL, NULL };              \
+	static const char *const name##_rank[] = { SHAPE_RANK_COLS, __VA_ARGS__, NULL }; \
+	static const struct recipe_table name##_tables[] = {                             \
+		SHAPE_TABLES(name##_all, name##_rank)                                    \
+	};                                                                               \
+	static const struct nst_recipe name = {                                          \
+		.tables = name##_tables, .ntables = 2,                                   \
+		.nkeys = { sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(const char *) }, \
+		.part = part_fn, .reduce = shape_reduce,                                 \
+	}
+
 /* Groups of class 0: their members' values become the two tables' rows. */
 enum nst_status shape_reduce(const struct recipe_group *g, struct recipe_out *o,
 			     const void *args, struct nst_error *err);

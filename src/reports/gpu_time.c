@@ -289,3 +289,36 @@ enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, i
 	*out = g;
 	return NST_OK;
 }
+
+/* ---- the numbers of gpu_time_sum ---------------------------------------------- */
+
+const char *const nst_gt_time_cols[NST_GT_NTIME] = {
+	"Capture Span:dur_ns", "GPU Span:dur_ns", "Busy:dur_ns", "Kernel Union:dur_ns",
+	"Kernel Sum:dur_ns", "Overlap:dur_ns", "Graph:dur_ns", "Idle:dur_ns",
+	"Capture Util:ratio_%", "GPU Span Util:ratio_%", "Idle Gaps", "Gap Time:dur_ns",
+};
+
+static struct nst_cell share(int64_t part, int64_t whole)
+{
+	return whole > 0 ? nst_round1((double)part * 100.0 / (double)whole) : nst_null();
+}
+
+void nst_gt_time_cells(const struct nst_gt_group *g, int64_t capture, struct nst_cell *c)
+{
+	int64_t gpu_span = g->busy.last - g->busy.first;
+	struct nst_cell v[NST_GT_NTIME] = {
+		nst_int(capture),
+		nst_int(gpu_span),
+		nst_int(g->busy.covered),
+		nst_int(g->kern.covered),
+		nst_int(g->kern.sum),
+		nst_int(g->kern.sum - g->kern.covered),
+		nst_int(g->graph_sum),
+		nst_int(capture - g->busy.covered),
+		share(g->busy.covered, capture),
+		share(g->busy.covered, gpu_span),
+		nst_int((int64_t)g->busy.gaps),
+		nst_int(g->busy.gap_time),
+	};
+	memcpy(c, v, sizeof v);
+}

@@ -68,6 +68,17 @@ struct nst_gt_group {
 enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, int64_t gap,
 			      struct nst_gt_group **out, size_t *n, struct nst_error *err);
 
+/* Holes in busy time shorter than this are the GPU going from one
+ * operation to the next, about a kernel launch's latency, not idleness
+ * worth acting on. */
+#define NST_GT_DEFAULT_GAP_NS 1000
+
+/* gpu_time_sum's columns after its keys, and a group's cells under them
+ * (capture: the capture span's length). */
+#define NST_GT_NTIME 12
+extern const char *const nst_gt_time_cols[NST_GT_NTIME];
+void nst_gt_time_cells(const struct nst_gt_group *g, int64_t capture, struct nst_cell *c);
+
 #define NST_GT_TABLE_NEEDS(table)                                           \
 	{ table, "start", false }, { table, "end", false },                 \
 	{ table, "deviceId", false }, { table, "streamId", false },         \

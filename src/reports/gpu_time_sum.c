@@ -7,11 +7,6 @@
 
 #include "reports/gpu_time.h"
 
-/* Holes in busy time shorter than this are the GPU going from one
- * operation to the next, about a kernel launch's latency, not idleness
- * worth acting on. */
-#define DEFAULT_GAP_NS 1000
-
 static bool parse_gap(const char *v, int64_t *out)
 {
 	char *end;
@@ -52,13 +47,8 @@ static enum nst_status check(const struct nst_arg *args, size_t nargs, struct ns
 
 static const char *const key_cols[] = { "PID", "Device", "Stream" };
 
-static const char *const time_cols[] = {
-	"Capture Span:dur_ns", "GPU Span:dur_ns", "Busy:dur_ns", "Kernel Union:dur_ns",
-	"Kernel Sum:dur_ns", "Overlap:dur_ns", "Graph:dur_ns", "Idle:dur_ns",
-	"Capture Util:ratio_%", "GPU Span Util:ratio_%", "Idle Gaps", "Gap Time:dur_ns",
-};
 #define NKEYS 3
-#define NTIME (sizeof time_cols / sizeof *time_cols)
+#define NTIME NST_GT_NTIME
 
 /* The key columns a grouping shows: [first, NKEYS) of key_cols, less the
  * PID for devices and the stream for processes. */
@@ -71,13 +61,8 @@ static size_t header(enum nst_gt_by by, const char **cols)
 	if (by == NST_GT_BY_STREAM)
 		cols[n++] = key_cols[2];
 	for (size_t i = 0; i < NTIME; i++)
-		cols[n++] = time_cols[i];
+		cols[n++] = nst_gt_time_cols[i];
 	return n;
-}
-
-static struct nst_cell share(int64_t part, int64_t whole)
-{
-	return whole > 0 ? nst_round1((double)part * 100.0 / (double)whole) : nst_null();
 }
 
 static size_t key_cells(enum nst_gt_by by, const struct nst_gt_group *g, struct nst_cell *c)
@@ -91,26 +76,6 @@ static size_t key_cells(enum nst_gt_by by, const struct nst_gt_group *g, struct 
 	return n;
 }
 
-static void time_cells(const struct nst_gt_group *g, int64_t capture, struct nst_cell *c)
-{
-	int64_t gpu_span = g->busy.last - g->busy.first;
-	struct nst_cell v[NTIME] = {
-		nst_int(capture),
-		nst_int(gpu_span),
-		nst_int(g->busy.covered),
-		nst_int(g->kern.covered),
-		nst_int(g->kern.sum),
-		nst_int(g->kern.sum - g->kern.covered),
-		nst_int(g->graph_sum),
-		nst_int(capture - g->busy.covered),
-		share(g->busy.covered, capture),
-		share(g->busy.covered, gpu_span),
-		nst_int((int64_t)g->busy.gaps),
-		nst_int(g->busy.gap_time),
-	};
-	memcpy(c, v, sizeof v);
-}
-
 static enum nst_status emit(const struct nst_sink *out, enum nst_gt_by by,
 			    const struct nst_gt_ops *ops, const struct nst_gt_group *g, size_t n,
 			    struct nst_error *err)
@@ -122,7 +87,7 @@ static enum nst_status emit(const struct nst_sink *out, enum nst_gt_by by,
 	int64_t capture = ops->span_end - ops->span_start;
 	for (size_t k = 0; k < n; k++) {
 		struct nst_cell c[NKEYS + NTIME];
-		time_cells(&g[k], capture, c + key_cells(by, &g[k], c));
+		nst_gt_time_cells(&g[k], capture, c + key_cells(by, &g[k], c));
 		if ((s = out->row(out->ctx, c, err)) != NST_OK)
 			return s;
 	}
@@ -132,7 +97,7 @@ static enum nst_status emit(const struct nst_sink *out, enum nst_gt_by by,
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out, struct nst_error *err)
 {
 	enum nst_gt_by by = NST_GT_BY_DEVICE;
-	int64_t gap = DEFAULT_GAP_NS;
+	int64_t gap = NST_GT_DEFAULT_GAP_NS;
 	const char *v = nst_ctx_value(ctx, "by");
 	if (v)
 		parse_by(v, &by);

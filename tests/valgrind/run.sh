@@ -3,10 +3,11 @@
 # BUILD_DIR/example.sqlite (`make build/example.sqlite`), five exports and a PyTorch profiler
 # trace of shared/data, in every format: every report of tests/corpus/reports in one run, every
 # rule in another, nstats's own reports in a third, check in text and JSON, and `nstats diff` of
-# the example with each of the others in csv and column. A valgrind error, or a run that does not
+# the example with each of the others in csv and column, and every recipe over all of them. A
+# valgrind error, or a run that does not
 # exit 0, fails it. VALGRIND_JOBS runs go at a time (default: the number of cores); each run is a
 # process of its own and shares nothing with the others. Ends with
-# `valgrind: N exports x 7 formats, check, and diff, clean`, or `valgrind: FAILED`.
+# `valgrind: N exports x 7 formats, check, diff and recipes, clean`, or `valgrind: FAILED`.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 DATA=${NSTATS_SHARED:-$ROOT/../shared}/data
@@ -59,6 +60,7 @@ for e in real/trixi-gpu__TrixiCUDA.jl/profile/report1.sqlite \
 done
 
 diffs=$("$NSTATS" diff --help-reports | awk '/ -- / && $1 != "verdict" { print $1 }' | paste -sd, -)
+recipes=$("$NSTATS" recipe --help-recipes | awk '/ -- / { print $1 }')
 
 # every run, one a line: EXPORT <TAB> its arguments, tab-separated; `nstats diff` compares the
 # example with each export, in two formats
@@ -69,6 +71,13 @@ runs() {
 			printf '%s\t%s\n' "$e" "diff	-r	$diffs	-q	-f	$f	$B/example.sqlite"
 		done
 	done
+	# every recipe over all the exports, each process a rank, read here; once by two workers
+	local others r
+	others=$(printf '%s\t' "${exports[@]:1}")
+	for r in $recipes; do
+		printf '%s\t%s\n' "$B/example.sqlite" "recipe	$r	-q	-f	csv	-j	1	--ranks	process	$others"
+	done
+	printf '%s\t%s\n' "$B/example.sqlite" "recipe	cuda_gpu_kern_sum	-q	-f	column	-j	2	$others"
 	for e in "${exports[@]}"; do
 		for f in "${FORMATS[@]}"; do
 			printf '%s\t%s\n' "$e" "stats	-r	$reports	-q	-f	$f" \
@@ -83,4 +92,4 @@ jobs=${VALGRIND_JOBS:-$(nproc 2>/dev/null || echo 2)}
 bad=0
 runs | tr '\n' '\0' | xargs -0 -n 1 -P "$jobs" "$0" --one "$NSTATS" || bad=1
 ((bad == 0)) || { echo "valgrind: FAILED"; exit 1; }
-echo "valgrind: ${#exports[@]} exports x ${#FORMATS[@]} formats, check, and diff, clean"
+echo "valgrind: ${#exports[@]} exports x ${#FORMATS[@]} formats, check, diff and recipes, clean"

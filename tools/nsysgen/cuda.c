@@ -106,6 +106,31 @@ static const struct kernel_family KERNEL_FAMILIES[] = {
      3, 1, DUR_JITTER, 4700, 26, 0, 0, 1, {2048, 1, 1}, {128, 1, 1}, {0, 0, 0}, {0, 0, 0}},
 };
 
+/* The NCCL kernels of the training steps (--iterations, training_steps.c), in the order of
+ * enum nccl_collective: a kernel_name with `nccl` set indexes this table, not KERNEL_FAMILIES, so the
+ * run's own kernel names stay what they were. The names are those of NCCL 2.18 and 2.19. */
+static const struct kernel_family NCCL_FAMILIES[] = {
+    {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm *, unsigned long, ncclWork *)",
+     "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LLP11ncclDevCommmP8ncclWork",
+     "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", 0, 0, DUR_CONSTANT, 0, 96, 0,
+     0, 1, {2, 1, 1}, {640, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+    {"ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclDevComm *, unsigned long, ncclWork *)",
+     "ncclKernel_AllGather_RING_LL_Sum_int8_t", "_Z39ncclKernel_AllGather_RING_LL_Sum_int8_tP11ncclDevCommmP8ncclWork",
+     "ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)", 0, 0, DUR_CONSTANT, 0, 96, 0,
+     0, 1, {2, 1, 1}, {640, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+    {"ncclDevKernel_SendRecv(ncclDevComm *, unsigned long, ncclWork *)", "ncclDevKernel_SendRecv",
+     "_Z22ncclDevKernel_SendRecvP11ncclDevCommmP8ncclWork",
+     "ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)", 0, 0, DUR_CONSTANT, 0, 96, 0, 0, 1,
+     {4, 1, 1}, {640, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+};
+
+_Static_assert(COUNT_OF(NCCL_FAMILIES) == NCCL_COLLECTIVE_COUNT, "NCCL_FAMILIES is not enum nccl_collective");
+
+static const struct kernel_family *family_of(const struct kernel_name *kn)
+{
+    return kn->nccl ? &NCCL_FAMILIES[kn->family] : &KERNEL_FAMILIES[kn->family];
+}
+
 struct memcpy_kind {
     int copy_kind, src_kind, dst_kind;
     const char *api;      /* NULL: a unified-memory migration, which no API call starts */
@@ -329,7 +354,7 @@ static int64_t shared_memory_executed(int64_t smem)
 /* The kernel's name as Kineto spells it, renamed as --rename-kernel asks. */
 static void kineto_kernel_name(const struct gen *g, const struct kernel_name *kn, char *out, size_t size)
 {
-    const struct kernel_family *f = &KERNEL_FAMILIES[kn->family];
+    const struct kernel_family *f = family_of(kn);
     char text[2048];
     snprintf(text, sizeof text, f->kineto, kn->param, kn->param);
     const struct name_pair *r = &g->cfg->rename_kernel;
@@ -341,10 +366,10 @@ static void kineto_kernel_name(const struct gen *g, const struct kernel_name *kn
 
 /* The kernel row of a launch, its alternative launch configuration drawn from r; a launch that
  * --drop-launches mutes writes nothing but takes its draw and its gridId. */
-static void write_kernel_row(struct gen *g, struct rng *r, const struct thread *th, const struct gpu_span *s,
-                             int ctx, int stream, int64_t corr, const struct kernel_name *kn)
+void write_kernel_row(struct gen *g, struct rng *r, const struct thread *th, const struct gpu_span *s, int ctx,
+                      int stream, int64_t corr, const struct kernel_name *kn)
 {
-    const struct kernel_family *f = &KERNEL_FAMILIES[kn->family];
+    const struct kernel_family *f = family_of(kn);
     bool alt = f->alt_grid[0] && rng_one_in(r, 4);
     const int *grid = alt ? f->alt_grid : f->grid, *block = alt ? f->alt_block : f->block;
     struct process *p = &g->procs[g->contexts[ctx].process];
@@ -631,6 +656,24 @@ void setup_kernel_names(struct gen *g)
         kn->short_id = intern(g, f->short_name);
         kn->mangled_id = intern(g, mangled);
     }
+}
+
+/* The NCCL kernels of the training steps, one per enum nccl_collective, into StringIds. */
+void setup_nccl_kernel_names(struct gen *g, struct kernel_name out[NCCL_COLLECTIVE_COUNT])
+{
+    for (int i = 0; i < NCCL_COLLECTIVE_COUNT; i++) {
+        const struct kernel_family *f = &NCCL_FAMILIES[i];
+        out[i] = (struct kernel_name){.family = i, .nccl = true};
+        out[i].demangled_id = intern(g, f->demangled);
+        out[i].short_id = intern(g, f->short_name);
+        out[i].mangled_id = intern(g, f->mangled);
+    }
+}
+
+/* Whether a kernel is one of NCCL's (ncclKernel_*, ncclDevKernel_*), by its base name. */
+bool kernel_is_nccl(const struct kernel_name *kn)
+{
+    return strncmp(family_of(kn)->short_name, "nccl", 4) == 0;
 }
 
 /* Whether a kernel of a run with this many --kernel-names has this base name (shortName): the first

@@ -97,6 +97,7 @@ int main(int argc, char **argv)
     write_dx12_memory_ops(&g);
     write_profiler_overhead(&g);
     write_cuda_graphs(&g);
+    write_training_steps(&g);
     emit_inserted_launches(&g);
     write_analysis_details(&g);
     close_output(&g);

@@ -215,7 +215,8 @@ static int write_mpi_event(struct mpi_gen *x, const struct mpi_event *e)
     return 1;
 }
 
-/* Every thread of a rank's process maps to the rank. */
+/* Every thread of a rank's process maps to the rank: process i is rank i, or the one process of
+ * --ranks is rank --rank. */
 static void write_mpi_ranks(struct mpi_gen *x)
 {
     const struct config *c = x->g->cfg;
@@ -229,7 +230,7 @@ static void write_mpi_ranks(struct mpi_gen *x)
         for (int t = 0; t < c->threads; t++) {
             row_begin(c, &x->ranks);
             put_int(&x->ranks, (int64_t)x->g->threads[x->g->procs[pi].first_thread + t].gtid);
-            put_int(&x->ranks, pi);
+            put_int(&x->ranks, c->ranks ? c->rank + pi : pi);
             row_end(&x->ranks);
         }
 }
@@ -409,7 +410,7 @@ static void gen_nvvideo(struct mpi_gen *x)
 void write_mpi_net_nvvideo(struct gen *g)
 {
     const struct config *c = g->cfg;
-    if (c->mpi_events == 0 && c->net_samples == 0 && c->nvvideo_calls == 0)
+    if (c->mpi_events == 0 && c->net_samples == 0 && c->nvvideo_calls == 0 && c->ranks == 0)
         return;
     struct mpi_gen x = {
         .g = g,
@@ -430,6 +431,8 @@ void write_mpi_net_nvvideo(struct gen *g)
     rng_seed(&x.rng, c->seed ^ UINT64_C(0x6d70696e65747669));
     if (c->mpi_events > 0)
         gen_mpi(&x);
+    else if (c->ranks > 0)
+        write_mpi_ranks(&x); /* a rank of a job says which, MPI tracing or not */
     if (c->net_samples > 0)
         gen_net(&x);
     if (c->nvvideo_calls > 0)

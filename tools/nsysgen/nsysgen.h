@@ -68,6 +68,7 @@
  *   dx12_memory.c             --dx12-mem
  *   profiler_overhead.c       --overhead
  *   cuda_graphs.c             --graphs
+ *   training_steps.c          --ranks, --iterations: one rank of a job, its steps and NCCL collectives
  *   export_faults.c           --dup-gpu-rows and the other faults for `nstats check`, applied last
  *   perturb.c                 --slow-kernel, --drop-launches, --insert-launches, --rename-kernel
  *   kineto.c                  --kineto: the trace, written as the rows are
@@ -100,6 +101,18 @@ struct name_pct {
 
 struct name_pair {
     const char *from, *to;
+};
+
+/* --slow-rank R:FACTOR: FACTOR in thousandths; permille 0: not asked for. */
+struct rank_factor {
+    int64_t rank;
+    int64_t permille;
+};
+
+/* --slow-iterations A,B,...: owned (free_config); n 0: every iteration. */
+struct index_list {
+    int64_t *v;
+    size_t n;
 };
 
 struct config {
@@ -161,6 +174,12 @@ struct config {
     struct name_pct slow_kernel;
     int64_t drop_launches, insert_launches;
     struct name_pair rename_kernel;
+    /* one rank of a multi-rank job, and its training steps (training_steps.c); ranks 0: not a job */
+    int64_t ranks, rank;
+    int64_t iterations;
+    int64_t nccl_overlap; /* percent */
+    struct rank_factor slow_rank;
+    struct index_list slow_iterations;
 };
 
 /* The options of the command line, checked; exits with status 2 on a usage error. */
@@ -392,7 +411,11 @@ struct kernel_name {
     int64_t demangled_id, short_id, mangled_id;
     int64_t launches; /* so far, for DUR_STEPPED */
     bool slow;        /* --slow-kernel names it */
+    bool nccl;        /* family indexes the NCCL kernels of the training steps, not the run's families */
 };
+
+/* The collectives of the training steps, in the order of cuda.c's NCCL_FAMILIES. */
+enum nccl_collective { NCCL_ALL_REDUCE, NCCL_ALL_GATHER, NCCL_SEND_RECV, NCCL_COLLECTIVE_COUNT };
 
 /* Ids of one CUDA API: the versioned name of the call and the unversioned one of its backtrace row;
  * `kineto` is its row in kineto.c's table of names and callback ids. */
@@ -522,6 +545,10 @@ void emit_memset(struct gen *g, struct thread *th);
 void emit_other_api(struct gen *g, struct thread *th);
 void emit_inserted_launches(struct gen *g);
 bool kernel_base_name_in_run(const char *name, int64_t kernel_names);
+void write_kernel_row(struct gen *g, struct rng *r, const struct thread *th, const struct gpu_span *s, int ctx,
+                      int stream, int64_t corr, const struct kernel_name *kn);
+void setup_nccl_kernel_names(struct gen *g, struct kernel_name out[NCCL_COLLECTIVE_COUNT]);
+bool kernel_is_nccl(const struct kernel_name *kn);
 
 /* ---- perturb.c */
 void perturb_setup(struct gen *g);
@@ -569,6 +596,7 @@ void write_mpi_net_nvvideo(struct gen *g);
 void write_dx12_memory_ops(struct gen *g);
 void write_profiler_overhead(struct gen *g);
 void write_cuda_graphs(struct gen *g);
+void write_training_steps(struct gen *g);
 void apply_faults(const struct config *c);
 
 /* ---- kineto.c: --kineto, the same run as a PyTorch profiler trace. Each function does nothing

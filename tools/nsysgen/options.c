@@ -12,6 +12,8 @@ enum option_kind {
     OPT_CLEAR, /* a flag that clears a bool */
     OPT_NAME_PCT,  /* --name NAME:PCT: a struct name_pct */
     OPT_NAME_PAIR, /* --name OLD:NEW: a struct name_pair */
+    OPT_RANK_FACTOR, /* --name R:FACTOR: a struct rank_factor */
+    OPT_INDEX_LIST,  /* --name A,B,...: a struct index_list */
 };
 
 struct option_spec {
@@ -171,6 +173,36 @@ static const struct option_spec OPTIONS[] = {
     {"--rename-kernel", NULL, OPT_NAME_PAIR, FIELD(rename_kernel), 0, 0, true,
      "the kernels whose base name is OLD are named NEW (an identifier) in every spelling: shortName, "
      "demangledName, mangledName and the trace's name"},
+    /* one rank of a multi-rank job (training_steps.c) */
+    {"--ranks", NULL, OPT_COUNT, FIELD(ranks), 1, 100000, true,
+     "the export is one rank of a job of N ranks (0: not a job): one process, whose threads MPI_RANKS maps "
+     "to --rank, with the pid of that rank. Run it once per rank with the same other options: every rank "
+     "then has the same program (the same calls and kernels in the same order, at the same times outside "
+     "the steps of --iterations)"},
+    {"--rank", NULL, OPT_COUNT, FIELD(rank), 0, 99999, true, "which rank of --ranks the export is"},
+    {"--iterations", NULL, OPT_COUNT, FIELD(iterations), 0, 1000000, true,
+     "with --ranks: after the rest of the run, N training steps, each an NVTX push/pop range `step` on the main "
+     "thread. A step is 5 phases of compute kernels on the null stream (1 to 3 kernels of 30 to 120 us "
+     "each), each followed by an NCCL collective on the last stream of the rank's device (AllReduce, "
+     "AllGather, AllReduce, AllGather, SendRecv; 40 to 160 us), then a tail of compute kernels and a "
+     "cudaDeviceSynchronize; the range ends 600 ns after that call. Every launch has its cudaLaunchKernel "
+     "call. Timing: a step starts at the same instant on every rank; rank r's kernel of a collective "
+     "starts when r's compute before it ends (r arrives), and every rank's kernel of it ends at the "
+     "latest arrival plus the collective's base duration; the next phase starts 2 us later on every rank. "
+     "The next step starts 50 us after the latest rank's range ends. Durations come from the seed alone, "
+     "so a rank differs only by --slow-rank. Known answers: the last rank of a collective is the slow "
+     "rank in its slow iterations (lag and skew: its slowed compute minus the normal one; with 2 ranks "
+     "the lag is half of it), otherwise all ranks tie; a rank's NCCL kernel lasts the base duration "
+     "plus the time it waits for the last rank; the slow rank's step lasts longer by its slowed tail"},
+    {"--nccl-overlap", NULL, OPT_COUNT, FIELD(nccl_overlap), 0, 100, true,
+     "PCT: during each NCCL kernel of the steps, one compute kernel on the null stream runs from the NCCL "
+     "kernel's start for N% of its duration (rounded down to the ns), so hidden communication is "
+     "floor(duration * N / 100) and the rest is exposed; 0: none"},
+    {"--slow-rank", NULL, OPT_RANK_FACTOR, FIELD(slow_rank), 0, 0, true,
+     "rank R's compute kernels in the slow iterations last FACTOR (1 to 1000, up to 3 decimals) times as "
+     "long, each rounded down to the ns: R arrives last at those collectives and the other ranks wait"},
+    {"--slow-iterations", NULL, OPT_INDEX_LIST, FIELD(slow_iterations), 0, 0, true,
+     "the iterations (from 0) in which --slow-rank is slow (default: all)"},
     {"--help", "-h", OPT_SET, FIELD(help), 0, 0, false, "print this help and exit"},
 };
 
@@ -249,6 +281,8 @@ void print_help(FILE *out)
                           : o->kind == OPT_COUNT || o->kind == OPT_SEED ? " N"
                           : o->kind == OPT_NAME_PCT                     ? " NAME:PCT"
                           : o->kind == OPT_NAME_PAIR                    ? " OLD:NEW"
+                          : o->kind == OPT_RANK_FACTOR                  ? " R:FACTOR"
+                          : o->kind == OPT_INDEX_LIST                   ? " A,B,..."
                                                                         : "";
         snprintf(left, sizeof left, "%s%s%s%s", o->alias ? o->alias : "", o->alias ? ", " : "    ", o->name, arg);
         char help[2048];
@@ -361,6 +395,56 @@ static void parse_name_pair(const struct option_spec *o, const char *text, struc
     v->to = to;
 }
 
+/* "R:FACTOR": a rank and a factor from 1 to 1000 with up to 3 decimals, kept in thousandths. */
+static void parse_rank_factor(const struct option_spec *o, const char *text, struct rank_factor *v)
+{
+    const char *colon = strchr(text, ':');
+    char *end;
+    errno = 0;
+    long long r = strtoll(text, &end, 10);
+    if (!colon || end != colon || end == text || errno || r < 0 || r > 99999)
+        usage_error("%s: expected R:FACTOR with R a rank, got '%s'", o->name, text);
+    const char *f = colon + 1;
+    int64_t whole = 0, frac = 0, scale = 1000;
+    size_t digits = strspn(f, "0123456789");
+    bool ok = digits > 0 && digits <= 4;
+    for (size_t i = 0; ok && i < digits; i++)
+        whole = whole * 10 + (f[i] - '0');
+    f += digits;
+    if (ok && *f == '.') {
+        size_t decimals = strspn(++f, "0123456789");
+        ok = decimals > 0 && decimals <= 3;
+        for (size_t i = 0; ok && i < decimals; i++)
+            frac += (f[i] - '0') * (scale /= 10);
+        f += decimals;
+    }
+    int64_t permille = whole * 1000 + frac;
+    if (!ok || *f || permille < 1000 || permille > 1000000)
+        usage_error("%s: expected a FACTOR from 1 to 1000 with at most 3 decimals after the ':', got '%s'",
+                    o->name, colon + 1);
+    v->rank = r;
+    v->permille = permille;
+}
+
+/* "A,B,...": whole numbers from 0, at least one. */
+static void parse_index_list(const struct option_spec *o, const char *text, struct index_list *v)
+{
+    free(v->v);
+    *v = (struct index_list){xcalloc(strlen(text) / 2 + 1, sizeof *v->v), 0};
+    const char *p = text;
+    for (;;) {
+        char *end;
+        errno = 0;
+        long long x = strtoll(p, &end, 10);
+        if (errno || end == p || *p == '-' || *p == '+' || x > 1000000 || (*end && *end != ','))
+            usage_error("%s: expected whole numbers separated by commas, got '%s'", o->name, text);
+        v->v[v->n++] = x;
+        if (!*end)
+            return;
+        p = end + 1;
+    }
+}
+
 /* Stores one option's value into the config. */
 static void apply_option(struct config *c, const struct option_spec *o, const char *value)
 {
@@ -373,6 +457,8 @@ static void apply_option(struct config *c, const struct option_spec *o, const ch
     case OPT_CLEAR: *(bool *)field = false; break;
     case OPT_NAME_PCT: parse_name_pct(o, value, field); break;
     case OPT_NAME_PAIR: parse_name_pair(o, value, field); break;
+    case OPT_RANK_FACTOR: parse_rank_factor(o, value, field); break;
+    case OPT_INDEX_LIST: parse_index_list(o, value, field); break;
     }
 }
 
@@ -380,12 +466,48 @@ void free_config(struct config *c)
 {
     free((char *)c->slow_kernel.name);
     free((char *)c->rename_kernel.from);
+    free(c->slow_iterations.v);
+}
+
+/* --ranks and the options of its steps: each needs the ones it refines. */
+static void check_job(struct config *c, bool processes_given, bool rank_given)
+{
+    if (!c->ranks) {
+        const char *needs_ranks = rank_given               ? "--rank"
+                                  : c->iterations         ? "--iterations"
+                                  : c->nccl_overlap       ? "--nccl-overlap"
+                                  : c->slow_rank.permille ? "--slow-rank"
+                                  : c->slow_iterations.n  ? "--slow-iterations"
+                                                          : NULL;
+        if (needs_ranks)
+            usage_error("%s needs --ranks", needs_ranks);
+        return;
+    }
+    if (processes_given && c->processes != 1)
+        usage_error("--ranks: an export is one rank's one process; --processes must be 1");
+    c->processes = 1;
+    if (c->rank >= c->ranks)
+        usage_error("--rank %" PRId64 " is not a rank of --ranks %" PRId64 " (0 to %" PRId64 ")", c->rank, c->ranks,
+                    c->ranks - 1);
+    if (c->slow_rank.permille && c->slow_rank.rank >= c->ranks)
+        usage_error("--slow-rank: %" PRId64 " is not a rank of --ranks %" PRId64, c->slow_rank.rank, c->ranks);
+    if ((c->nccl_overlap || c->slow_rank.permille || c->slow_iterations.n) && !c->iterations)
+        usage_error("--nccl-overlap, --slow-rank and --slow-iterations need --iterations");
+    if (c->slow_iterations.n && !c->slow_rank.permille)
+        usage_error("--slow-iterations needs --slow-rank");
+    for (size_t i = 0; i < c->slow_iterations.n; i++)
+        if (c->slow_iterations.v[i] >= c->iterations)
+            usage_error("--slow-iterations: %" PRId64 " is not an iteration of --iterations %" PRId64 " (from 0)",
+                        c->slow_iterations.v[i], c->iterations);
+    if (c->iterations && c->streams < 2)
+        usage_error("--iterations needs --streams 2 or more: compute and NCCL run on different streams");
 }
 
 struct config parse_args(int argc, char **argv)
 {
     struct config c = default_config();
     const char *content_option = NULL;
+    bool processes_given = false, rank_given = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
@@ -408,6 +530,8 @@ struct config parse_args(int argc, char **argv)
         if (o->content)
             content_option = o->name;
         apply_option(&c, o, value);
+        processes_given = processes_given || o->field == FIELD(processes);
+        rank_given = rank_given || o->field == FIELD(rank);
     }
     if (c.help)
         return c;
@@ -420,6 +544,7 @@ struct config parse_args(int argc, char **argv)
     }
     if (!c.out_path)
         usage_error("no output file: give -o FILE");
+    check_job(&c, processes_given, rank_given);
     if (c.processes * c.threads > 100000)
         usage_error("--processes times --threads must be at most 100000");
     if (c.kineto_path && strcmp(c.kineto_path, c.out_path) == 0)

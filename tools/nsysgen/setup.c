@@ -203,7 +203,8 @@ static void setup_processes(struct gen *g)
     int64_t corr_span = (2 * (c->kernels + c->memcpys + c->memsets + c->other_api) + 1000) * c->corr_stride;
     for (int pi = 0; pi < c->processes; pi++) {
         struct process *p = &g->procs[pi];
-        p->pid = FIRST_PID + (int64_t)(c->seed % 1000) * 41 + pi * 17; /* MPI ranks start close together */
+        /* MPI ranks start close together; the one process of --ranks has its rank's pid */
+        p->pid = FIRST_PID + (int64_t)(c->seed % 1000) * 41 + (c->ranks ? c->rank : pi) * 17;
         p->gpid = global_tid(p->pid, 0);
         p->next_corr = 1 + (c->collide ? 0 : pi * corr_span);
         p->next_grid_id = 1;

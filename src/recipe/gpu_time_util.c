@@ -1,0 +1,336 @@
+/* gpu_time_util: gpu_time_sum's numbers per rank and device, and each
+ * device's busy share over time in N buckets, the data of a rank x time
+ * heat map.  A rank's rows come from the one export that holds the rank,
+ * so they are finished in the first step. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recipe/recipe.h"
+#include "reports/gpu_time.h"
+
+#define DEFAULT_BUCKETS 100
+/* With Rank, Device and Bucket Time, within RECIPE_MAX_COLS; a heat map
+ * finer than a percent of the span shows no more. */
+#define MAX_BUCKETS 100
+
+enum { TAB_RANK, TAB_UTIL };
+enum { COL_RANK, COL_DEVICE, COL_TIME };
+
+struct args {
+	int64_t gap;
+	size_t buckets;
+	char names[MAX_BUCKETS][4]; /* the bucket columns: "0" ... */
+};
+
+static bool parse_count(const char *v, long long lo, long long hi, long long *out)
+{
+	char *end;
+	errno = 0;
+	long long n = v ? strtoll(v, &end, 10) : 0;
+	if (!v || !*v || *end || errno || n < lo || n > hi)
+		return false;
+	*out = n;
+	return true;
+}
+
+static enum nst_status parse(const struct nst_arg *args, size_t nargs, struct args *a,
+			     struct nst_error *err)
+{
+	long long n;
+	a->gap = NST_GT_DEFAULT_GAP_NS;
+	a->buckets = DEFAULT_BUCKETS;
+	for (size_t i = 0; i < nargs; i++) {
+		const char *k = args[i].key, *v = args[i].value;
+		if (strcmp(k, "buckets") == 0) {
+			if (!parse_count(v, 1, MAX_BUCKETS, &n))
+				return nst_fail(err, NST_ERR_USAGE, "buckets=%s: not a whole number from 1 to %d",
+						v ? v : "", MAX_BUCKETS);
+			a->buckets = (size_t)n;
+		} else if (strcmp(k, "gap") == 0) {
+			if (!parse_count(v, 0, INT64_MAX, &n))
+				return nst_fail(err, NST_ERR_USAGE, "gap=%s: not a whole number of ns (0 or more)",
+						v ? v : "");
+			a->gap = n;
+		}
+	}
+	for (size_t i = 0; i < a->buckets; i++)
+		snprintf(a->names[i], sizeof a->names[i], "%u", (unsigned)(i % 1000));
+	return NST_OK;
+}
+
+static enum nst_status check(const struct nst_arg *args, size_t nargs, struct nst_error *err)
+{
+	struct args a;
+	return parse(args, nargs, &a, err);
+}
+
+static enum nst_status args_of(const struct nst_arg *args, size_t nargs, void **out,
+			       struct nst_error *err)
+{
+	struct args *a = malloc(sizeof *a);
+	if (!a)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	enum nst_status s = parse(args, nargs, a, err);
+	if (s != NST_OK) {
+		free(a);
+		return s;
+	}
+	*out = a;
+	return NST_OK;
+}
+
+static void columns(unsigned tab, const void *args, const char **cols, size_t *n)
+{
+	const struct args *a = args;
+	*n = 0;
+	cols[(*n)++] = "Rank";
+	cols[(*n)++] = "Device";
+	if (tab == TAB_RANK) {
+		for (size_t i = 0; i < NST_GT_NTIME; i++)
+			cols[(*n)++] = nst_gt_time_cols[i];
+		return;
+	}
+	cols[(*n)++] = "Bucket Time:dur_ns";
+	for (size_t i = 0; i < a->buckets; i++)
+		cols[(*n)++] = a->names[i];
+}
+
+/* ---- the busy share of each bucket ------------------------------------------------------ */
+
+/* iv[0..n) sorted by start, merged in place into the pieces of their
+ * union (empty ones dropped); returns how many. */
+static size_t union_of(struct nst_interval *iv, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (iv[i].end <= iv[i].start)
+			continue;
+		if (k && iv[i].start <= iv[k - 1].end) {
+			if (iv[i].end > iv[k - 1].end)
+				iv[k - 1].end = iv[i].end;
+		} else
+			iv[k++] = iv[i];
+	}
+	return k;
+}
+
+/* Buckets of width w from first, the last one running to last. */
+struct buckets {
+	int64_t first, last, w;
+	size_t n;
+	int64_t *busy; /* ns covered in each */
+};
+
+static size_t bucket_at(const struct buckets *b, int64_t t)
+{
+	if (b->w == 0)
+		return b->n - 1;
+	int64_t i = (t - b->first) / b->w;
+	return i >= (int64_t)b->n ? b->n - 1 : (size_t)i;
+}
+
+static int64_t bucket_start(const struct buckets *b, size_t i)
+{
+	return b->first + (int64_t)i * b->w;
+}
+
+static int64_t bucket_end(const struct buckets *b, size_t i)
+{
+	return i + 1 == b->n ? b->last : bucket_start(b, i + 1);
+}
+
+static void add_piece(struct buckets *b, int64_t start, int64_t end)
+{
+	for (size_t i = bucket_at(b, start); i < b->n && bucket_start(b, i) < end; i++) {
+		int64_t lo = start > bucket_start(b, i) ? start : bucket_start(b, i);
+		int64_t hi = end < bucket_end(b, i) ? end : bucket_end(b, i);
+		if (hi > lo)
+			b->busy[i] += hi - lo;
+	}
+}
+
+/* ---- rows ---------------------------------------------------------------------------------- */
+
+/* The operations of one rank on one device, as intervals, sorted. */
+static size_t intervals_of(const struct nst_gt_ops *ops, const uint32_t *idx, size_t n,
+			   int64_t device, struct nst_interval *iv)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (ops->device[idx[i]] == device)
+			iv[k++] = (struct nst_interval){ ops->start[idx[i]], ops->end[idx[i]] };
+	nst_intervals_sort(iv, k);
+	return k;
+}
+
+static enum nst_status util_row(struct recipe_part *rp, const struct args *a, recipe_uid uid,
+				const struct nst_gt_group *g, struct nst_interval *iv, size_t niv,
+				struct nst_error *err)
+{
+	int64_t busy[MAX_BUCKETS] = { 0 };
+	struct buckets b = { g->busy.first, g->busy.last, 0, a->buckets, busy };
+	b.w = (b.last - b.first) / (int64_t)b.n;
+	size_t k = union_of(iv, niv);
+	for (size_t i = 0; i < k; i++)
+		add_piece(&b, iv[i].start, iv[i].end);
+	struct nst_cell c[RECIPE_MAX_COLS];
+	c[COL_RANK] = nst_int(uid);
+	c[COL_DEVICE] = nst_int_or_null(g->device);
+	c[COL_TIME] = nst_int(b.w);
+	for (size_t i = 0; i < b.n; i++) {
+		int64_t width = bucket_end(&b, i) - bucket_start(&b, i);
+		c[COL_TIME + 1 + i] = width > 0 ? nst_round1((double)busy[i] * 100.0 / (double)width)
+						: nst_null();
+	}
+	return recipe_row(rp, TAB_UTIL, uid, c, err);
+}
+
+/* The rows of one rank: its operations are ops's idx[0..n). */
+static enum nst_status rank_rows(struct recipe_part *rp, const struct args *a,
+				 const struct nst_gt_ops *ops, const uint32_t *idx, size_t n,
+				 recipe_uid uid, struct nst_interval *iv, struct nst_error *err)
+{
+	struct nst_gt_ops sub = { .n = n, .span_start = ops->span_start, .span_end = ops->span_end };
+	int64_t **dst[] = { &sub.start, &sub.end, &sub.device, &sub.gpid, &sub.stream };
+	int64_t *const src[] = { ops->start, ops->end, ops->device, ops->gpid, ops->stream };
+	int64_t *buf = malloc((n ? n : 1) * sizeof *buf * 5);
+	sub.kind = malloc(n ? n : 1);
+	struct nst_gt_group *g = NULL;
+	size_t ng = 0;
+	enum nst_status s = buf && sub.kind ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t c = 0; s == NST_OK && c < 5; c++) {
+		*dst[c] = buf + c * n;
+		for (size_t i = 0; i < n; i++)
+			(*dst[c])[i] = src[c][idx[i]];
+	}
+	for (size_t i = 0; s == NST_OK && i < n; i++)
+		sub.kind[i] = ops->kind[idx[i]];
+	if (s == NST_OK)
+		s = nst_gt_groups(&sub, NST_GT_BY_DEVICE, a->gap, &g, &ng, err);
+	for (size_t k = 0; s == NST_OK && k < ng; k++) {
+		struct nst_cell c[RECIPE_MAX_COLS];
+		c[COL_RANK] = nst_int(uid);
+		c[COL_DEVICE] = nst_int_or_null(g[k].device);
+		nst_gt_time_cells(&g[k], ops->span_end - ops->span_start, &c[COL_TIME]);
+		s = recipe_row(rp, TAB_RANK, uid, c, err);
+		if (s == NST_OK)
+			s = util_row(rp, a, uid, &g[k], iv, intervals_of(ops, idx, n, g[k].device, iv),
+				     err);
+	}
+	free(g);
+	free(sub.kind);
+	free(buf);
+	return s;
+}
+
+/* The ranks of an export's operations: each operation's rank as an index
+ * into the distinct uids, in order of first appearance. */
+struct ranks {
+	recipe_uid *uid;
+	size_t n;
+	uint32_t *of; /* by operation */
+};
+
+static enum nst_status ranks_of(struct recipe_part *rp, const struct nst_gt_ops *ops,
+				struct ranks *r, struct nst_error *err)
+{
+	r->n = 0;
+	r->uid = malloc((ops->n ? ops->n : 1) * sizeof *r->uid);
+	r->of = malloc((ops->n ? ops->n : 1) * sizeof *r->of);
+	if (!r->uid || !r->of)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < ops->n; i++) {
+		recipe_uid uid = recipe_rank_of(rp, ops->gpid[i]);
+		if (!uid)
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		size_t k = i && r->uid[r->of[i - 1]] == uid ? r->of[i - 1] : 0;
+		while (k < r->n && r->uid[k] != uid)
+			k++;
+		if (k == r->n)
+			r->uid[r->n++] = uid;
+		r->of[i] = (uint32_t)k;
+	}
+	return NST_OK;
+}
+
+/* The operations' indexes grouped by rank, each rank's in row order:
+ * idx[at[k]..at[k + 1]) are rank k's. */
+static enum nst_status group_ops(const struct ranks *r, size_t nops, uint32_t **idx,
+				 size_t **at, struct nst_error *err)
+{
+	*idx = malloc((nops ? nops : 1) * sizeof **idx);
+	*at = calloc(r->n + 2, sizeof **at);
+	if (!*idx || !*at)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < nops; i++)
+		(*at)[r->of[i] + 2]++;
+	for (size_t k = 2; k < r->n + 2; k++)
+		(*at)[k] += (*at)[k - 1];
+	for (size_t i = 0; i < nops; i++)
+		(*idx)[(*at)[r->of[i] + 1]++] = (uint32_t)i;
+	return NST_OK;
+}
+
+static enum nst_status part(struct nst_ctx *ctx, struct recipe_part *rp, const void *args,
+			    struct nst_error *err)
+{
+	struct nst_gt_ops ops;
+	struct ranks r = { 0 };
+	uint32_t *idx = NULL;
+	size_t *at = NULL;
+	enum nst_status s = nst_gt_load(ctx, NST_GT_CUT_TO_WINDOW, &ops, err);
+	if (s != NST_OK)
+		return s;
+	struct nst_interval *iv = malloc((ops.n ? ops.n : 1) * sizeof *iv);
+	if (!iv)
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (s == NST_OK)
+		s = ranks_of(rp, &ops, &r, err);
+	if (s == NST_OK)
+		s = group_ops(&r, ops.n, &idx, &at, err);
+	for (size_t k = 0; s == NST_OK && k < r.n; k++)
+		s = rank_rows(rp, args, &ops, idx + at[k], at[k + 1] - at[k], r.uid[k], iv, err);
+	free(iv);
+	free(idx);
+	free(at);
+	free(r.uid);
+	free(r.of);
+	nst_gt_release(&ops);
+	return s;
+}
+
+static const int8_t order[] = { 1, 2, 0 };
+
+static const struct recipe_table tables[] = {
+	{ "rank", "(per rank and device)", NULL, 0, 1, order, NULL },
+	{ "util", "(busy share over time)", NULL, 0, 1, order, NULL },
+};
+
+static const struct nst_recipe recipe = {
+	.tables = tables, .ntables = 2, .args = args_of, .part = part, .columns = columns,
+};
+
+static const struct nst_need needs[] = {
+	NST_GT_NEEDS,
+	{ NULL, NULL, false },
+};
+
+const struct nst_report nst_recipe_gpu_time_util = {
+	.name = "gpu_time_util",
+	.title = "GPU Time Utilization",
+	.help = "Where GPU time went on every rank.  rank: per rank and device, the\n"
+		"numbers of `stats -r gpu_time_sum` (Capture Span, GPU Span, Busy, Kernel\n"
+		"Union, Kernel Sum, Overlap, Graph, Idle, Capture Util, GPU Span Util,\n"
+		"Idle Gaps, Gap Time) over that rank's GPU operations.  util: per rank\n"
+		"and device, its GPU span (first start to last end of its operations)\n"
+		"cut in buckets=N buckets (1 to 100, default 100) of Bucket Time ns, the\n"
+		"last one running to the span's end, and the percentage of each during\n"
+		"which some operation ran: a rank x time heat map.  gap=NS as\n"
+		"gpu_time_sum's (whole ns, default 1000).",
+	.args = (const char *const[]){ "buckets", "gap", NULL },
+	.needs = needs,
+	.check = check,
+	.recipe = &recipe,
+};
