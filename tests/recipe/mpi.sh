@@ -2,8 +2,8 @@
 # tests/recipe/mpi.sh BUILD_DIR: `nstats recipe` under mpirun (BUILD_DIR/nstats execs nstats-mpi
 # beside it). Makes a job of 5 exports with BUILD_DIR/nsysgen (one rank each with --ranks where
 # nsysgen has it, else 5 seeds of one process, and an MPI export of two processes) and checks that:
-#  - every recipe `nstats recipe --help-recipes` lists writes, under mpirun -n 2 and -n 3, the very
-#    bytes of -j 1;
+#  - every recipe `nstats recipe --help-recipes` lists, and stragglers and gpu_time_util with
+#    arguments, writes under mpirun -n 2 and -n 3 the very bytes of -j 1;
 #  - -o DIR with --ranks process writes the same files, summary.txt included;
 #  - a broken input among good ones: exit 3, one error line naming it, the output of -j 1 over the
 #    good ones;
@@ -80,7 +80,12 @@ mapfile -t recipes < <(sed -n 's/^  \([a-z0-9_]*\) -- .*/\1/p' help.txt)
 ((${#recipes[@]})) || { fail "nstats recipe --help-recipes lists no recipe"; finish; }
 
 # ---- every recipe: -j 1 and mpirun -n 2, -n 3 write the same bytes --------------------------------
-for r in "${recipes[@]}"; do
+# and two with arguments, which every part carries and every merge checks
+specs=("${recipes[@]}")
+for spec in stragglers:iteration=step gpu_time_util:buckets=7; do
+	grep -q "^  ${spec%%:*} -- " help.txt && specs+=("$spec")
+done
+for r in "${specs[@]}"; do
 	local_run "$r.j1" recipe "$r" -f csv -j 1 "${job[@]}"
 	rc_is "$r -j 1" 0
 	for n in 2 3; do
