@@ -1,4 +1,5 @@
-# nstats build.  `make` builds build/nstats; `make run` installs what is
+# nstats build.  `make` builds build/nstats (and build/nstats-mpi where
+# Open MPI's mpicc is); `make run` installs what is
 # missing, builds, and prints the default reports of the bundled example;
 # `make test` runs every test; `make bench` runs the benchmark.
 CC      ?= cc
@@ -8,7 +9,7 @@ CPPFLAGS += -Iinclude -Isrc
 LDLIBS  += -lsqlite3 -lyajl -lz -lm -pthread
 B       ?= build
 
-LIB_SRC  := $(shell find src -name '*.c' ! -path 'src/cli/*' | sort)
+LIB_SRC  := $(shell find src -name '*.c' ! -path 'src/cli/*' ! -path 'src/mpi/*' | sort)
 CLI_SRC  := $(shell find src/cli -name '*.c' | sort)
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
@@ -18,6 +19,20 @@ NSYSGEN_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(sort $(wildcard tools/nsysgen/*.c))
 # brute-force references for nstats's own reports: SQLite only, nothing of nstats
 BRUTE    := $(patsubst tests/accounting/%.c,$(B)/tests/%,$(sort $(wildcard tests/accounting/brute_*.c)))
 EXAMPLE  := $(B)/example.sqlite
+
+# nstats-mpi: nstats with `recipe` under mpirun (src/mpi), where mpicc is.  A second binary,
+# because libmpi linked into nstats would cost every command its start-up; nstats execs it when
+# mpirun started it.
+MPICC    ?= mpicc
+MPI_SRC  := $(sort $(wildcard src/mpi/*.c))
+MPI_OBJ  := $(MPI_SRC:%.c=$(B)/obj/%.o)
+ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
+NSTATS_MPI := $(B)/nstats-mpi
+MPI_NOTE := nstats-mpi: built with Open MPI
+else
+NSTATS_MPI :=
+MPI_NOTE := nstats-mpi: not built, no mpicc (apt-get install libopenmpi-dev)
+endif
 
 PREFIX  ?= /usr/local
 VERSION := $(shell sed -n 's/^\#define NSTATS_VERSION "\(.*\)"/\1/p' include/nstats/nstats.h)
@@ -29,8 +44,9 @@ PIC_OBJ := $(LIB_SRC:%.c=$(B)/pic/%.o)
 LIB_OBJ += $(B)/obj/gen/schema_sql.o
 PIC_OBJ += $(B)/pic/gen/schema_sql.o
 
-.PHONY: all shared install uninstall deps run test unit cli golden corpus accounting hostile valgrind bench clean sanitize fuzz fuzz-build fuzz-smoke
-all: $(B)/nstats $(B)/nsysgen
+.PHONY: all shared install uninstall deps run test unit cli golden corpus accounting hostile mpi valgrind bench clean sanitize fuzz fuzz-build fuzz-smoke
+all: $(B)/nstats $(B)/nsysgen $(NSTATS_MPI)
+	@echo '$(MPI_NOTE)'
 
 deps:
 	@tools/install-deps.sh
@@ -45,6 +61,14 @@ $(B)/libnstats.a: $(LIB_OBJ)
 
 $(B)/nstats: $(CLI_OBJ) $(B)/libnstats.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# mpicc for what includes mpi.h and for the link; its recipe_mpi() wins over nstats's weak one
+$(B)/obj/src/mpi/%.o: src/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/nstats-mpi: $(CLI_OBJ) $(MPI_OBJ) $(B)/libnstats.a
+	$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- the library for other programs, and the install (README.md, Install)
 $(B)/pic/%.o: %.c
@@ -69,13 +93,14 @@ $(B)/nstats.bash: $(B)/nstats
 	$(B)/nstats completion bash >$@
 
 BASHCOMP := share/bash-completion/completions
-INSTALLED := bin/nstats lib/libnstats.a lib/$(SHLIB) lib/$(SONAME) lib/libnstats.so \
+INSTALLED := bin/nstats bin/nstats-mpi lib/libnstats.a lib/$(SHLIB) lib/$(SONAME) lib/libnstats.so \
 	include/nstats/nstats.h lib/pkgconfig/nstats.pc share/man/man1/nstats.1 $(BASHCOMP)/nstats
 D := $(DESTDIR)$(PREFIX)
 
-install: $(B)/nstats $(B)/libnstats.a $(B)/$(SHLIB) $(B)/nstats.1 $(B)/nstats.bash
+install: $(B)/nstats $(NSTATS_MPI) $(B)/libnstats.a $(B)/$(SHLIB) $(B)/nstats.1 $(B)/nstats.bash
 	install -d $(D)/bin $(D)/lib/pkgconfig $(D)/include/nstats $(D)/share/man/man1 $(D)/$(BASHCOMP)
 	install -m 755 $(B)/nstats $(D)/bin/nstats
+	$(if $(NSTATS_MPI),install -m 755 $(NSTATS_MPI) $(D)/bin/nstats-mpi)
 	install -m 644 $(B)/libnstats.a $(D)/lib/libnstats.a
 	install -m 755 $(B)/$(SHLIB) $(D)/lib/$(SHLIB)
 	ln -sf $(SHLIB) $(D)/lib/$(SONAME)
@@ -172,6 +197,9 @@ hostile: all
 	@tests/hostile/run.sh $(B)
 
 recipe: all ; @tests/recipe/run.sh $(B)
+
+# recipe under mpirun against -j 1 (skipped without nstats-mpi or mpirun)
+mpi: all ; @tests/recipe/mpi.sh $(B)
 
 # make test: builds (on every core unless make was given -j) and runs the suites SUITES names
 # (all of them when empty) through tests/run-all.sh, which runs TEST_JOBS at a time (default: the

@@ -228,6 +228,18 @@ static int expand_inputs(const struct list *given, struct list *out)
 
 /* ---- reading one input ------------------------------------------------------------- */
 
+/* The message starts with the input's path, whatever failed: each driver
+ * prints it as it is. */
+static void name_input(const char *path, enum nst_status s, struct nst_error *err)
+{
+	size_t len = strlen(path);
+	if (strncmp(err->msg, path, len) == 0 && err->msg[len] == ':')
+		return;
+	char msg[sizeof err->msg];
+	snprintf(msg, sizeof msg, "%s", err->msg);
+	nst_fail(err, s, "%s: %s", path, msg);
+}
+
 enum nst_status recipe_read_input(const struct recipe_plan *p, size_t i, struct nst_part **out,
 				  struct nst_error *err)
 {
@@ -238,6 +250,8 @@ enum nst_status recipe_read_input(const struct recipe_plan *p, size_t i, struct 
 	if (s == NST_OK)
 		s = nst_part_make(x, p->job, (uint32_t)i, p->ranks, p->filter, out, err);
 	nst_export_close(x);
+	if (s != NST_OK)
+		name_input(p->inputs[i], s, err);
 	return s;
 }
 

@@ -30,7 +30,10 @@ int recipe_local(const struct recipe_plan *p, int jobs, struct nst_merge *m, siz
 
 /* Under mpirun: the inputs split among the MPI ranks, the groups among
  * their owners; *writer is true on the rank whose m holds every row (the
- * one that writes), *failed the inputs that failed on any rank.  Without
+ * one that writes), and there *failed is the inputs that failed on any
+ * rank.  Elsewhere *failed is 0: a rank that exits non-zero makes mpirun
+ * kill the others, the writer maybe before it has written, and mpirun
+ * exits with the writer's status anyway.  Without
  * MPI built in, it runs nstats-mpi beside this program, or says that
  * there is none. */
 int recipe_mpi(const struct recipe_plan *p, char **argv, struct nst_merge *m, size_t *failed,

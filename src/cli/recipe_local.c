@@ -18,20 +18,6 @@
 
 /* ---- one input ------------------------------------------------------------------ */
 
-/* err names the input, whatever failed. */
-static enum nst_status read_named(const struct recipe_plan *p, size_t i, struct nst_part **out,
-				  struct nst_error *err)
-{
-	enum nst_status s = recipe_read_input(p, i, out, err);
-	size_t len = strlen(p->inputs[i]);
-	if (s != NST_OK && !(strncmp(err->msg, p->inputs[i], len) == 0 && err->msg[len] == ':')) {
-		char msg[sizeof err->msg];
-		snprintf(msg, sizeof msg, "%s", err->msg);
-		nst_fail(err, s, "%s: %s", p->inputs[i], msg);
-	}
-	return s;
-}
-
 static void progress(const struct recipe_plan *p, size_t done)
 {
 	if (!cli_progress_wanted(p->quiet))
@@ -66,7 +52,7 @@ static int in_process(const struct recipe_plan *p, struct nst_merge *m, size_t *
 	for (size_t i = 0; !rc && i < p->ninputs; i++) {
 		struct nst_part *part = NULL;
 		struct nst_error err = { 0 };
-		enum nst_status s = read_named(p, i, &part, &err);
+		enum nst_status s = recipe_read_input(p, i, &part, &err);
 		rc = take_part(m, s, part, err.msg, failed);
 		progress(p, i + 1);
 	}
@@ -127,7 +113,7 @@ static void worker(const struct recipe_plan *p, int in, int out)
 		struct nst_error err = { 0 };
 		void *buf = NULL;
 		size_t len = 0;
-		enum nst_status s = i < p->ninputs ? read_named(p, i, &part, &err)
+		enum nst_status s = i < p->ninputs ? recipe_read_input(p, i, &part, &err)
 						   : nst_fail(&err, NST_ERR_INTERNAL, "no input %u", i);
 		if (s == NST_OK)
 			s = nst_part_save(part, &buf, &len, &err);
