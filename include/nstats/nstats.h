@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define NSTATS_VERSION "0.2.0"
+#define NSTATS_VERSION "0.3.0"
 /* The version of the option structs below; set their .version to it. */
 #define NST_API_VERSION 3
 
