@@ -14,6 +14,9 @@ enum nst_status nst_input_file(const char *path, struct nst_error *err)
 		return nst_fail(err, NST_ERR_DB, "%s: %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return nst_fail(err, NST_ERR_DB, "%s: is a directory", path);
+	/* reading a FIFO or a terminal would wait for a writer forever */
+	if (!S_ISREG(st.st_mode))
+		return nst_fail(err, NST_ERR_DB, "%s: not a regular file", path);
 	if (st.st_size == 0)
 		return nst_fail(err, NST_ERR_DB, "%s: file is empty", path);
 	return NST_OK;

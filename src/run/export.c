@@ -147,6 +147,9 @@ enum nst_status nst_export_open(const char *input, const struct nst_options *o,
 	enum nst_status s = options_of(o, &x->opts, err);
 	if (s == NST_OK)
 		s = run_resolve_input(input, &x->opts, &x->path, err);
+	/* a FIFO or a device would block the sniff's read: refused first */
+	if (s == NST_OK)
+		s = nst_input_file(x->path, err);
 	if (s == NST_OK)
 		s = nst_input_sniff(x->path) == NST_INPUT_KINETO ? nst_kineto_open(x->path, &x->db, err)
 								 : nst_db_open(x->path, &x->db, err);

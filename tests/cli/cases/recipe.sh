@@ -112,3 +112,26 @@ ranks numbered in input order: the 1st input has no MPI_RANKS" ]] || fail "summa
 	run recipe cuda_gpu_kern_sum -q -o out --force-overwrite true job
 	rc_is 0
 }
+
+# An input that is gone by the time it is read, or that is a FIFO (whose read would wait for a
+# writer forever): one line each, the others read, no hang.
+test_recipe_vanished_and_fifo_inputs() {
+	recipe_job
+	run recipe cuda_gpu_kern_sum -q -f csv job/rank0.sqlite
+	local want=$OUT
+	rm -f "$WORK/fifo.sqlite" && mkfifo "$WORK/fifo.sqlite"
+	printf 'job/rank0.sqlite\njob/gone.sqlite\nfifo.sqlite\n' >"$WORK/some.txt"
+	local j
+	for j in 1 2; do
+		(cd "$WORK" && timeout 60 "$NSTATS" recipe cuda_gpu_kern_sum -q -f csv -j $j @some.txt) \
+			>"$WORK/.out" 2>"$WORK/.err"
+		RC=$? OUT=$(<"$WORK/.out") ERR=$(<"$WORK/.err")
+		rc_is 3; out_is "$want"
+		# two workers may tell them in either order
+		ERR=$(sort <<<"$ERR")
+		err_is "nstats: error: fifo.sqlite: not a regular file
+nstats: error: job/gone.sqlite: No such file or directory"
+	done
+	run stats -q -r cuda_api_sum fifo.sqlite
+	rc_is 3; err_is "nstats: error: fifo.sqlite: not a regular file"
+}
