@@ -303,9 +303,48 @@ static int close_file(FILE *fp, const char *path)
 	return 0;
 }
 
+static bool typed_json(const struct recipe_cmd *c)
+{
+	struct nst_format_options fo;
+	struct nst_format *f = NULL;
+	struct nst_error err = { 0 };
+	cli_format_options(&fo, NST_TO_CONSOLE, c->timeunit);
+	bool typed = nst_format_parse(c->format, &fo, &f, &err) == NST_OK && nst_format_typed_json(f);
+	nst_format_free(f);
+	return typed;
+}
+
+static void put_json(const char *s)
+{
+	nst_put_json_string(stdout, s, strlen(s));
+}
+
+/* json:typed on the console: one document, each table an object under
+ * its name (docs/recipes.md). */
+static int to_console_typed(const struct output *o)
+{
+	int rc = 0;
+	printf("{\"nstats\": \"%s\", \"recipe\": ", NSTATS_VERSION);
+	put_json(nst_job_spec(o->job));
+	printf(", \"inputs\": %zu, \"failed\": %zu, \"tables\": {", o->ninputs, o->failed);
+	for (size_t t = 0; !rc && nst_merge_table(o->m, t); t++) {
+		printf("%s\n", t ? "," : "");
+		put_json(nst_merge_table(o->m, t));
+		printf(": ");
+		rc = write_table(o, t, o->c->format, NST_TO_PIPE, stdout);
+	}
+	/* the ranks are numbered once the first table has run */
+	printf("},\n\"ranks\": %zu, \"note\": ", nst_merge_ranks(o->m));
+	put_json(nst_merge_note(o->m));
+	printf("}\n");
+	return rc;
+}
+
 static int to_console(const struct output *o)
 {
 	int rc = 0;
+	if (typed_json(o->c))
+		return to_console_typed(o);
 	for (size_t t = 0; !rc && nst_merge_table(o->m, t); t++)
 		rc = write_table(o, t, o->c->format, NST_TO_CONSOLE, stdout);
 	return rc;

@@ -135,3 +135,20 @@ nstats: error: job/gone.sqlite: No such file or directory"
 	run stats -q -r cuda_api_sum fifo.sqlite
 	rc_is 3; err_is "nstats: error: fifo.sqlite: not a regular file"
 }
+
+# json:typed on the console is one document: every table under its name, the ranks and the note.
+test_recipe_typed_json() {
+	recipe_job
+	run recipe cuda_gpu_kern_sum -q -f csv job
+	local rows
+	rows=$(awk '/^Time/ { on = 1; next } /^$/ { on = 0 } on' <<<"$OUT" | wc -l)
+	run recipe cuda_gpu_kern_sum -q -f json:typed job
+	rc_is 0; err_is ""
+	local got
+	got=$(python3 -c 'import json, sys
+d = json.loads(sys.stdin.read())
+print(d["recipe"], d["inputs"], d["failed"], d["ranks"], sorted(d["tables"]), len(d["tables"]["all"]["rows"]),
+      d["tables"]["rank"]["rows"][0]["Rank"], d["note"])' <<<"$OUT") || fail "not one JSON document: ${OUT:0:200}"
+	[[ $got == "cuda_gpu_kern_sum 3 0 3 ['all', 'rank'] $rows 0 ranks numbered in input order: the 1st input has no MPI_RANKS" ]] ||
+		fail "json:typed: $got"
+}
