@@ -163,7 +163,8 @@ static int add_directory(struct list *out, const char *dir)
 		if (e->d_name[0] != '.' && is_input_name(e->d_name))
 			rc = list_add(&names, e->d_name, strlen(e->d_name));
 	closedir(d);
-	qsort(names.item, names.n, sizeof *names.item, cmp_names);
+	if (names.n) /* an empty directory has no array to sort */
+		qsort(names.item, names.n, sizeof *names.item, cmp_names);
 	for (size_t i = 0; !rc && i < names.n; i++) {
 		if (has_export_beside(names.item, names.n, names.item[i]))
 			continue;

@@ -278,7 +278,7 @@ static int cmp_member(const void *a, const void *b)
 
 static enum nst_status reduce_group(struct nst_merge *m, struct mgroup *g, struct nst_error *err)
 {
-	qsort(g->m, g->n, sizeof *g->m, cmp_member);
+	recipe_sort(g->m, g->n, sizeof *g->m, cmp_member);
 	for (size_t i = 1; i < g->n; i++)
 		if (g->m[i].uid == g->m[i - 1].uid)
 			return nst_fail(err, NST_ERR_USAGE, "one rank's part was merged twice");
@@ -319,7 +319,7 @@ static enum nst_status number_ranks(struct nst_merge *m, struct nst_error *err)
 {
 	if (m->number)
 		return NST_OK;
-	qsort(m->ranks, m->nranks, sizeof *m->ranks, cmp_rank);
+	recipe_sort(m->ranks, m->nranks, sizeof *m->ranks, cmp_rank);
 	m->number = malloc((m->nranks ? m->nranks : 1) * sizeof *m->number);
 	if (!m->number)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");

@@ -109,8 +109,8 @@ static enum nst_status read_ops(struct nst_ctx *ctx, struct recipe_part *rp, str
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t k = 0; s == NST_OK && k < 3; k++)
 		s = add_table(ctx, rp, tables[k], k == 0 ? names : NULL, o, err);
-	qsort(o->nccl, o->nnccl, sizeof *o->nccl, cmp_op);
-	qsort(o->other, o->nother, sizeof *o->other, cmp_op);
+	recipe_sort(o->nccl, o->nnccl, sizeof *o->nccl, cmp_op);
+	recipe_sort(o->other, o->nother, sizeof *o->other, cmp_op);
 	return s;
 }
 

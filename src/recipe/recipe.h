@@ -23,6 +23,7 @@
 #define NSTATS_RECIPE_H
 
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "core/arena.h"
 #include "reports/report.h"
@@ -125,6 +126,15 @@ struct nst_recipe {
 	 * fills cols[0..*n) (names may point into args). */
 	void (*columns)(unsigned tab, const void *args, const char **cols, size_t *n);
 };
+
+/* qsort, but of nothing too: an empty array may have no storage, which
+ * qsort must not be given. */
+static inline void recipe_sort(void *base, size_t n, size_t size,
+			       int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
 
 /* ---- registry.c ---- */
 const struct nst_report *nst_recipe_find(const char *name);

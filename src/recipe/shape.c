@@ -69,6 +69,8 @@ enum nst_status shape_reduce(const struct recipe_group *g, struct recipe_out *o,
 	/* every rank's values, in rank order, for the statistics over all */
 	size_t at = 0;
 	for (size_t i = 0; i < g->n; i++) {
+		if (!g->m[i].nvals) /* a part from elsewhere may hold an empty group */
+			continue;
 		memcpy(buf + at, g->m[i].vals, g->m[i].nvals * sizeof *buf);
 		at += g->m[i].nvals;
 	}

@@ -275,8 +275,8 @@ static enum nst_status part(struct nst_ctx *ctx, struct recipe_part *rp, const v
 	if (s == NST_OK)
 		s = kernel_events(ctx, rp, whole, &coll, &it, err);
 	if (s == NST_OK) {
-		qsort(it.v, it.n, sizeof *it.v, cmp_ev);
-		qsort(coll.v, coll.n, sizeof *coll.v, cmp_ev);
+		recipe_sort(it.v, it.n, sizeof *it.v, cmp_ev);
+		recipe_sort(coll.v, coll.n, sizeof *coll.v, cmp_ev);
 		if (whole)
 			whole_capture(&it);
 		s = groups(rp, &it, &coll, epoch, err);
@@ -298,7 +298,7 @@ static int cmp_i64(const void *x, const void *y)
  * values are too large for a double's mean (UTC starts). */
 static double minus_median(int64_t v, int64_t *vals, size_t n)
 {
-	qsort(vals, n, sizeof *vals, cmp_i64);
+	recipe_sort(vals, n, sizeof *vals, cmp_i64);
 	if (n % 2)
 		return (double)(v - vals[n / 2]);
 	return ((double)(v - vals[n / 2 - 1]) + (double)(v - vals[n / 2])) / 2.0;
