@@ -61,3 +61,18 @@ struct nst_coverage nst_coverage_of(const struct nst_interval *iv, size_t n,
 		c.covered += piece_end - piece_start;
 	return c;
 }
+
+size_t nst_intervals_union(struct nst_interval *iv, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (iv[i].end <= iv[i].start)
+			continue;
+		if (k && iv[i].start <= iv[k - 1].end) {
+			if (iv[i].end > iv[k - 1].end)
+				iv[k - 1].end = iv[i].end;
+		} else
+			iv[k++] = iv[i];
+	}
+	return k;
+}

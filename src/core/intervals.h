@@ -25,6 +25,10 @@ struct nst_coverage {
 /* Sorts by start, then end: nst_coverage_of wants them so. */
 void nst_intervals_sort(struct nst_interval *iv, size_t n);
 
+/* iv[0..n), sorted by start, merged in place into the pieces of their
+ * union, empty intervals dropped; returns how many pieces. */
+size_t nst_intervals_union(struct nst_interval *iv, size_t n);
+
 /* The coverage of iv[0..n), sorted by start.  A gap is a hole between two
  * pieces of the union, never the time before the first or after the last
  * interval; it counts when longer than gap_threshold ns.  Empty intervals

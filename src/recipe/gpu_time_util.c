@@ -99,23 +99,6 @@ static void columns(unsigned tab, const void *args, const char **cols, size_t *n
 
 /* ---- the busy share of each bucket ------------------------------------------------------ */
 
-/* iv[0..n) sorted by start, merged in place into the pieces of their
- * union (empty ones dropped); returns how many. */
-static size_t union_of(struct nst_interval *iv, size_t n)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (iv[i].end <= iv[i].start)
-			continue;
-		if (k && iv[i].start <= iv[k - 1].end) {
-			if (iv[i].end > iv[k - 1].end)
-				iv[k - 1].end = iv[i].end;
-		} else
-			iv[k++] = iv[i];
-	}
-	return k;
-}
-
 /* Buckets of width w from first, the last one running to last. */
 struct buckets {
 	int64_t first, last, w;
@@ -172,7 +155,7 @@ static enum nst_status util_row(struct recipe_part *rp, const struct args *a, re
 	int64_t busy[MAX_BUCKETS] = { 0 };
 	struct buckets b = { g->busy.first, g->busy.last, 0, a->buckets, busy };
 	b.w = (b.last - b.first) / (int64_t)b.n;
-	size_t k = union_of(iv, niv);
+	size_t k = nst_intervals_union(iv, niv);
 	for (size_t i = 0; i < k; i++)
 		add_piece(&b, iv[i].start, iv[i].end);
 	struct nst_cell c[RECIPE_MAX_COLS];

@@ -120,17 +120,9 @@ static enum nst_status read_ops(struct nst_ctx *ctx, struct recipe_part *rp, str
  * how many pieces. */
 static size_t union_of(const struct op *op, size_t n, struct nst_interval *iv)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (op[i].end <= op[i].start)
-			continue;
-		if (k && op[i].start <= iv[k - 1].end) {
-			if (op[i].end > iv[k - 1].end)
-				iv[k - 1].end = op[i].end;
-		} else
-			iv[k++] = (struct nst_interval){ op[i].start, op[i].end };
-	}
-	return k;
+	for (size_t i = 0; i < n; i++)
+		iv[i] = (struct nst_interval){ op[i].start, op[i].end };
+	return nst_intervals_union(iv, n);
 }
 
 static int64_t length(const struct nst_interval *iv, size_t n)
