@@ -2,7 +2,10 @@
 # install-deps.sh: installs what building and testing nstats needs on a Debian machine (a C
 # compiler, make, pkg-config, the SQLite library and shell, YAJL and zlib for PyTorch profiler
 # traces, cmocka, valgrind, python3 and jq for the strict parsers of the escaping tests, Open MPI's
-# mpicc and mpirun for nstats-mpi, which runs `nstats recipe` under mpirun, and for its tests),
+# mpicc and mpirun for nstats-mpi, which runs `nstats recipe` under mpirun, and for its tests,
+# protobuf-c and its compiler for Perfetto traces (`nstats export --type perfetto`), and for the
+# tests of the exports and the HTML page: protoc (--decode_raw) and Debian's python3 with its
+# protobuf module (an independent decoder), html5lib (a strict HTML parser) and headless Chromium),
 # only where missing. Quiet and quick when everything is there; one line per package it installs.
 # Runs apt-get as root, or through sudo when that is available without a password.
 set -euo pipefail
@@ -22,6 +25,12 @@ needs=(
 	"jq              jq"
 	"libopenmpi-dev  mpicc"
 	"openmpi-bin     mpirun"
+	"libprotobuf-c-dev /usr/include/protobuf-c/protobuf-c.h"
+	"protobuf-c-compiler protoc-c"
+	"protobuf-compiler protoc"
+	"python3-protobuf /usr/lib/python3/dist-packages/google/protobuf/__init__.py"
+	"python3-html5lib /usr/lib/python3/dist-packages/html5lib/__init__.py"
+	"chromium        chromium"
 )
 
 present() { # present PACKAGE PROBE
