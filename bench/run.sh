@@ -17,6 +17,9 @@
 #     other (time and memory: the two runs' sums), and launch_diff to csv; and the same run as a
 #     PyTorch profiler trace (nsysgen --kineto, .json.gz): `nstats stats -r cuda_gpu_kern_sum`
 #     on it against what most tools do first, python3's json.load(gzip.open(F))
+#   the timeline and the page, on the launches export: `export --type perfetto` and `--type
+#     chrome-json` against `stats -r cuda_gpu_trace -f csv`, `report` against the default report
+#     set, each with the size of what it wrote
 # Knobs:
 #   NSTATS_BENCH_LAUNCHES   N (default 1000000; 10000000 for the 10M scale)
 #   NSTATS_BENCH_RUNS       runs per nstats and floor case (default 5)
@@ -27,6 +30,7 @@
 #                           killed and shown as "> LIMIT s, did not finish"
 #   NSTATS_BENCH_NVTX       0 skips the NVTX export; only runs nothing else
 #   NSTATS_BENCH_DIFF       0 skips the comparisons (below)
+#   NSTATS_BENCH_OUTPUTS    0 skips the timeline and the page (below)
 #   NSTATS_BENCH_CASES      space-separated case names (the first word of a row: default,
 #                           one-reader, cuda_kern_exec_trace, nvtx_kern_sum, ...); unset runs all
 # Exports are made once, in BUILD_DIR/bench, and reused; at 10M each takes about a minute to make
@@ -207,4 +211,34 @@ if [[ ${NSTATS_BENCH_DIFF:-1} != 0 && $nvtx_mode != only ]]; then
 		echo "|---|---|---|---|---|---|---|"
 		echo "| kineto: stats -r cuda_gpu_kern_sum | $ks | $km | $ps | $pm | $(ratio "$ps" "$ks") | $(ratio "$km" "$pm") |"
 	fi
+fi
+
+# ---- the timeline and the page -------------------------------------------------------------------
+
+# out_row LABEL BASELINE_TIME BASELINE_MIB OUTPUT COMMAND...: nstats COMMAND (which writes OUTPUT)
+# against a baseline measured in the same run, with OUTPUT's size
+out_row() {
+	local label=$1 bs=$2 bm=$3 out=$4
+	shift 4
+	wanted "$label" || return 0
+	local s m
+	read -r s m < <(timed "$runs" "$B/nstats" "$@" --force-overwrite -o "$out")
+	local mib
+	mib=$(awk -v n="$(stat -c %s "$out" 2>/dev/null || echo 0)" 'BEGIN { printf "%.1f", n / 1048576 }')
+	echo "| $label | $s | $m | $mib | $bs | $bm | $(ratio "$s" "$bs") | $(ratio "$m" "$bm") |"
+}
+
+if [[ ${NSTATS_BENCH_OUTPUTS:-1} != 0 && $nvtx_mode != only ]] &&
+	"$B/nstats" export --help >/dev/null 2>&1 && "$B/nstats" report --help >/dev/null 2>&1; then
+	read -r ts tm < <(timed "$runs" "$B/nstats" stats -q -r cuda_gpu_trace -f csv "$db")
+	read -r rs rm < <(timed "$runs" "$B/nstats" stats -q "$db")
+	echo
+	echo "| timeline and page ($launches launches) | nstats s | nstats MiB | output MiB | baseline s | baseline MiB | /baseline s | /baseline MiB |"
+	echo "|---|---|---|---|---|---|---|---|"
+	out_row "perfetto: export --type perfetto (baseline: stats -r cuda_gpu_trace -f csv)" "$ts" "$tm" \
+		"$work/timeline.perfetto" export --type perfetto "$db"
+	out_row "chrome-json: export --type chrome-json (same baseline)" "$ts" "$tm" \
+		"$work/timeline.json" export --type chrome-json "$db"
+	out_row "report: the HTML page (baseline: stats, the default report set)" "$rs" "$rm" \
+		"$work/report.html" report "$db"
 fi
