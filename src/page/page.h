@@ -20,6 +20,8 @@ struct page_rows {
 	size_t nrows, cap;
 	bool ran;               /* false: the export lacks the report's data */
 	char spec[128];         /* the job, as `nstats stats -r` takes it */
+	char table[32];         /* a recipe's table; "" for a report's rows */
+	size_t input;           /* the input a report ran on */
 };
 
 /* The column whose label (the name up to any ':') is label; -1 when none. */

@@ -95,10 +95,10 @@ static enum nst_status settle(struct page_rows *t, enum nst_status s)
 {
 	if (s != NST_ERR_NODATA)
 		return s;
-	char spec[sizeof t->spec];
-	memcpy(spec, t->spec, sizeof spec);
+	struct page_rows keep = *t;
 	page_rows_release(t);
-	memcpy(t->spec, spec, sizeof spec);
+	memcpy(t->spec, keep.spec, sizeof t->spec);
+	memcpy(t->table, keep.table, sizeof t->table);
 	return NST_OK;
 }
 
@@ -108,6 +108,7 @@ enum nst_status page_run(struct page *p, size_t i, enum nst_catalog c, const cha
 	struct nst_job *job = NULL;
 	struct nst_sink sink = page_rows_sink(t);
 	remember(t, spec);
+	t->input = i;
 	enum nst_status s = nst_job_parse(c, spec, &job, err);
 	if (s == NST_OK)
 		s = nst_run(p->xs[i], &(struct nst_run){ .job = job, .filter = p->filter, .sink = &sink },
@@ -166,8 +167,10 @@ enum nst_status page_run_recipe(struct page *p, const char *spec, const char *co
 		s = nst_merge_new(job, &m, err);
 	if (s == NST_OK)
 		s = merge_all(p, job, m, err);
-	for (size_t k = 0; s == NST_OK && k < n; k++)
+	for (size_t k = 0; s == NST_OK && k < n; k++) {
+		snprintf(ts[k].table, sizeof ts[k].table, "%s", tables[k]);
 		s = run_table(m, job, tables[k], &ts[k], err);
+	}
 	nst_merge_free(m);
 	nst_job_free(job);
 	enum nst_status got = s;

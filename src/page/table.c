@@ -55,6 +55,11 @@ void page_table(struct page *p, const struct page_rows *t, const char *const *co
 	FILE *out = p->out;
 	page_raw(out, "<div class=\"scroll\"><table class=\"rows\" data-report=\"");
 	page_escz(out, t->spec);
+	if (t->table[0]) {
+		page_raw(out, "\" data-table=\"");
+		page_escz(out, t->table);
+	}
+	page_raw(out, "\" data-input=\"%zu", t->input);
 	page_raw(out, "\">\n<thead><tr>");
 	for (size_t k = 0; k < n; k++) {
 		page_raw(out, "<th>");
