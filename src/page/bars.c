@@ -22,7 +22,8 @@ static void bar(struct page *p, const struct page_bars *b, const struct page_sca
 	char shown[96], exact[48];
 	page_show(b->t->cols[value], v, shown, sizeof shown);
 	page_raw(p->out, "<g><title>");
-	page_escz(p->out, name->kind == NST_TEXT ? name->v.s : page_exact(name, exact, sizeof exact));
+	page_esc_short(p->out, name->kind == NST_TEXT ? name->v.s : page_exact(name, exact, sizeof exact),
+		       PAGE_TEXT_MAX);
 	page_raw(p->out, ": ");
 	page_escz(p->out, shown);
 	page_raw(p->out, "</title><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 6,

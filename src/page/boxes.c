@@ -47,7 +47,7 @@ static void tooltip(struct page *p, const struct page_rows *t, size_t r, const i
 {
 	char buf[48];
 	page_raw(p->out, "<title>");
-	page_escz(p->out, name);
+	page_esc_short(p->out, name, PAGE_TEXT_MAX);
 	for (int k = 0; k < NSTATS; k++) {
 		page_raw(p->out, "\n%s ", stat_col[k]);
 		page_escz(p->out, page_show_ns(page_real(page_cell(t, r, col[k])), buf, sizeof buf));

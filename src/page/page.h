@@ -63,8 +63,13 @@ enum nst_status page_run_recipe(struct page *p, const char *spec, const char *co
  * UTF-8 and markup whatever the export holds. */
 void page_esc(FILE *out, const char *s, size_t len);
 void page_escz(FILE *out, const char *s);
-/* At most max characters of s, an ellipsis in the middle when longer. */
+/* At most about max bytes of s, an ellipsis in the middle when longer
+ * (never inside a character). */
 void page_esc_short(FILE *out, const char *s, size_t max);
+/* Names from an export, wherever the page shows them whole (tables,
+ * tooltips): cut to this many bytes, so that a 1 MB kernel name cannot
+ * make the page big. */
+#define PAGE_TEXT_MAX 1000
 /* printf with every %s escaped is too easy to get wrong: the page's own
  * markup goes through page_raw, text from exports through page_esc. */
 void page_raw(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -29,7 +29,7 @@ static void finding(struct page *p, const struct page_rows *a, size_t r)
 	page_raw(p->out, "</code>)");
 	if (note->kind == NST_TEXT) {
 		page_raw(p->out, ": ");
-		page_escz(p->out, note->v.s);
+		page_esc_short(p->out, note->v.s, PAGE_TEXT_MAX);
 	}
 	page_raw(p->out, "</li>\n");
 }

@@ -37,10 +37,11 @@ static void put_cell(FILE *out, const struct page_rows *t, size_t row, int col)
 	page_raw(out, "<td%s data-col=\"", c->kind == NST_TEXT ? " class=\"name\"" : "");
 	put_label(out, t->cols[col]);
 	page_raw(out, "\" data-v=\"");
-	page_escz(out, c->kind == NST_TEXT ? c->v.s : page_exact(c, exact, sizeof exact));
+	page_esc_short(out, c->kind == NST_TEXT ? c->v.s : page_exact(c, exact, sizeof exact),
+		       PAGE_TEXT_MAX);
 	page_raw(out, "\">");
 	if (c->kind == NST_TEXT)
-		page_escz(out, c->v.s);
+		page_esc_short(out, c->v.s, PAGE_TEXT_MAX);
 	else
 		page_escz(out, shown);
 	page_raw(out, "</td>");
