@@ -22,6 +22,7 @@ struct page_rows {
 	char spec[128];         /* the job, as `nstats stats -r` takes it */
 	char table[32];         /* a recipe's table; "" for a report's rows */
 	size_t input;           /* the input a report ran on */
+	struct nst_run_result res; /* what the run found beside its rows */
 };
 
 /* The column whose label (the name up to any ':') is label; -1 when none. */

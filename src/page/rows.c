@@ -112,7 +112,7 @@ enum nst_status page_run(struct page *p, size_t i, enum nst_catalog c, const cha
 	enum nst_status s = nst_job_parse(c, spec, &job, err);
 	if (s == NST_OK)
 		s = nst_run(p->xs[i], &(struct nst_run){ .job = job, .filter = p->filter, .sink = &sink },
-			    NULL, err);
+			    &t->res, err);
 	nst_job_free(job);
 	return settle(t, s);
 }

@@ -170,3 +170,13 @@ test_report_says_what_is_absent() {
 	grep -qF '<p class="absent">No NVTX ranges in this capture.</p>' "$WORK/page.html" ||
 		fail "the page does not say there are no NVTX ranges"
 }
+
+test_report_graph_note() {
+	report_gen --seed 9 --kernels 300 --graphs 4 --overlap --nvtx 0 -o "$WORK/g.sqlite"
+	run report g.sqlite -o page.html
+	rc_is 0; out_is ""; err_is ""
+	local n
+	n=$(sqlite3 "$WORK/g.sqlite" 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE')
+	grep -q "data-hidden-graph-launches=\"$n\">Not shown: $n CUDA graph launches" "$WORK/page.html" ||
+		fail "the page does not say that $n graph launches are not in the kernels"
+}
