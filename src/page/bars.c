@@ -33,8 +33,10 @@ static void bar(struct page *p, const struct page_bars *b, const struct page_sca
 			 (long long)page_real(page_cell(b->t, r, page_col(b->t, b->device))));
 	else if (name->kind == NST_TEXT)
 		page_esc_short(p->out, name->v.s, LABEL_CHARS);
-	else
+	else {
+		page_raw(p->out, "%s", b->prefix ? b->prefix : "");
 		page_escz(p->out, page_show(b->t->cols[label], name, exact, sizeof exact));
+	}
 	page_raw(p->out, "</text><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
 		 "fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\">", fmin(x0, x1), y + 3, fabs(x1 - x0),
 		 ROW_H - 6, val < 0 ? PAGE_BLUE : PAGE_ORANGE, fmax(x0, x1) + 4, y + 14);

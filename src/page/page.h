@@ -132,6 +132,7 @@ struct page_bars {
 	const char *unit;          /* "ns", "MB", "%" */
 	size_t max;
 	const char *device;        /* a device column: "rank R, GPU D" labels */
+	const char *prefix;        /* before a label that is a number: "GPU " */
 };
 void page_bars(struct page *p, const struct page_bars *b);
 

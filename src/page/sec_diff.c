@@ -64,7 +64,8 @@ static enum nst_status gpus(struct page *p, struct nst_error *err)
 		page_bars(p, &(struct page_bars){
 			.title = "Change of busy time per GPU (B - A)",
 			.axis = "change of busy time", .t = &t, .label = "Device",
-			.value = "Diff Busy", .unit = "ns", .max = 64
+			.value = "Diff Busy", .unit = "ns", .max = 64,
+			.prefix = "GPU "
 		});
 		page_table(p, &t, gpu_columns, 64);
 	} else if (s == NST_OK) {

@@ -7,8 +7,8 @@
 #include "page/page.h"
 
 static const char *const columns[] = {
-	"Device", "Capture Span", "GPU Span", "Busy", "Kernel Union", "Kernel Sum", "Overlap",
-	"Graph", "Idle", "Capture Util", "GPU Span Util", "Idle Gaps", "Gap Time", NULL,
+	"Device", "Capture Span", "GPU Span", "Busy", "Overlap", "Idle", "Capture Util",
+	"GPU Span Util", "Idle Gaps", "Gap Time", NULL,
 };
 
 enum nst_status page_gpu(struct page *p, struct nst_error *err)
@@ -24,6 +24,7 @@ enum nst_status page_gpu(struct page *p, struct nst_error *err)
 		page_bars(p, &(struct page_bars){
 			.title = "Busy time per GPU (some operation running)", .axis = "busy time",
 			.t = &t[0], .label = "Device", .value = "Busy", .unit = "ns", .max = 64,
+			.prefix = "GPU ",
 		});
 		page_table(p, &t[0], columns, 64);
 		page_raw(p->out, "<p class=\"sub\">Busy: the union of the GPU's kernels, memory copies and "

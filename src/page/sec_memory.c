@@ -28,7 +28,7 @@ static void throughput(struct page *p, const struct page_rows *time, const struc
 {
 	int op = page_col(time, "Operation"), total = page_col(time, "Total Time");
 	int mb = page_col(size, "Total");
-	page_raw(p->out, "<div class=\"scroll\"><table class=\"rows\" data-report=\"\">\n<thead><tr>"
+	page_raw(p->out, "<div class=\"scroll\"><table class=\"rows\">\n<thead><tr>"
 		 "<th>Operation</th><th>Total (MB)</th><th>Total Time (ns)</th><th>Throughput (GB/s)"
 		 "</th></tr></thead>\n<tbody>\n");
 	for (size_t r = 0; r < time->nrows; r++) {
