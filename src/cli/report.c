@@ -206,12 +206,26 @@ static int close_page(struct page_file *f, bool ok, bool force)
 
 /* ---- the run ----------------------------------------------------------------------------- */
 
+/* --force-overwrite must not replace an input with its page. */
+static int refuse_input(const struct report_cmd *c, const char *path)
+{
+	struct stat out, in;
+	if (stat(c->output, &out) != 0 || stat(path, &in) != 0 || out.st_dev != in.st_dev ||
+	    out.st_ino != in.st_ino)
+		return 0;
+	cli_error("%s: is an input (%s): the page would replace it", c->output, path);
+	return EXIT_USAGE;
+}
+
 static int open_inputs(const struct report_cmd *c, struct nst_export **xs)
 {
 	struct nst_options o;
 	cli_export_options(&o, false);
 	for (size_t i = 0; i < c->ninputs; i++) {
 		struct nst_error err = { 0 };
+		int rc = refuse_input(c, c->inputs[i]);
+		if (rc)
+			return rc;
 		if (nst_export_open(c->inputs[i], &o, &xs[i], &err) != NST_OK) {
 			cli_error("%s", err.msg);
 			return exit_of(err.status);

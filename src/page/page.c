@@ -3,6 +3,7 @@
  * The page asks for nothing over the network: its Content-Security-Policy
  * forbids every fetch, its style and the few lines of script that sort
  * the tables are inline, and the charts are SVG drawn here. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,27 @@ static const char script[] =
 	"if(!isNaN(na)&&!isNaN(nc))return d*(na-nc);return d*String(a).localeCompare(c);});\n"
 	"rows.forEach(function(r){b.appendChild(r);});});});\n";
 
+/* The filter, as the reports under it would be asked for. */
+static void filter_said(struct page *p)
+{
+	const struct nst_filter *f = p->filter;
+	if (!f || !(f->has_start || f->has_end || f->nvtx))
+		return;
+	page_raw(p->out, ", under a filter: only what overlaps ");
+	if (f->nvtx) {
+		page_raw(p->out, "the NVTX range <code>");
+		page_escz(p->out, f->nvtx);
+		page_raw(p->out, "</code>");
+	} else {
+		page_raw(p->out, "the time from ");
+		page_raw(p->out, f->has_start ? "%lld ns" : "the start", (long long)f->start);
+		page_raw(p->out, " to ");
+		page_raw(p->out, f->has_end && f->end != INT64_MAX ? "%lld ns" : "the end",
+			 (long long)f->end);
+	}
+	page_raw(p->out, " (the numbers are those of the reports under the same filter)");
+}
+
 static void head(struct page *p, const struct nst_page_options *o)
 {
 	page_raw(p->out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -65,10 +87,8 @@ static void head(struct page *p, const struct nst_page_options *o)
 		page_escz(p->out, p->names[i]);
 		page_raw(p->out, "</code>");
 	}
-	page_raw(p->out, "%s. Hover over a chart for its numbers; click a column to sort.</p>\n",
-		 p->filter && (p->filter->has_start || p->filter->has_end || p->filter->nvtx)
-			 ? ", under a filter (the numbers are those of the reports under the same filter)"
-			 : "");
+	filter_said(p);
+	page_raw(p->out, ". Hover over a chart for its numbers; click a column to sort.</p>\n");
 }
 
 static void tail(struct page *p)

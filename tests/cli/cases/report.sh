@@ -180,3 +180,23 @@ test_report_graph_note() {
 	grep -q "data-hidden-graph-launches=\"$n\">Not shown: $n CUDA graph launches" "$WORK/page.html" ||
 		fail "the page does not say that $n graph launches are not in the kernels"
 }
+
+test_report_never_replaces_an_input() {
+	local sum
+	sum=$(sha256sum <"$WORK/ex.sqlite")
+	run report ex.sqlite -o ./ex.sqlite --force-overwrite
+	rc_is 2; out_is ""
+	err_is "nstats: error: ./ex.sqlite: is an input (ex.sqlite): the page would replace it"
+	[[ $(sha256sum <"$WORK/ex.sqlite") == "$sum" ]] || fail "ex.sqlite changed"
+}
+
+test_report_says_its_filter() {
+	run report --filter-nvtx 'no such range' ex.sqlite -o page.html
+	rc_is 0; err_is ""
+	grep -qF 'under a filter: only what overlaps the NVTX range <code>no such range</code>' \
+		"$WORK/page.html" || fail "the page does not say its NVTX filter"
+	run report --filter-time 1ms/ ex.sqlite -o page2.html
+	rc_is 0; err_is ""
+	grep -qF 'under a filter: only what overlaps the time from 1000000 ns to the end' \
+		"$WORK/page2.html" || fail "the page does not say its time filter"
+}
