@@ -44,7 +44,7 @@ PIC_OBJ := $(LIB_SRC:%.c=$(B)/pic/%.o)
 LIB_OBJ += $(B)/obj/gen/schema_sql.o
 PIC_OBJ += $(B)/pic/gen/schema_sql.o
 
-.PHONY: all shared install uninstall deps run test unit cli golden corpus accounting hostile mpi valgrind bench clean sanitize fuzz fuzz-build fuzz-smoke
+.PHONY: all shared install uninstall deps run test unit cli golden corpus accounting hostile mpi valgrind bench clean sanitize fuzz fuzz-build fuzz-smoke report
 all: $(B)/nstats $(B)/nsysgen $(NSTATS_MPI)
 	@echo '$(MPI_NOTE)'
 
@@ -200,6 +200,9 @@ recipe: all ; @tests/recipe/run.sh $(B)
 
 # recipe under mpirun against -j 1 (skipped without nstats-mpi or mpirun)
 mpi: all ; @tests/recipe/mpi.sh $(B)
+
+# nstats report's pages in headless Chromium (its part skipped without it), parsed, checked
+report: all ; @tests/report/run.sh $(B)
 
 # make test: builds (on every core unless make was given -j) and runs the suites SUITES names
 # (all of them when empty) through tests/run-all.sh, which runs TEST_JOBS at a time (default: the

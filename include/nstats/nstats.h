@@ -469,6 +469,30 @@ enum nst_status nst_audit_rows(const struct nst_audit *a, const struct nst_sink 
 enum nst_status nst_audit_write(const struct nst_audit *a, bool json, FILE *out,
 				struct nst_error *err);
 
+/* ---- a page for a person: one HTML file (docs/report.md) ------------------- */
+
+/* since NST_API_VERSION 3 */
+struct nst_page_options {
+	int version;                     /* NST_API_VERSION */
+	size_t top;                      /* kernels, API calls, NVTX ranges, gaps: 0 for 10 */
+	const struct nst_filter *filter; /* NULL: none */
+	const char *title;               /* NULL: "nstats report" */
+	const char *const *names;        /* how the page names each input; NULL:
+					    nst_export_path() */
+};
+
+/* Writes one self-contained HTML page about xs[0..n) to out: one export
+ * (overview and check's findings, GPU time, kernels, memory transfers,
+ * CUDA API, NVTX ranges, idle gaps), two compared (nst_diff's reports,
+ * A = xs[0]), or the ranks of a job, one an export (the gpu_time_util,
+ * stragglers and nccl_overlap recipes).  Its numbers are the reports'
+ * rows (each number cell carries its exact value in data-v); its charts
+ * are inline SVG; it fetches nothing (a Content-Security-Policy forbids
+ * it).  Bounded whatever the exports' size: top N rows, 100 time buckets.
+ * NST_ERR_IO when out reports an error; the caller closes out. */
+enum nst_status nst_page_write(struct nst_export *const *xs, size_t n,
+			       const struct nst_page_options *o, FILE *out, struct nst_error *err);
+
 #ifdef __cplusplus
 }
 #endif

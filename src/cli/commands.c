@@ -17,6 +17,8 @@ const struct command cli_commands[] = {
 	  " tables, exact, in parallel or under MPI (nstats addition)", cmd_recipe, doc_recipe },
 	{ "summary", "one screen for a person: capture, GPUs, top kernels, transfers, API, NVTX,"
 	  " findings (nstats addition)", cmd_summary, doc_summary },
+	{ "report", "one self-contained HTML page with charts: one capture, two compared, or the"
+	  " ranks of a job (nstats addition)", cmd_report, doc_report },
 };
 const size_t cli_ncommands = sizeof cli_commands / sizeof *cli_commands;
 

@@ -4,7 +4,8 @@
 # expected-errors.tsv must fail with exactly that one-line message and exit status; any
 # other run must exit 0 with nothing on stderr, and its csv and json must parse. A crash, a
 # hang, a sanitizer report or a different message fails. Then hostile reports of one's own
-# (--report-dir, sql-reports.tsv) on an export and on a trace, and unchanged-export.sh on both.
+# (--report-dir, sql-reports.tsv) on an export and on a trace, unchanged-export.sh on both, and
+# the pages of `nstats report` through a strict HTML parser (tests/report/check_html.py).
 # Ends with `hostile: N passed, M failed`.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,7 +26,7 @@ trap cleanup EXIT
 passed=0 failed=0
 fail() { failed=$((failed + 1)); echo "hostile: FAIL $*"; }
 
-mkdir -p "$WORK/parse"
+mkdir -p "$WORK/parse" "$WORK/pages"
 "$here/make-bad-exports.sh" "$b/nsysgen" "$WORK/x" || { echo "hostile: make-bad-exports.sh failed"; exit 1; }
 "$here/make-bad-traces.sh" "$WORK/x" || { echo "hostile: make-bad-traces.sh failed"; exit 1; }
 
@@ -39,6 +40,7 @@ commands() {
 	echo "analyze|analyze"
 	echo "check|check"
 	echo "check-json|check -f json"
+	echo "report|report --force-overwrite -o $WORK/page.html"
 	local r
 	for r in "${REPORTS[@]}"; do
 		echo "csv:$r|stats -q -f csv -r $r"
@@ -104,6 +106,7 @@ check_run() {
 	csv:*) cp "$WORK/out" "$WORK/parse/$case.${label#*:}.csv" ;;
 	json:*) cp "$WORK/out" "$WORK/parse/$case.${label#*:}.json" ;;
 	check-json) cp "$WORK/out" "$WORK/parse/$case.check.json" ;;
+	report) cp "$WORK/page.html" "$WORK/pages/$case.html" ;;
 	esac
 	return 0
 }
@@ -201,6 +204,14 @@ sql_reports read-trace-valid.json.gz trace
 
 n=$(ls "$WORK/parse" | wc -l)
 parse_all && passed=$((passed + 1)) || fail "$n csv and json outputs: some do not parse"
+
+# the pages of `nstats report`: strict HTML, SVG as XML, valid UTF-8, whatever the names held
+if /usr/bin/python3 -c 'import html5lib' 2>/dev/null; then
+	/usr/bin/python3 "$here/../report/check_html.py" "$WORK"/pages/*.html && passed=$((passed + 1)) ||
+		fail "$(ls "$WORK/pages" | wc -l) report pages: some do not parse"
+else
+	echo "hostile: note: no html5lib for /usr/bin/python3: report pages not parsed"
+fi
 
 for e in read-valid.sqlite read-trace-valid.json.gz; do
 	"$here/unchanged-export.sh" "$NSTATS" "$WORK/x/$e"

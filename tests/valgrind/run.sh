@@ -3,7 +3,8 @@
 # BUILD_DIR/example.sqlite (`make build/example.sqlite`), five exports and a PyTorch profiler
 # trace of shared/data, in every format: every report of tests/corpus/reports in one run, every
 # rule in another, nstats's own reports in a third, check in text and JSON, and `nstats diff` of
-# the example with each of the others in csv and column, and every recipe over all of them. A
+# the example with each of the others in csv and column, and every recipe over all of them, and
+# `nstats report`'s page of each export, of the example against each, and of all as ranks. A
 # valgrind error, or a run that does not
 # exit 0, fails it. VALGRIND_JOBS runs go at a time (default: the number of cores); each run is a
 # process of its own and shares nothing with the others. Ends with
@@ -78,13 +79,17 @@ runs() {
 		printf '%s\t%s\n' "$B/example.sqlite" "recipe	$r	-q	-f	csv	-j	1	--ranks	process	$others"
 	done
 	printf '%s\t%s\n' "$B/example.sqlite" "recipe	cuda_gpu_kern_sum	-q	-f	column	-j	2	$others"
+	# the page of all of them as ranks, and of each (below) alone and against the example
+	printf '%s\t%s\n' "$B/example.sqlite" "report	-o	/dev/null	$others"
 	for e in "${exports[@]}"; do
 		for f in "${FORMATS[@]}"; do
 			printf '%s\t%s\n' "$e" "stats	-r	$reports	-q	-f	$f" \
 				"$e" "analyze	-r	$rules	-q	-f	$f" \
 				"$e" "stats	-r	$additions	-q	-f	$f"
 		done
-		printf '%s\t%s\n' "$e" check "$e" "check	-f	json"
+		printf '%s\t%s\n' "$e" check "$e" "check	-f	json" "$e" "report	-o	/dev/null"
+		[[ $e == "$B/example.sqlite" ]] ||
+			printf '%s\t%s\n' "$e" "report	-o	/dev/null	$B/example.sqlite"
 	done
 }
 

@@ -1,0 +1,173 @@
+/* nst_page_write: the document around the sections, and the one load of
+ * every table the sections read (nst_export_load) before the first runs.
+ * The page asks for nothing over the network: its Content-Security-Policy
+ * forbids every fetch, its style and the few lines of script that sort
+ * the tables are inline, and the charts are SVG drawn here. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "page/page.h"
+
+static const char csp[] =
+	"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+	"img-src data:";
+
+static const char style[] =
+	"body{font:14px/1.4 system-ui,sans-serif;margin:0 auto;max-width:1000px;padding:0 16px;"
+	"color:#222;background:#fff}\n"
+	"h1{font-size:22px;margin:16px 0 4px}h2{font-size:18px;margin:28px 0 4px;"
+	"border-bottom:1px solid #ccc}\n"
+	"p.from,p.more,p.sub{color:#555;font-size:12px;margin:2px 0 8px}p.absent{color:#555;"
+	"font-style:italic}\n"
+	".scroll{overflow-x:auto}table.rows{border-collapse:collapse;font-size:12px;margin:4px 0}\n"
+	"table.rows th,table.rows td{padding:2px 8px;border-bottom:1px solid #eee;text-align:right;"
+	"white-space:nowrap}\n"
+	"table.rows td.name{text-align:left;white-space:normal;word-break:break-all;"
+	"max-width:480px;min-width:220px}\n"
+	"table.rows th{cursor:pointer;background:#f4f4f4}figure{margin:8px 0}\n"
+	"svg text{font:11px system-ui,sans-serif;fill:#222}svg text.ct{font-size:13px;"
+	"font-weight:600}\n"
+	"svg .axis line{stroke:#555}svg line.whisker{stroke:#222}svg line.p99{stroke:#222;"
+	"stroke-width:2}\n"
+	"ul.found li{margin:2px 0}.found b{color:#D55E00}\n";
+
+/* Sorting by a header's column, numbers by their exact value: a page
+ * without scripts reads the same, unsorted. */
+static const char script[] =
+	"document.querySelectorAll('table.rows th').forEach(function(th){\n"
+	"th.addEventListener('click',function(){var t=th.closest('table'),b=t.tBodies[0],\n"
+	"i=Array.prototype.indexOf.call(th.parentNode.children,th),d=th.dataset.d=="
+	"'1'?-1:1;th.dataset.d=d>0?'1':'0';\n"
+	"var rows=Array.prototype.slice.call(b.rows);rows.sort(function(x,y){\n"
+	"var a=x.cells[i].dataset.v,c=y.cells[i].dataset.v,na=parseFloat(a),nc=parseFloat(c);\n"
+	"if(!isNaN(na)&&!isNaN(nc))return d*(na-nc);return d*String(a).localeCompare(c);});\n"
+	"rows.forEach(function(r){b.appendChild(r);});});});\n";
+
+/* The filter, as the reports under it would be asked for. */
+static void filter_said(struct page *p)
+{
+	const struct nst_filter *f = p->filter;
+	if (!f || !(f->has_start || f->has_end || f->nvtx))
+		return;
+	page_raw(p->out, ", under a filter: only what overlaps ");
+	if (f->nvtx) {
+		page_raw(p->out, "the NVTX range <code>");
+		page_escz(p->out, f->nvtx);
+		page_raw(p->out, "</code>");
+	} else {
+		page_raw(p->out, "the time from ");
+		page_raw(p->out, f->has_start ? "%lld ns" : "the start", (long long)f->start);
+		page_raw(p->out, " to ");
+		page_raw(p->out, f->has_end && f->end != INT64_MAX ? "%lld ns" : "the end",
+			 (long long)f->end);
+	}
+	page_raw(p->out, " (the numbers are those of the reports under the same filter)");
+}
+
+static void head(struct page *p, const struct nst_page_options *o)
+{
+	page_raw(p->out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		 "<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n"
+		 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		 "<meta name=\"generator\" content=\"nstats %s\">\n<title>", csp, NSTATS_VERSION);
+	if (o && o->title)
+		page_escz(p->out, o->title);
+	else
+		page_escz(p->out, p->names[0]);
+	page_raw(p->out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", style);
+	if (o && o->title)
+		page_escz(p->out, o->title);
+	else
+		page_raw(p->out, "%s", p->n == 1 ? "nstats report" : p->n == 2 ? "nstats report: two "
+			 "captures compared" : "nstats report: ranks of a job");
+	page_raw(p->out, "</h1>\n<p class=\"sub\">Made by nstats %s from ", NSTATS_VERSION);
+	for (size_t i = 0; i < p->n; i++) {
+		page_raw(p->out, "%s<code>", i ? (i + 1 == p->n ? " and " : ", ") : "");
+		page_escz(p->out, p->names[i]);
+		page_raw(p->out, "</code>");
+	}
+	filter_said(p);
+	page_raw(p->out, ". Hover over a chart for its numbers; click a column to sort.</p>\n");
+}
+
+static void tail(struct page *p)
+{
+	page_raw(p->out, "<script>\n%s</script>\n</body>\n</html>\n", script);
+}
+
+static bool applies(const struct page_section *s, size_t n)
+{
+	enum page_inputs k = n == 1 ? PAGE_ONE : n == 2 ? PAGE_TWO : PAGE_MANY;
+	return (s->when & k) != 0;
+}
+
+/* The jobs of the sections that apply: "rule:NAME" a rule, "diff:NAME" a
+ * comparison, else a report. */
+static enum nst_status parse_loads(size_t n, bool diffs, struct nst_job **jobs, size_t *njobs,
+				   size_t cap, struct nst_error *err)
+{
+	for (size_t i = 0; i < page_nsections; i++) {
+		const struct page_section *s = &page_sections[i];
+		for (size_t k = 0; applies(s, n) && s->loads && s->loads[k]; k++) {
+			const char *spec = s->loads[k];
+			enum nst_catalog c = NST_REPORTS;
+			if (strncmp(spec, "rule:", 5) == 0)
+				c = NST_RULES, spec += 5;
+			else if (strncmp(spec, "diff:", 5) == 0)
+				c = NST_DIFFS, spec += 5;
+			if ((c == NST_DIFFS) != diffs)
+				continue;
+			if (*njobs == cap)
+				return nst_fail(err, NST_ERR_INTERNAL, "too many reports on the page");
+			enum nst_status st = nst_job_parse(c, spec, &jobs[*njobs], err);
+			if (st != NST_OK)
+				return st;
+			++*njobs;
+		}
+	}
+	return NST_OK;
+}
+
+/* Every table the sections read, once per input. */
+static enum nst_status load(struct page *p, struct nst_error *err)
+{
+	struct nst_job *jobs[64];
+	size_t n = 0;
+	enum nst_status s = parse_loads(p->n, false, jobs, &n, 64, err);
+	if (s == NST_OK && p->n == 2)
+		s = parse_loads(p->n, true, jobs, &n, 64, err);
+	for (size_t i = 0; s == NST_OK && i < p->n; i++)
+		s = nst_export_load(p->xs[i], p->filter, jobs, n, err);
+	for (size_t i = 0; i < n; i++)
+		nst_job_free(jobs[i]);
+	return s;
+}
+
+enum nst_status nst_page_write(struct nst_export *const *xs, size_t n,
+			       const struct nst_page_options *o, FILE *out, struct nst_error *err)
+{
+	if (n == 0)
+		return nst_fail(err, NST_ERR_USAGE, "a page needs at least one export");
+	const char **names = malloc(n * sizeof *names);
+	if (!names)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		names[i] = o && o->names && o->names[i] ? o->names[i] : nst_export_path(xs[i]);
+	struct page p = {
+		.out = out, .xs = xs, .n = n, .names = names,
+		.top = o && o->top ? o->top : 10, .filter = o ? o->filter : NULL,
+	};
+	enum nst_status s = load(&p, err);
+	if (s == NST_OK)
+		head(&p, o);
+	for (size_t i = 0; s == NST_OK && i < page_nsections; i++)
+		if (applies(&page_sections[i], n))
+			s = page_sections[i].write(&p, err);
+	if (s == NST_OK)
+		tail(&p);
+	free(names);
+	if (s == NST_OK && ferror(out))
+		s = nst_fail(err, NST_ERR_IO, "cannot write the page");
+	return s;
+}

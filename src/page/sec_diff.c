@@ -1,0 +1,94 @@
+/* Two captures compared (nst_diff): per GPU the busy time of each side,
+ * then the kernels that changed most, with bars of the change (B - A),
+ * and the transfers, API calls and NVTX ranges that changed. */
+#include <stdio.h>
+
+#include "page/page.h"
+
+static const char *const gpu_columns[] = {
+	"Device", "A Busy", "B Busy", "Diff Busy", "A Idle", "B Idle", "Diff Idle",
+	"A GPU Span Util", "B GPU Span Util", NULL,
+};
+static const char *const kern_columns[] = {
+	"Status", "A Instances", "B Instances", "A Total", "B Total", "Diff Total", "Total Change",
+	"A P50", "B P50", "A P99", "B P99", "Name", NULL,
+};
+
+/* A comparison whose table alone is shown, capped at top rows. */
+static enum nst_status table_only(struct page *p, const char *spec, const char *title,
+				  const char *none, struct nst_error *err)
+{
+	struct page_rows t = { 0 };
+	enum nst_status s = page_run_diff(p, spec, &t, err);
+	page_raw(p->out, "<h3>");
+	page_escz(p->out, title);
+	page_raw(p->out, "</h3>\n<p class=\"from\">From ");
+	page_escz(p->out, spec);
+	page_raw(p->out, ".</p>\n");
+	if (s == NST_OK && t.nrows)
+		page_table(p, &t, NULL, p->top);
+	else if (s == NST_OK)
+		page_absent(p, none);
+	page_rows_release(&t);
+	return s;
+}
+
+static enum nst_status kernels(struct page *p, struct nst_error *err)
+{
+	struct page_rows t = { 0 };
+	char title[96];
+	enum nst_status s = page_run_diff(p, "kern_diff", &t, err);
+	page_raw(p->out, "<h3>Kernels</h3>\n<p class=\"from\">From kern_diff: added (only in B), "
+		 "removed (only in A), slower, faster or the same; largest change first.</p>\n");
+	if (s == NST_OK && t.nrows) {
+		snprintf(title, sizeof title, "Change of total time, the %zu kernels that changed most "
+			 "(B - A)", t.nrows < p->top ? t.nrows : p->top);
+		page_bars(p, &(struct page_bars){
+			.title = title, .axis = "change of total time", .t = &t, .label = "Name",
+			.value = "Diff Total", .unit = "ns", .max = p->top
+		});
+		page_table(p, &t, kern_columns, p->top);
+	} else if (s == NST_OK) {
+		page_absent(p, "No CUDA kernels in either capture.");
+	}
+	page_rows_release(&t);
+	return s;
+}
+
+static enum nst_status gpus(struct page *p, struct nst_error *err)
+{
+	struct page_rows t = { 0 };
+	enum nst_status s = page_run_diff(p, "gpu_time_diff", &t, err);
+	page_raw(p->out, "<h3>GPU time</h3>\n<p class=\"from\">From gpu_time_diff.</p>\n");
+	if (s == NST_OK && t.nrows) {
+		page_bars(p, &(struct page_bars){
+			.title = "Change of busy time per GPU (B - A)",
+			.axis = "change of busy time", .t = &t, .label = "Device",
+			.value = "Diff Busy", .unit = "ns", .max = 64,
+			.prefix = "GPU "
+		});
+		page_table(p, &t, gpu_columns, 64);
+	} else if (s == NST_OK) {
+		page_absent(p, "No GPU operations in either capture.");
+	}
+	page_rows_release(&t);
+	return s;
+}
+
+enum nst_status page_diff(struct page *p, struct nst_error *err)
+{
+	page_section_open(p, "diff", "What changed: B (candidate) against A (baseline)",
+			  "nstats diff: gpu_time_diff, kern_diff, mem_diff, api_diff, nvtx_diff");
+	enum nst_status s = gpus(p, err);
+	if (s == NST_OK)
+		s = kernels(p, err);
+	if (s == NST_OK)
+		s = table_only(p, "mem_diff", "Memory transfers", "No memory copies or sets in either "
+			       "capture.", err);
+	if (s == NST_OK)
+		s = table_only(p, "api_diff", "CUDA API", "No CUDA API calls in either capture.", err);
+	if (s == NST_OK)
+		s = table_only(p, "nvtx_diff", "NVTX ranges", "No NVTX ranges in either capture.", err);
+	page_section_close(p);
+	return s;
+}
