@@ -166,10 +166,12 @@ struct chk_report {
 	struct nst_arena arena;
 };
 
-/* Runs every finding on an open export.  reports: the names whose needs
- * the schema finding checks and that the probe (NULL: none) runs; o: the
- * hooks of the export's options. */
-enum nst_status chk_run(struct nst_db *db, const struct nst_options *o,
+/* Runs every finding on an open export whose rows ev holds (borrowed: the
+ * export's own store, so that columns its reports read already are not
+ * read again).  reports: the names whose needs the schema finding checks
+ * and that the probe (NULL: none) runs; o: the hooks of the export's
+ * options. */
+enum nst_status chk_run(struct nst_db *db, struct nst_events *ev, const struct nst_options *o,
 			const char *const *reports, size_t nreports, const struct chk_probe *probe,
 			struct chk_report *out, struct nst_error *err);
 void chk_report_release(struct chk_report *rep);

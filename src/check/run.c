@@ -43,7 +43,7 @@ static enum nst_status run_all(struct chk_ctx *ctx, const struct nst_options *o,
 	return s;
 }
 
-enum nst_status chk_run(struct nst_db *db, const struct nst_options *o,
+enum nst_status chk_run(struct nst_db *db, struct nst_events *ev, const struct nst_options *o,
 			const char *const *reports, size_t nreports, const struct chk_probe *probe,
 			struct chk_report *out, struct nst_error *err)
 {
@@ -51,11 +51,8 @@ enum nst_status chk_run(struct nst_db *db, const struct nst_options *o,
 	out->path = nst_db_path(db);
 	out->findings = chk_findings(&out->n);
 	out->results = calloc(out->n, sizeof *out->results);
-	struct nst_events *ev = nst_ev_new(db, o);
-	if (!out->results || !ev) {
-		nst_ev_free(ev);
+	if (!out->results)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	}
 	out->schema_version = nst_db_meta(db, "EXPORT_SCHEMA_VERSION");
 	out->product_version = nst_db_meta(db, "EXPORT_PRODUCT_VERSION");
 	struct chk_ctx ctx = {
@@ -73,7 +70,6 @@ enum nst_status chk_run(struct nst_db *db, const struct nst_options *o,
 		s = nst_db_load_strings(db, err);
 	if (s == NST_OK)
 		s = run_all(&ctx, o, err);
-	nst_ev_free(ev);
 	return s;
 }
 

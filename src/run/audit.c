@@ -76,7 +76,7 @@ enum nst_status nst_audit_run(struct nst_export *x, const char *const *reports, 
 	struct probe p;
 	s = probe_init(&p, x, reports, n, err);
 	if (s == NST_OK)
-		s = chk_run(x->db, &x->opts, reports, n, &(struct chk_probe){ probe_run, &p }, &a->rep,
+		s = chk_run(x->db, x->ev, &x->opts, reports, n, &(struct chk_probe){ probe_run, &p }, &a->rep,
 			    err);
 	probe_release(&p);
 	if (s != NST_OK) {
