@@ -118,6 +118,26 @@ struct nst_sink {
 	void *ctx;
 };
 
+/* Since NST_API_VERSION 3: rows kept in memory, for a caller that lays
+ * them out itself (a page, a screen).  Start from a zeroed struct, hand
+ * nst_rows_sink(&r) to a run, read the fields, then nst_rows_release().
+ * Column names and text cells are copies, owned by r. */
+struct nst_rows {
+	char **cols;            /* as the sink got them: "Total Time:dur_ns" */
+	size_t ncols;
+	struct nst_cell *cells; /* nrows * ncols, row after row */
+	size_t nrows, cap;
+	bool begun;             /* begin came: false when the report did not run */
+};
+struct nst_sink nst_rows_sink(struct nst_rows *r);
+/* The column whose label (its name up to the tag's ':') is label; -1 when
+ * none. */
+int nst_rows_col(const struct nst_rows *r, const char *label);
+/* The cell at row, col; a NULL cell when either is out of range. */
+const struct nst_cell *nst_rows_cell(const struct nst_rows *r, size_t row, int col);
+/* Frees what r holds and zeroes it. */
+void nst_rows_release(struct nst_rows *r);
+
 /* ---- what there is to run ---------------------------------------------- */
 
 enum nst_catalog {

@@ -143,71 +143,6 @@ void doc_summary(struct command_doc *d)
 
 /* ---- collecting rows --------------------------------------------------------- */
 
-static enum nst_status rows_begin(void *ctx, const char *const *cols, size_t n,
-				  struct nst_error *err)
-{
-	struct sum_rows *t = ctx;
-	t->cols = calloc(n ? n : 1, sizeof *t->cols);
-	if (!t->cols)
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	t->ncols = n;
-	for (size_t i = 0; i < n; i++)
-		if (!(t->cols[i] = strdup(cols[i])))
-			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	t->ran = true;
-	return NST_OK;
-}
-
-static enum nst_status rows_row(void *ctx, const struct nst_cell *cells, struct nst_error *err)
-{
-	struct sum_rows *t = ctx;
-	if (t->nrows == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 16;
-		struct nst_cell *p = realloc(t->cells, cap * t->ncols * sizeof *p);
-		if (!p)
-			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		t->cells = p;
-		t->cap = cap;
-	}
-	struct nst_cell *row = t->cells + t->nrows++ * t->ncols;
-	for (size_t i = 0; i < t->ncols; i++) {
-		row[i] = cells[i];
-		if (cells[i].kind == NST_TEXT && !(row[i].v.s = strdup(cells[i].v.s))) {
-			for (size_t j = i; j < t->ncols; j++)
-				row[j].kind = NST_NULL; /* what rows_release frees */
-			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		}
-	}
-	return NST_OK;
-}
-
-static void rows_release(struct sum_rows *t)
-{
-	for (size_t i = 0; i < t->nrows * t->ncols; i++)
-		if (t->cells[i].kind == NST_TEXT)
-			free((char *)t->cells[i].v.s);
-	for (size_t i = 0; t->cols && i < t->ncols; i++)
-		free(t->cols[i]);
-	free(t->cols);
-	free(t->cells);
-	*t = (struct sum_rows){ 0 };
-}
-
-int sum_col(const struct sum_rows *t, const char *label)
-{
-	size_t n = strlen(label);
-	for (size_t i = 0; i < t->ncols; i++)
-		if (strncmp(t->cols[i], label, n) == 0 && (t->cols[i][n] == '\0' || t->cols[i][n] == ':'))
-			return (int)i;
-	return -1;
-}
-
-const struct nst_cell *sum_cell(const struct sum_rows *t, size_t row, int col)
-{
-	static const struct nst_cell null = { .kind = NST_NULL };
-	return col < 0 || row >= t->nrows ? &null : &t->cells[row * t->ncols + (size_t)col];
-}
-
 /* ---- running the reports ------------------------------------------------------- */
 
 /* The report behind each part; %zu is --top. */
@@ -233,12 +168,12 @@ static enum nst_status make_jobs(size_t top, struct nst_job **jobs, struct nst_e
 }
 
 static enum nst_status run_part(struct nst_export *x, const struct nst_job *job,
-				struct sum_rows *t, struct nst_error *err)
+				struct nst_rows *t, struct nst_error *err)
 {
-	struct nst_sink sink = { rows_begin, rows_row, NULL, t };
+	struct nst_sink sink = nst_rows_sink(t);
 	enum nst_status s = nst_run(x, &(struct nst_run){ .job = job, .sink = &sink }, NULL, err);
 	if (s == NST_ERR_NODATA) {
-		rows_release(t);
+		nst_rows_release(t);
 		return NST_OK;
 	}
 	return s;
@@ -251,7 +186,7 @@ static enum nst_status run_audit(struct nst_export *x, struct sum_page *p,
 	for (size_t i = 0; i < SUM_AUDIT; i++)
 		names[i] = nst_job_name(jobs[i]);
 	struct nst_audit *a = NULL;
-	struct nst_sink sink = { rows_begin, rows_row, NULL, &p->part[SUM_AUDIT] };
+	struct nst_sink sink = nst_rows_sink(&p->part[SUM_AUDIT]);
 	enum nst_status s = nst_audit_run(x, names, SUM_AUDIT, &a, err);
 	if (s == NST_OK)
 		s = nst_audit_rows(a, &sink, err);
@@ -284,7 +219,7 @@ static int summarize(const struct summary_cmd *c, const char *input, struct nst_
 	if (s != NST_OK)
 		cli_error("%s", err.msg);
 	for (size_t i = 0; i < SUM_NPARTS; i++)
-		rows_release(&page.part[i]);
+		nst_rows_release(&page.part[i]);
 	nst_export_close(x);
 	return exit_of(s);
 }

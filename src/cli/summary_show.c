@@ -104,38 +104,38 @@ struct field {
 	int drop, same;
 };
 
-static double largest_of(const struct sum_rows *t, int col)
+static double largest_of(const struct nst_rows *t, int col)
 {
 	double largest = 0;
 	for (size_t r = 0; r < t->nrows; r++) {
-		double v = value_of(sum_cell(t, r, col));
+		double v = value_of(nst_rows_cell(t, r, col));
 		largest = v > largest ? v : largest;
 	}
 	return largest;
 }
 
-static int64_t column_unit(const struct sum_settings *set, const struct sum_rows *t,
+static int64_t column_unit(const struct sum_settings *set, const struct nst_rows *t,
 			   const struct field *f, size_t nf, size_t i)
 {
 	if (f[i].kind == K_TIME && set->time_unit)
 		return set->time_unit;
-	double largest = largest_of(t, sum_col(t, f[i].label));
+	double largest = largest_of(t, nst_rows_col(t, f[i].label));
 	for (size_t j = 0; j < nf; j++)
 		if (f[i].same && f[j].same == f[i].same) {
-			double v = largest_of(t, sum_col(t, f[j].label));
+			double v = largest_of(t, nst_rows_col(t, f[j].label));
 			largest = v > largest ? v : largest;
 		}
 	return unit_for(largest);
 }
 
-static bool show_fields(const struct sum_settings *set, const struct sum_rows *t,
+static bool show_fields(const struct sum_settings *set, const struct nst_rows *t,
 			const struct field *f, size_t nf)
 {
 	struct pool p = { 0 };
 	struct lay_col cols[16];
 	const char **cells = calloc(t->nrows * nf + 1, sizeof *cells);
 	for (size_t i = 0; cells && i < nf; i++) {
-		int col = sum_col(t, f[i].label);
+		int col = nst_rows_col(t, f[i].label);
 		enum kind k = f[i].kind;
 		int64_t unit = k == K_TIME || k == K_BYTES ? column_unit(set, t, f, nf, i) : 1;
 		cols[i] = (struct lay_col){
@@ -144,7 +144,7 @@ static bool show_fields(const struct sum_settings *set, const struct sum_rows *t
 			f[i].drop,
 		};
 		for (size_t r = 0; r < t->nrows; r++)
-			cells[r * nf + i] = format_cell(&p, sum_cell(t, r, col), k, unit);
+			cells[r * nf + i] = format_cell(&p, nst_rows_cell(t, r, col), k, unit);
 	}
 	bool ok = cells && !p.failed &&
 		  lay_table(&set->out, &(struct lay_table){ cols, nf, cells, t->nrows });
@@ -154,11 +154,11 @@ static bool show_fields(const struct sum_settings *set, const struct sum_rows *t
 }
 
 /* A section: its title, then its table or one line saying there is none. */
-static bool section(const struct sum_settings *set, const struct sum_rows *t, const char *title,
+static bool section(const struct sum_settings *set, const struct nst_rows *t, const char *title,
 		    const char *none, const struct field *f, size_t nf)
 {
 	fputc('\n', set->out.fp);
-	if (!t->ran || t->nrows == 0) {
+	if (!t->begun || t->nrows == 0) {
 		char line[256];
 		snprintf(line, sizeof line, "%s: %s", title, none);
 		lay_line(&set->out, line);
@@ -172,17 +172,17 @@ static bool section(const struct sum_settings *set, const struct sum_rows *t, co
 
 /* ---- the sections ------------------------------------------------------------- */
 
-static const char *property(const struct sum_rows *t, const char *name)
+static const char *property(const struct nst_rows *t, const char *name)
 {
 	for (size_t r = 0; r < t->nrows; r++) {
-		const struct nst_cell *k = sum_cell(t, r, 0), *v = sum_cell(t, r, 1);
+		const struct nst_cell *k = nst_rows_cell(t, r, 0), *v = nst_rows_cell(t, r, 1);
 		if (k->kind == NST_TEXT && strcmp(k->v.s, name) == 0 && v->kind == NST_TEXT)
 			return v->v.s;
 	}
 	return NULL;
 }
 
-static void versions_line(const struct sum_settings *set, const struct sum_rows *t)
+static void versions_line(const struct sum_settings *set, const struct nst_rows *t)
 {
 	const char *nsys = property(t, "Nsight Systems Version");
 	const char *schema = property(t, "Export Schema");
@@ -194,14 +194,14 @@ static void versions_line(const struct sum_settings *set, const struct sum_rows 
 	lay_line(&set->out, line);
 }
 
-static bool is_process(const struct sum_rows *t, size_t r)
+static bool is_process(const struct nst_rows *t, size_t r)
 {
-	const struct nst_cell *k = sum_cell(t, r, 0), *v = sum_cell(t, r, 1);
+	const struct nst_cell *k = nst_rows_cell(t, r, 0), *v = nst_rows_cell(t, r, 1);
 	return k->kind == NST_TEXT && strcmp(k->v.s, "Process") == 0 && v->kind == NST_TEXT;
 }
 
 /* "Capture 1.234 s, 3 processes: a (pid 1), b (pid 2)", cut at the width. */
-static bool capture_line(const struct sum_settings *set, const struct sum_rows *t)
+static bool capture_line(const struct sum_settings *set, const struct nst_rows *t)
 {
 	struct pool p = { 0 };
 	const char *dur = property(t, "Capture Duration (ns)");
@@ -220,7 +220,7 @@ static bool capture_line(const struct sum_settings *set, const struct sum_rows *
 				   nproc == 1 ? "" : "es");
 	for (size_t r = 0, k = 0; r < t->nrows && k < 64; r++)
 		if (is_process(t, r))
-			line = pool_printf(&p, "%s%s %s", line, k++ ? "," : "", sum_cell(t, r, 1)->v.s);
+			line = pool_printf(&p, "%s%s %s", line, k++ ? "," : "", nst_rows_cell(t, r, 1)->v.s);
 	if (dur || nproc)
 		lay_line(&set->out, line);
 	bool ok = !p.failed;
@@ -278,22 +278,22 @@ static bool show_memory(const struct sum_settings *set, const struct sum_page *p
 		{ "Operation", "Operation", K_TEXT, 0, 0 },
 	};
 	static char *cols[] = { "Count", "Total", "Total Time", "Operation" };
-	const struct sum_rows *time = &pg->part[SUM_MEM_TIME], *size = &pg->part[SUM_MEM_SIZE];
-	struct sum_rows both = { .cols = cols, .ncols = 4, .nrows = time->nrows, .ran = time->ran };
+	const struct nst_rows *time = &pg->part[SUM_MEM_TIME], *size = &pg->part[SUM_MEM_SIZE];
+	struct nst_rows both = { .cols = cols, .ncols = 4, .nrows = time->nrows, .begun = time->begun };
 	both.cells = calloc(time->nrows * 4 + 1, sizeof *both.cells);
 	if (!both.cells)
 		return false;
-	int op_t = sum_col(time, "Operation"), op_s = sum_col(size, "Operation");
+	int op_t = nst_rows_col(time, "Operation"), op_s = nst_rows_col(size, "Operation");
 	for (size_t r = 0; r < time->nrows; r++) {
-		const struct nst_cell *op = sum_cell(time, r, op_t);
+		const struct nst_cell *op = nst_rows_cell(time, r, op_t);
 		struct nst_cell *row = both.cells + r * 4;
-		row[0] = *sum_cell(time, r, sum_col(time, "Count"));
-		row[2] = *sum_cell(time, r, sum_col(time, "Total Time"));
+		row[0] = *nst_rows_cell(time, r, nst_rows_col(time, "Count"));
+		row[2] = *nst_rows_cell(time, r, nst_rows_col(time, "Total Time"));
 		row[3] = *op;
 		for (size_t k = 0; k < size->nrows && op->kind == NST_TEXT; k++)
-			if (sum_cell(size, k, op_s)->kind == NST_TEXT &&
-			    strcmp(sum_cell(size, k, op_s)->v.s, op->v.s) == 0)
-				row[1] = *sum_cell(size, k, sum_col(size, "Total"));
+			if (nst_rows_cell(size, k, op_s)->kind == NST_TEXT &&
+			    strcmp(nst_rows_cell(size, k, op_s)->v.s, op->v.s) == 0)
+				row[1] = *nst_rows_cell(size, k, nst_rows_col(size, "Total"));
 	}
 	bool ok = section(set, &both, "Memory transfers (cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum)",
 			  "none in this export", f, COUNT(f));
@@ -333,14 +333,14 @@ static bool show_nvtx(const struct sum_settings *set, const struct sum_page *pg)
 
 /* "! orphan_gpu_rows: 31 GPU rows without a launching call (note)", as
  * check prints it: the name first, so that a narrow page cuts the words. */
-static const char *finding_line(struct pool *p, const struct sum_rows *t, size_t r, int name,
+static const char *finding_line(struct pool *p, const struct nst_rows *t, size_t r, int name,
 				int count, int note)
 {
-	const char *id = sum_cell(t, r, name)->kind == NST_TEXT ? sum_cell(t, r, name)->v.s : "";
-	const struct nst_cell *n = sum_cell(t, r, note);
+	const char *id = nst_rows_cell(t, r, name)->kind == NST_TEXT ? nst_rows_cell(t, r, name)->v.s : "";
+	const struct nst_cell *n = nst_rows_cell(t, r, note);
 	struct nst_about about;
 	const char *title = nst_catalog_find(NST_FINDINGS, id, &about) ? about.title : "";
-	return pool_printf(p, "  ! %s: %s %s%s%s%s", id, format_cell(p, sum_cell(t, r, count), K_INT, 1),
+	return pool_printf(p, "  ! %s: %s %s%s%s%s", id, format_cell(p, nst_rows_cell(t, r, count), K_INT, 1),
 			   title, n->kind == NST_TEXT ? " (" : "", n->kind == NST_TEXT ? n->v.s : "",
 			   n->kind == NST_TEXT ? ")" : "");
 }
@@ -348,15 +348,15 @@ static const char *finding_line(struct pool *p, const struct sum_rows *t, size_t
 /* What the audit counted, one line a finding: "! 31 GPU rows ... (name)". */
 static bool show_findings(const struct sum_settings *set, const struct sum_page *pg)
 {
-	const struct sum_rows *t = &pg->part[SUM_AUDIT];
+	const struct nst_rows *t = &pg->part[SUM_AUDIT];
 	const char *title = "Findings (nstats check)";
 	struct pool p = { 0 };
-	int name = sum_col(t, "Finding"), status = sum_col(t, "Status");
-	int count = sum_col(t, "Count"), note = sum_col(t, "Note");
+	int name = nst_rows_col(t, "Finding"), status = nst_rows_col(t, "Status");
+	int count = nst_rows_col(t, "Count"), note = nst_rows_col(t, "Note");
 	size_t shown = 0;
 	fputc('\n', set->out.fp);
 	for (size_t r = 0; r < t->nrows; r++) {
-		const struct nst_cell *st = sum_cell(t, r, status);
+		const struct nst_cell *st = nst_rows_cell(t, r, status);
 		if (st->kind != NST_TEXT || strcmp(st->v.s, "FOUND") != 0)
 			continue;
 		if (!shown++)

@@ -20,7 +20,7 @@ static void bar(struct page *p, const struct page_bars *b, const struct page_sca
 	double val = page_real(v), x0 = LABEL_W + page_scale_x(s, 0, BAR_W);
 	double x1 = LABEL_W + page_scale_x(s, val, BAR_W), y = TOP + (double)r * ROW_H;
 	char shown[96], exact[48];
-	page_show(b->t->cols[value], v, shown, sizeof shown);
+	page_show(b->t->rows.cols[value], v, shown, sizeof shown);
 	page_raw(p->out, "<g><title>");
 	page_esc_short(p->out, name->kind == NST_TEXT ? name->v.s : page_exact(name, exact, sizeof exact),
 		       PAGE_TEXT_MAX);
@@ -35,7 +35,7 @@ static void bar(struct page *p, const struct page_bars *b, const struct page_sca
 		page_esc_short(p->out, name->v.s, LABEL_CHARS);
 	else {
 		page_raw(p->out, "%s", b->prefix ? b->prefix : "");
-		page_escz(p->out, page_show(b->t->cols[label], name, exact, sizeof exact));
+		page_escz(p->out, page_show(b->t->rows.cols[label], name, exact, sizeof exact));
 	}
 	page_raw(p->out, "</text><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
 		 "fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\">", fmin(x0, x1), y + 3, fabs(x1 - x0),
@@ -47,7 +47,7 @@ static void bar(struct page *p, const struct page_bars *b, const struct page_sca
 void page_bars(struct page *p, const struct page_bars *b)
 {
 	int label = page_col(b->t, b->label), value = page_col(b->t, b->value);
-	size_t n = b->t->nrows < b->max ? b->t->nrows : b->max;
+	size_t n = b->t->rows.nrows < b->max ? b->t->rows.nrows : b->max;
 	if (label < 0 || value < 0 || n == 0)
 		return;
 	double lo = 0, hi = 0;

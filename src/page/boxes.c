@@ -79,7 +79,7 @@ static void box(struct page *p, const struct page_rows *t, const struct logscale
 void page_boxes(struct page *p, const char *title, const struct page_rows *t, size_t max)
 {
 	int col[NSTATS], name = page_col(t, "Name");
-	size_t n = t->nrows < max ? t->nrows : max;
+	size_t n = t->rows.nrows < max ? t->rows.nrows : max;
 	for (int k = 0; k < NSTATS; k++)
 		if ((col[k] = page_col(t, stat_col[k])) < 0)
 			return;

@@ -58,14 +58,14 @@ void page_heat(struct page *p, const char *title, const struct page_rows *util, 
 {
 	struct strip st = { page_col(util, "Rank"), page_col(util, "Device"),
 			    page_col(util, "Bucket Time"), page_col(util, "0"), 0 };
-	if (st.rank < 0 || st.device < 0 || st.bucket_time < 0 || st.first < 0 || !util->nrows)
+	if (st.rank < 0 || st.device < 0 || st.bucket_time < 0 || st.first < 0 || !util->rows.nrows)
 		return;
-	st.buckets = util->ncols - (size_t)st.first;
-	double axis_y = TOP + (double)util->nrows * ROW_H + 4;
+	st.buckets = util->rows.ncols - (size_t)st.first;
+	double axis_y = TOP + (double)util->rows.nrows * ROW_H + 4;
 	struct page_scale s;
 	page_scale_of(&s, 0, 100, "% of each GPU's span, first to last operation");
 	page_svg_open(p, title, WIDTH, axis_y + 40);
-	for (size_t r = 0; r < util->nrows; r++)
+	for (size_t r = 0; r < util->rows.nrows; r++)
 		strip(p, util, &st, r, ranks);
 	page_axis(p, &s, LABEL_W, axis_y, PLOT_W, "time");
 	page_svg_close(p);

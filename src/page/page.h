@@ -14,11 +14,7 @@
 /* ---- a report's rows, kept (rows.c) ------------------------------------------- */
 
 struct page_rows {
-	char **cols;            /* as the sink gave them: "Total Time:dur_ns" */
-	size_t ncols;
-	struct nst_cell *cells; /* nrows * ncols; text owned */
-	size_t nrows, cap;
-	bool ran;               /* false: the export lacks the report's data */
+	struct nst_rows rows;   /* begun false: the export lacks the report's data */
 	char spec[128];         /* the job, as `nstats stats -r` takes it */
 	char table[32];         /* a recipe's table; "" for a report's rows */
 	size_t input;           /* the input a report ran on */
@@ -30,8 +26,6 @@ int page_col(const struct page_rows *t, const char *label);
 const struct nst_cell *page_cell(const struct page_rows *t, size_t row, int col);
 double page_real(const struct nst_cell *c); /* NULL and text: 0 */
 void page_rows_release(struct page_rows *t);
-/* A sink that keeps rows into t. */
-struct nst_sink page_rows_sink(struct page_rows *t);
 
 /* ---- the page being written ---------------------------------------------------- */
 

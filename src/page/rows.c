@@ -5,75 +5,20 @@
 
 #include "page/page.h"
 
-static enum nst_status rows_begin(void *ctx, const char *const *cols, size_t n,
-				  struct nst_error *err)
-{
-	struct page_rows *t = ctx;
-	t->cols = calloc(n ? n : 1, sizeof *t->cols);
-	if (!t->cols)
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	t->ncols = n;
-	for (size_t i = 0; i < n; i++)
-		if (!(t->cols[i] = strdup(cols[i])))
-			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	t->ran = true;
-	return NST_OK;
-}
-
-static enum nst_status rows_row(void *ctx, const struct nst_cell *cells, struct nst_error *err)
-{
-	struct page_rows *t = ctx;
-	if (t->nrows == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 16;
-		struct nst_cell *p = realloc(t->cells, cap * (t->ncols ? t->ncols : 1) * sizeof *p);
-		if (!p)
-			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		t->cells = p;
-		t->cap = cap;
-	}
-	struct nst_cell *row = t->cells + t->nrows++ * t->ncols;
-	for (size_t i = 0; i < t->ncols; i++) {
-		row[i] = cells[i];
-		if (cells[i].kind == NST_TEXT && !(row[i].v.s = strdup(cells[i].v.s))) {
-			for (size_t j = i; j < t->ncols; j++)
-				row[j].kind = NST_NULL; /* what page_rows_release frees */
-			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		}
-	}
-	return NST_OK;
-}
-
-struct nst_sink page_rows_sink(struct page_rows *t)
-{
-	return (struct nst_sink){ rows_begin, rows_row, NULL, t };
-}
-
 void page_rows_release(struct page_rows *t)
 {
-	for (size_t i = 0; t->cells && i < t->nrows * t->ncols; i++)
-		if (t->cells[i].kind == NST_TEXT)
-			free((char *)t->cells[i].v.s);
-	for (size_t i = 0; t->cols && i < t->ncols; i++)
-		free(t->cols[i]);
-	free(t->cols);
-	free(t->cells);
+	nst_rows_release(&t->rows);
 	*t = (struct page_rows){ 0 };
 }
 
 int page_col(const struct page_rows *t, const char *label)
 {
-	size_t n = strlen(label);
-	for (size_t i = 0; i < t->ncols; i++)
-		if (strncmp(t->cols[i], label, n) == 0 && (t->cols[i][n] == '\0' || t->cols[i][n] == ':'))
-			return (int)i;
-	return -1;
+	return nst_rows_col(&t->rows, label);
 }
 
 const struct nst_cell *page_cell(const struct page_rows *t, size_t row, int col)
 {
-	static const struct nst_cell null = { .kind = NST_NULL };
-	return col < 0 || (size_t)col >= t->ncols || row >= t->nrows
-		       ? &null : &t->cells[row * t->ncols + (size_t)col];
+	return nst_rows_cell(&t->rows, row, col);
 }
 
 double page_real(const struct nst_cell *c)
@@ -106,7 +51,7 @@ enum nst_status page_run(struct page *p, size_t i, enum nst_catalog c, const cha
 			 struct page_rows *t, struct nst_error *err)
 {
 	struct nst_job *job = NULL;
-	struct nst_sink sink = page_rows_sink(t);
+	struct nst_sink sink = nst_rows_sink(&t->rows);
 	remember(t, spec);
 	t->input = i;
 	enum nst_status s = nst_job_parse(c, spec, &job, err);
@@ -121,7 +66,7 @@ enum nst_status page_run_diff(struct page *p, const char *spec, struct page_rows
 			      struct nst_error *err)
 {
 	struct nst_job *job = NULL;
-	struct nst_sink sink = page_rows_sink(t);
+	struct nst_sink sink = nst_rows_sink(&t->rows);
 	remember(t, spec);
 	enum nst_status s = nst_job_parse(NST_DIFFS, spec, &job, err);
 	if (s == NST_OK)
@@ -147,7 +92,7 @@ static enum nst_status merge_all(struct page *p, const struct nst_job *job, stru
 static enum nst_status run_table(struct nst_merge *m, const struct nst_job *job,
 				 const char *table, struct page_rows *t, struct nst_error *err)
 {
-	struct nst_sink sink = page_rows_sink(t);
+	struct nst_sink sink = nst_rows_sink(&t->rows);
 	for (size_t k = 0; nst_merge_table(m, k); k++)
 		if (strcmp(nst_merge_table(m, k), table) == 0)
 			return nst_merge_run(m, k, &(struct nst_run){ .job = job, .sink = &sink }, err);

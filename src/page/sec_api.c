@@ -14,13 +14,13 @@ enum nst_status page_api(struct page *p, struct nst_error *err)
 	snprintf(spec, sizeof spec, "cuda_api_sum:rows=%zu", p->top);
 	page_section_open(p, "api", "CUDA API", "cuda_api_sum");
 	enum nst_status s = page_run(p, 0, NST_REPORTS, spec, &t, err);
-	if (s == NST_OK && t.nrows) {
-		snprintf(title, sizeof title, "Top %zu CUDA API functions by total time", t.nrows);
+	if (s == NST_OK && t.rows.nrows) {
+		snprintf(title, sizeof title, "Top %zu CUDA API functions by total time", t.rows.nrows);
 		page_bars(p, &(struct page_bars){
 			.title = title, .axis = "total time in calls", .t = &t, .label = "Name",
-			.value = "Total Time", .unit = "ns", .max = t.nrows
+			.value = "Total Time", .unit = "ns", .max = t.rows.nrows
 		});
-		page_table(p, &t, columns, t.nrows);
+		page_table(p, &t, columns, t.rows.nrows);
 	} else if (s == NST_OK) {
 		page_absent(p, "No CUDA API calls in this capture.");
 	}

@@ -25,7 +25,7 @@ static enum nst_status table_only(struct page *p, const char *spec, const char *
 	page_raw(p->out, "</h3>\n<p class=\"from\">From ");
 	page_escz(p->out, spec);
 	page_raw(p->out, ".</p>\n");
-	if (s == NST_OK && t.nrows)
+	if (s == NST_OK && t.rows.nrows)
 		page_table(p, &t, NULL, p->top);
 	else if (s == NST_OK)
 		page_absent(p, none);
@@ -40,9 +40,9 @@ static enum nst_status kernels(struct page *p, struct nst_error *err)
 	enum nst_status s = page_run_diff(p, "kern_diff", &t, err);
 	page_raw(p->out, "<h3>Kernels</h3>\n<p class=\"from\">From kern_diff: added (only in B), "
 		 "removed (only in A), slower, faster or the same; largest change first.</p>\n");
-	if (s == NST_OK && t.nrows) {
+	if (s == NST_OK && t.rows.nrows) {
 		snprintf(title, sizeof title, "Change of total time, the %zu kernels that changed most "
-			 "(B - A)", t.nrows < p->top ? t.nrows : p->top);
+			 "(B - A)", t.rows.nrows < p->top ? t.rows.nrows : p->top);
 		page_bars(p, &(struct page_bars){
 			.title = title, .axis = "change of total time", .t = &t, .label = "Name",
 			.value = "Diff Total", .unit = "ns", .max = p->top
@@ -60,7 +60,7 @@ static enum nst_status gpus(struct page *p, struct nst_error *err)
 	struct page_rows t = { 0 };
 	enum nst_status s = page_run_diff(p, "gpu_time_diff", &t, err);
 	page_raw(p->out, "<h3>GPU time</h3>\n<p class=\"from\">From gpu_time_diff.</p>\n");
-	if (s == NST_OK && t.nrows) {
+	if (s == NST_OK && t.rows.nrows) {
 		page_bars(p, &(struct page_bars){
 			.title = "Change of busy time per GPU (B - A)",
 			.axis = "change of busy time", .t = &t, .label = "Device",

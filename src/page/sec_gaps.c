@@ -15,14 +15,14 @@ enum nst_status page_gaps(struct page *p, struct nst_error *err)
 	snprintf(spec, sizeof spec, "gpu_gaps:gap=0:rows=%zu", p->top);
 	page_section_open(p, "gaps", "Longest idle gaps", "the gpu_gaps rule (nstats analyze)");
 	enum nst_status s = page_run(p, 0, NST_RULES, spec, &t, err);
-	if (s == NST_OK && t.nrows) {
+	if (s == NST_OK && t.rows.nrows) {
 		snprintf(title, sizeof title, "The %zu longest stretches with no GPU operation, by start",
-			 t.nrows);
+			 t.rows.nrows);
 		page_bars(p, &(struct page_bars){
 			.title = title, .axis = "idle time", .t = &t, .label = "Start",
-			.value = "Duration", .unit = "ns", .max = t.nrows
+			.value = "Duration", .unit = "ns", .max = t.rows.nrows
 		});
-		page_table(p, &t, columns, t.nrows);
+		page_table(p, &t, columns, t.rows.nrows);
 	} else if (s == NST_OK) {
 		page_absent(p, "No idle gaps: no GPU ran two operations apart in this capture.");
 	}

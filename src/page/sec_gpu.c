@@ -20,7 +20,7 @@ enum nst_status page_gpu(struct page *p, struct nst_error *err)
 	enum nst_status s = page_run_recipe(p, "gpu_time_util:buckets=100", tables, t, err);
 	snprintf(t[0].spec, sizeof t[0].spec, "gpu_time_sum");
 	t[0].table[0] = '\0';
-	if (s == NST_OK && t[0].nrows) {
+	if (s == NST_OK && t[0].rows.nrows) {
 		page_bars(p, &(struct page_bars){
 			.title = "Busy time per GPU (some operation running)", .axis = "busy time",
 			.t = &t[0], .label = "Device", .value = "Busy", .unit = "ns", .max = 64,

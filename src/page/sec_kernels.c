@@ -30,15 +30,15 @@ enum nst_status page_kernels(struct page *p, struct nst_error *err)
 	enum nst_status s = page_run(p, 0, NST_REPORTS, spec, &t, err);
 	if (s == NST_OK)
 		hidden(p, &t.res);
-	if (s == NST_OK && t.nrows) {
-		snprintf(title, sizeof title, "Top %zu kernels by total time", t.nrows);
+	if (s == NST_OK && t.rows.nrows) {
+		snprintf(title, sizeof title, "Top %zu kernels by total time", t.rows.nrows);
 		page_bars(p, &(struct page_bars){
 			.title = title, .axis = "total time", .t = &t, .label = "Name",
-			.value = "Total Time", .unit = "ns", .max = t.nrows
+			.value = "Total Time", .unit = "ns", .max = t.rows.nrows
 		});
-		page_table(p, &t, columns, t.nrows);
-		snprintf(title, sizeof title, "Duration of each instance, top %zu kernels", t.nrows);
-		page_boxes(p, title, &t, t.nrows);
+		page_table(p, &t, columns, t.rows.nrows);
+		snprintf(title, sizeof title, "Duration of each instance, top %zu kernels", t.rows.nrows);
+		page_boxes(p, title, &t, t.rows.nrows);
 	} else if (s == NST_OK) {
 		page_absent(p, "No CUDA kernels in this capture.");
 	}

@@ -15,7 +15,7 @@ static const char *const size_columns[] = {
 static long size_row(const struct page_rows *size, const char *op)
 {
 	int col = page_col(size, "Operation");
-	for (size_t r = 0; r < size->nrows; r++) {
+	for (size_t r = 0; r < size->rows.nrows; r++) {
 		const struct nst_cell *c = page_cell(size, r, col);
 		if (c->kind == NST_TEXT && strcmp(c->v.s, op) == 0)
 			return (long)r;
@@ -31,7 +31,7 @@ static void throughput(struct page *p, const struct page_rows *time, const struc
 	page_raw(p->out, "<div class=\"scroll\"><table class=\"rows\">\n<thead><tr>"
 		 "<th>Operation</th><th>Total (MB)</th><th>Total Time (ns)</th><th>Throughput (GB/s)"
 		 "</th></tr></thead>\n<tbody>\n");
-	for (size_t r = 0; r < time->nrows; r++) {
+	for (size_t r = 0; r < time->rows.nrows; r++) {
 		const struct nst_cell *name = page_cell(time, r, op);
 		long s = name->kind == NST_TEXT ? size_row(size, name->v.s) : -1;
 		if (s < 0)
@@ -55,7 +55,7 @@ enum nst_status page_memory(struct page *p, struct nst_error *err)
 	enum nst_status s = page_run(p, 0, NST_REPORTS, "cuda_gpu_mem_time_sum", &time, err);
 	if (s == NST_OK)
 		s = page_run(p, 0, NST_REPORTS, "cuda_gpu_mem_size_sum", &size, err);
-	if (s == NST_OK && time.nrows) {
+	if (s == NST_OK && time.rows.nrows) {
 		page_bars(p, &(struct page_bars){
 			.title = "Time of memory operations by kind", .axis = "total time",
 			.t = &time, .label = "Operation", .value = "Total Time", .unit = "ns",

@@ -16,7 +16,7 @@ static enum nst_status projection(struct page *p, struct nst_error *err)
 {
 	struct page_rows t = { 0 };
 	enum nst_status s = page_run(p, 0, NST_REPORTS, "nvtx_gpu_proj_sum", &t, err);
-	if (s == NST_OK && t.nrows) {
+	if (s == NST_OK && t.rows.nrows) {
 		page_raw(p->out, "<h3>GPU projection</h3>\n<p class=\"from\">From nvtx_gpu_proj_sum: the "
 			 "GPU work launched inside each range, projected onto the GPU's timeline.</p>\n");
 		page_bars(p, &(struct page_bars){
@@ -40,13 +40,13 @@ enum nst_status page_nvtx(struct page *p, struct nst_error *err)
 	snprintf(spec, sizeof spec, "nvtx_sum:rows=%zu", p->top);
 	page_section_open(p, "nvtx", "NVTX ranges", "nvtx_sum and nvtx_gpu_proj_sum");
 	enum nst_status s = page_run(p, 0, NST_REPORTS, spec, &t, err);
-	if (s == NST_OK && t.nrows) {
-		snprintf(title, sizeof title, "Top %zu NVTX ranges by total time", t.nrows);
+	if (s == NST_OK && t.rows.nrows) {
+		snprintf(title, sizeof title, "Top %zu NVTX ranges by total time", t.rows.nrows);
 		page_bars(p, &(struct page_bars){
 			.title = title, .axis = "total time in ranges", .t = &t, .label = "Range",
-			.value = "Total Time", .unit = "ns", .max = t.nrows
+			.value = "Total Time", .unit = "ns", .max = t.rows.nrows
 		});
-		page_table(p, &t, columns, t.nrows);
+		page_table(p, &t, columns, t.rows.nrows);
 		s = projection(p, err);
 	} else if (s == NST_OK) {
 		page_absent(p, "No NVTX ranges in this capture.");

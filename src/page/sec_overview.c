@@ -37,26 +37,26 @@ static void finding(struct page *p, const struct page_rows *a, size_t r)
 static enum nst_status audit(struct page *p, size_t i, struct nst_error *err)
 {
 	struct nst_audit *a = NULL;
-	struct page_rows rows = { 0 };
-	struct nst_sink sink = page_rows_sink(&rows);
+	struct page_rows found_rows = { 0 };
+	struct nst_sink sink = nst_rows_sink(&found_rows.rows);
 	enum nst_status s = nst_audit_run(p->xs[i], no_reports, 0, &a, err);
 	if (s == NST_OK)
 		s = nst_audit_rows(a, &sink, err);
-	int status = page_col(&rows, "Status");
+	int status = page_col(&found_rows, "Status");
 	size_t found = 0;
-	for (size_t r = 0; s == NST_OK && r < rows.nrows; r++) {
-		const struct nst_cell *c = page_cell(&rows, r, status);
+	for (size_t r = 0; s == NST_OK && r < found_rows.rows.nrows; r++) {
+		const struct nst_cell *c = page_cell(&found_rows, r, status);
 		if (c->kind != NST_TEXT || strcmp(c->v.s, "FOUND") != 0)
 			continue;
 		if (found++ == 0)
 			page_raw(p->out, "<p>What <code>nstats check</code> found in this export "
 				 "(it changes what the numbers below count):</p>\n<ul class=\"found\">\n");
-		finding(p, &rows, r);
+		finding(p, &found_rows, r);
 	}
 	if (s == NST_OK)
 		page_raw(p->out, found ? "</ul>\n" : "<p><code>nstats check</code> found nothing "
 			 "that hides or doubles work in this export.</p>\n");
-	page_rows_release(&rows);
+	page_rows_release(&found_rows);
 	nst_audit_free(a);
 	return s;
 }
@@ -75,7 +75,7 @@ static enum nst_status one_input(struct page *p, size_t i, struct nst_error *err
 	enum nst_status s = page_run(p, i, NST_REPORTS, "capture_info", &info, err);
 	if (s == NST_OK)
 		s = audit(p, i, err);
-	if (s == NST_OK && info.nrows)
+	if (s == NST_OK && info.rows.nrows)
 		page_table(p, &info, NULL, 64);
 	else if (s == NST_OK)
 		page_absent(p, "No capture information in this export.");

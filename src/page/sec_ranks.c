@@ -23,20 +23,20 @@ static int by_value(const void *a, const void *b)
 static void imbalance(struct page *p, const struct page_rows *t)
 {
 	int busy = page_col(t, "Busy");
-	double *v = malloc((t->nrows ? t->nrows : 1) * sizeof *v);
-	if (!v || busy < 0 || t->nrows == 0) {
+	double *v = malloc((t->rows.nrows ? t->rows.nrows : 1) * sizeof *v);
+	if (!v || busy < 0 || t->rows.nrows == 0) {
 		free(v);
 		return;
 	}
-	for (size_t r = 0; r < t->nrows; r++)
+	for (size_t r = 0; r < t->rows.nrows; r++)
 		v[r] = page_real(page_cell(t, r, busy));
-	qsort(v, t->nrows, sizeof *v, by_value);
+	qsort(v, t->rows.nrows, sizeof *v, by_value);
 	char hi[48], med[48], lo[48];
 	page_raw(p->out, "<p>Imbalance: busy time per rank and GPU from %s (least) to %s (most), "
 		 "median %s; the most is %.1f%% above the median.</p>\n",
-		 page_show_ns(v[0], lo, sizeof lo), page_show_ns(v[t->nrows - 1], hi, sizeof hi),
-		 page_show_ns(v[(t->nrows - 1) / 2], med, sizeof med),
-		 v[(t->nrows - 1) / 2] > 0 ? 100 * (v[t->nrows - 1] / v[(t->nrows - 1) / 2] - 1) : 0);
+		 page_show_ns(v[0], lo, sizeof lo), page_show_ns(v[t->rows.nrows - 1], hi, sizeof hi),
+		 page_show_ns(v[(t->rows.nrows - 1) / 2], med, sizeof med),
+		 v[(t->rows.nrows - 1) / 2] > 0 ? 100 * (v[t->rows.nrows - 1] / v[(t->rows.nrows - 1) / 2] - 1) : 0);
 	free(v);
 }
 
@@ -45,7 +45,7 @@ static enum nst_status utilisation(struct page *p, struct nst_error *err)
 	static const char *const tables[] = { "rank", "util", NULL };
 	struct page_rows t[2] = { 0 };
 	enum nst_status s = page_run_recipe(p, "gpu_time_util:buckets=100", tables, t, err);
-	if (s == NST_OK && t[1].nrows) {
+	if (s == NST_OK && t[1].rows.nrows) {
 		page_heat(p, "GPU utilisation per rank over time (100 buckets of each GPU's span)", &t[1],
 			  true);
 		imbalance(p, &t[0]);
@@ -73,7 +73,7 @@ static enum nst_status recipe_table(struct page *p, const char *spec, const char
 	page_raw(p->out, "<h3>");
 	page_escz(p->out, title);
 	page_raw(p->out, "</h3>\n<p class=\"from\">From the %s recipe, table %s.</p>\n", spec, table);
-	if (s == NST_OK && t.nrows)
+	if (s == NST_OK && t.rows.nrows)
 		page_table(p, &t, NULL, 256);
 	else if (s == NST_OK)
 		page_absent(p, none);

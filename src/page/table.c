@@ -16,8 +16,8 @@ static size_t pick_columns(const struct page_rows *t, const char *const *cols, i
 {
 	size_t n = 0;
 	if (!cols) {
-		for (size_t i = 0; i < t->ncols; i++)
-			if (t->cols[i][0] != '_')
+		for (size_t i = 0; i < t->rows.ncols; i++)
+			if (t->rows.cols[i][0] != '_')
 				pick[n++] = (int)i;
 		return n;
 	}
@@ -33,9 +33,9 @@ static void put_cell(FILE *out, const struct page_rows *t, size_t row, int col)
 {
 	const struct nst_cell *c = page_cell(t, row, col);
 	char shown[160], exact[48];
-	page_show(t->cols[col], c, shown, sizeof shown);
+	page_show(t->rows.cols[col], c, shown, sizeof shown);
 	page_raw(out, "<td%s data-col=\"", c->kind == NST_TEXT ? " class=\"name\"" : "");
-	put_label(out, t->cols[col]);
+	put_label(out, t->rows.cols[col]);
 	page_raw(out, "\" data-v=\"");
 	page_esc_short(out, c->kind == NST_TEXT ? c->v.s : page_exact(c, exact, sizeof exact),
 		       PAGE_TEXT_MAX);
@@ -50,9 +50,9 @@ static void put_cell(FILE *out, const struct page_rows *t, size_t row, int col)
 void page_table(struct page *p, const struct page_rows *t, const char *const *cols, size_t max)
 {
 	int pick[64];
-	if (t->ncols > sizeof pick / sizeof *pick)
+	if (t->rows.ncols > sizeof pick / sizeof *pick)
 		return;
-	size_t n = pick_columns(t, cols, pick), rows = t->nrows < max ? t->nrows : max;
+	size_t n = pick_columns(t, cols, pick), rows = t->rows.nrows < max ? t->rows.nrows : max;
 	FILE *out = p->out;
 	page_raw(out, "<div class=\"scroll\"><table class=\"rows\" data-report=\"");
 	page_escz(out, t->spec);
@@ -64,7 +64,7 @@ void page_table(struct page *p, const struct page_rows *t, const char *const *co
 	page_raw(out, "\">\n<thead><tr>");
 	for (size_t k = 0; k < n; k++) {
 		page_raw(out, "<th>");
-		put_label(out, t->cols[pick[k]]);
+		put_label(out, t->rows.cols[pick[k]]);
 		page_raw(out, "</th>");
 	}
 	page_raw(out, "</tr></thead>\n<tbody>\n");
@@ -75,8 +75,8 @@ void page_table(struct page *p, const struct page_rows *t, const char *const *co
 		page_raw(out, "</tr>\n");
 	}
 	page_raw(out, "</tbody>\n</table></div>\n");
-	if (t->nrows > rows) {
-		page_raw(out, "<p class=\"more\">%zu more rows not shown (", t->nrows - rows);
+	if (t->rows.nrows > rows) {
+		page_raw(out, "<p class=\"more\">%zu more rows not shown (", t->rows.nrows - rows);
 		page_escz(out, t->spec);
 		page_raw(out, " has them all).</p>\n");
 	}

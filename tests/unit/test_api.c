@@ -139,6 +139,39 @@ static void kernel_totals_through_a_sink(void **state)
 	nst_export_close(x);
 }
 
+/* nst_rows keeps every row with its columns, text copied: the same totals
+ * by SQL, and a NULL cell out of range. */
+static void rows_kept_in_memory(void **state)
+{
+	(void)state;
+	struct nst_export *x = open_export(API_EXPORT_A);
+	struct nst_job *j = job(NST_REPORTS, "cuda_gpu_kern_sum");
+	struct nst_rows rows = { 0 };
+	struct nst_sink sink = nst_rows_sink(&rows);
+	struct nst_error err = { 0 };
+	assert_int_equal(nst_run(x, &(struct nst_run){ .job = j, .sink = &sink }, NULL, &err), NST_OK);
+	nst_job_free(j);
+	nst_export_close(x); /* the rows outlive the export */
+	assert_true(rows.begun);
+	int name = nst_rows_col(&rows, "Name"), total = nst_rows_col(&rows, "Total Time");
+	assert_true(name >= 0 && total >= 0);
+	assert_string_equal(rows.cols[total], "Total Time:dur_ns");
+	assert_int_equal(nst_rows_col(&rows, "Total"), -1);
+	assert_int_equal(rows.nrows, sql_count(API_EXPORT_A, "SELECT count(DISTINCT demangledName)"
+							 " FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+	for (size_t r = 0; r < rows.nrows; r++) {
+		assert_int_equal(nst_rows_cell(&rows, r, name)->kind, NST_TEXT);
+		assert_int_equal(nst_rows_cell(&rows, r, total)->v.i,
+				 sql_total(API_EXPORT_A, nst_rows_cell(&rows, r, name)->v.s, NULL));
+	}
+	assert_int_equal(nst_rows_cell(&rows, rows.nrows, name)->kind, NST_NULL);
+	assert_int_equal(nst_rows_cell(&rows, 0, (int)rows.ncols)->kind, NST_NULL);
+	assert_int_equal(nst_rows_cell(&rows, 0, -1)->kind, NST_NULL);
+	nst_rows_release(&rows);
+	assert_null(rows.cells);
+	assert_int_equal(rows.nrows, 0);
+}
+
 /* The middle third of export A's kernels in time, as --filter-time parses
  * it into f, and as the SQL condition on kernels k that nsys's overlap
  * rule keeps. */
@@ -933,6 +966,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(kernel_totals_through_a_sink),
+		cmocka_unit_test(rows_kept_in_memory),
 		cmocka_unit_test(a_time_filter_cuts_kernels),
 		cmocka_unit_test(a_report_as_text),
 		cmocka_unit_test(opening_errors_name_the_file),
