@@ -174,6 +174,35 @@ void nst_put_json_string(FILE *out, const char *s, size_t len)
 	putc('"', out);
 }
 
+bool nst_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0, n; i < len; i += n)
+		if ((n = utf8_len(u, len, i)) == 0)
+			return false;
+	return true;
+}
+
+size_t nst_utf8_repair(const char *s, size_t len, char *out)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t o = 0;
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_len(u, len, i);
+		if (n == 0) {
+			memcpy(out + o, "\xEF\xBF\xBD", 3);
+			o += 3;
+			i++;
+			continue;
+		}
+		memcpy(out + o, s + i, n);
+		o += n;
+		i += n;
+	}
+	out[o] = '\0';
+	return o;
+}
+
 static const char *html_escape(char c, bool attribute)
 {
 	switch (c) {
