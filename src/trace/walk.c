@@ -103,7 +103,10 @@ struct walk {
 	struct nst_map keys;
 	struct trace_track *track;
 	size_t ntracks, cap;
-	struct lanes *lanes; /* by process track */
+	/* By track: the lanes of a process's start/end ranges, of a stream's
+	 * operations that overlap, of a thread's slices that cross; and the
+	 * ends of a thread's open slices. */
+	struct lanes *lanes, *open;
 	struct nst_threads threads;
 	size_t nproc;
 	const int64_t *proc_pid;
@@ -127,7 +130,7 @@ static enum nst_status nomem(struct nst_error *err)
 
 /* ---- tracks ------------------------------------------------------------------------ */
 
-enum key_kind { K_PROCESS = 1, K_THREAD, K_GPU, K_STREAM, K_LANE };
+enum key_kind { K_PROCESS = 1, K_THREAD, K_GPU, K_STREAM, K_LANE, K_STREAM_LANE };
 
 static int64_t key_of(enum key_kind k, int64_t a)
 {
@@ -148,15 +151,18 @@ static enum nst_status track_slot(struct walk *wk, enum key_kind kind, int64_t a
 		size_t cap = wk->cap ? 2 * wk->cap : 32;
 		struct trace_track *t = realloc(wk->track, cap * sizeof *t);
 		struct lanes *l = realloc(wk->lanes, cap * sizeof *l);
-		if (t)
-			wk->track = t;
 		if (l)
 			wk->lanes = l;
-		if (!t || !l)
+		struct lanes *o = realloc(wk->open, cap * sizeof *o);
+		if (t)
+			wk->track = t;
+		if (o)
+			wk->open = o;
+		if (!t || !l || !o)
 			return nomem(err);
 		wk->cap = cap;
 	}
-	wk->lanes[wk->ntracks] = (struct lanes){ 0 };
+	wk->lanes[wk->ntracks] = wk->open[wk->ntracks] = (struct lanes){ 0 };
 	wk->track[wk->ntracks] = (struct trace_track){ .uuid = (*wk->next_uuid)++ };
 	wk->ntracks++;
 	return NST_OK;
@@ -203,7 +209,7 @@ static const char *thread_name(struct walk *wk, int64_t gtid)
 	return nst_arena_printf(wk->ctx->arena, "thread %lld", (long long)nst_tid(gtid));
 }
 
-static enum nst_status thread_track(struct walk *wk, int64_t gtid, const struct trace_track **out,
+static enum nst_status thread_track(struct walk *wk, int64_t gtid, size_t *out,
 				    struct nst_error *err)
 {
 	size_t proc, at;
@@ -223,7 +229,7 @@ static enum nst_status thread_track(struct walk *wk, int64_t gtid, const struct 
 		if ((s = declare(wk, at, err)) != NST_OK)
 			return s;
 	}
-	*out = &wk->track[at];
+	*out = at;
 	return NST_OK;
 }
 
@@ -256,8 +262,7 @@ static enum nst_status gpu_track(struct walk *wk, int64_t device, size_t *at, st
 
 /* A stream is its device's, and its context's: contexts are processes'. */
 static enum nst_status stream_track(struct walk *wk, int64_t device, int64_t context,
-				    int64_t stream, const struct trace_track **out,
-				    struct nst_error *err)
+				    int64_t stream, size_t *out, struct nst_error *err)
 {
 	size_t gpu, at;
 	bool fresh;
@@ -280,24 +285,21 @@ static enum nst_status stream_track(struct walk *wk, int64_t device, int64_t con
 		if ((s = declare(wk, at, err)) != NST_OK)
 			return s;
 	}
-	*out = &wk->track[at];
+	*out = at;
 	return NST_OK;
 }
 
-/* The first lane of the process where [start, end) overlaps nothing. */
-static enum nst_status lane_track(struct walk *wk, int64_t gtid, int64_t start, int64_t end,
-				  const struct trace_track **out, struct nst_error *err)
+/* The first lane of track `at`'s lanes where [start, end) overlaps
+ * nothing, that lane's end moved to end: slices that overlap without
+ * nesting would be cut short on one track, which nests by time. */
+static enum nst_status lane_of(struct walk *wk, size_t at, int64_t start, int64_t end, size_t *k,
+			       struct nst_error *err)
 {
-	size_t proc, at;
-	bool fresh;
-	enum nst_status s = process_track(wk, gtid, &proc, err);
-	if (s != NST_OK)
-		return s;
-	struct lanes *l = &wk->lanes[proc];
-	size_t k = 0;
-	while (k < l->n && l->end[k] > start)
-		k++;
-	if (k == l->n) {
+	struct lanes *l = &wk->lanes[at];
+	*k = 0;
+	while (*k < l->n && l->end[*k] > start)
+		(*k)++;
+	if (*k == l->n) {
 		if (l->n == l->cap) {
 			size_t cap = l->cap ? 2 * l->cap : 4;
 			int64_t *e = realloc(l->end, cap * sizeof *e);
@@ -308,7 +310,21 @@ static enum nst_status lane_track(struct walk *wk, int64_t gtid, int64_t start, 
 		}
 		l->n++;
 	}
-	l->end[k] = end;
+	l->end[*k] = end;
+	return NST_OK;
+}
+
+/* NVTX start/end ranges of a process, which may overlap: on lanes of it. */
+static enum nst_status lane_track(struct walk *wk, int64_t gtid, int64_t start, int64_t end,
+				  const struct trace_track **out, struct nst_error *err)
+{
+	size_t proc, at, k;
+	bool fresh;
+	enum nst_status s = process_track(wk, gtid, &proc, err);
+	if (s == NST_OK)
+		s = lane_of(wk, proc, start, end, &k, err);
+	if (s != NST_OK)
+		return s;
 	int64_t pid = wk->track[proc].pid;
 	uint64_t parent = wk->track[proc].uuid;
 	if ((s = track_slot(wk, K_LANE, pid, (int64_t)k, &at, &fresh, err)) != NST_OK)
@@ -321,6 +337,83 @@ static enum nst_status lane_track(struct walk *wk, int64_t gtid, int64_t start, 
 		t->tid = LANE_TID_BASE + (int64_t)k;
 		t->name = k == 0 ? nst_arena_printf(wk->ctx->arena, "NVTX start/end ranges")
 				 : nst_arena_printf(wk->ctx->arena, "NVTX start/end ranges %zu", k + 1);
+		if ((s = declare(wk, at, err)) != NST_OK)
+			return s;
+	}
+	*out = &wk->track[at];
+	return NST_OK;
+}
+
+/* GPU operations of one stream that overlap (unified memory migrations,
+ * some real captures): the second and later lanes are tracks of their
+ * own beside the stream's, "Stream 7 #2". */
+static enum nst_status stream_lane(struct walk *wk, size_t stream, int64_t start, int64_t end,
+				   const struct trace_track **out, struct nst_error *err)
+{
+	size_t k, at;
+	bool fresh;
+	enum nst_status s = lane_of(wk, stream, start, end, &k, err);
+	if (s != NST_OK || k == 0) {
+		*out = &wk->track[stream];
+		return s;
+	}
+	uint64_t base = wk->track[stream].uuid;
+	if ((s = track_slot(wk, K_STREAM_LANE, (int64_t)base, (int64_t)k, &at, &fresh, err)) != NST_OK)
+		return s;
+	if (fresh) {
+		struct trace_track *t = &wk->track[at], *st = &wk->track[stream];
+		*t = (struct trace_track){ .kind = TRACK_STREAM, .uuid = t->uuid, .parent = st->parent,
+					   .pid = st->pid, .tid = st->tid + ((int64_t)k << 32) };
+		t->name = nst_arena_printf(wk->ctx->arena, "%s #%zu", st->name, k + 1);
+		if ((s = declare(wk, at, err)) != NST_OK)
+			return s;
+	}
+	*out = &wk->track[at];
+	return NST_OK;
+}
+
+static enum nst_status push_end(struct lanes *l, int64_t end, struct nst_error *err)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 8;
+		int64_t *e = realloc(l->end, cap * sizeof *e);
+		if (!e)
+			return nomem(err);
+		l->end = e;
+		l->cap = cap;
+	}
+	l->end[l->n++] = end;
+	return NST_OK;
+}
+
+/* A slice of a thread, in the host's start order: on the thread's track
+ * when it nests with the slices open there, else (ranges that cross:
+ * NVTX_EVENTS can hold them) on a lane beside it, "worker #2". */
+static enum nst_status host_track(struct walk *wk, int64_t gtid, int64_t start, int64_t end,
+				  const struct trace_track **out, struct nst_error *err)
+{
+	size_t thr, k, at;
+	bool fresh;
+	enum nst_status s = thread_track(wk, gtid, &thr, err);
+	if (s != NST_OK)
+		return s;
+	struct lanes *open = &wk->open[thr];
+	while (open->n && open->end[open->n - 1] <= start && !(open->end[open->n - 1] == start && end == start))
+		open->n--;
+	if (!open->n || open->end[open->n - 1] >= end) {
+		*out = &wk->track[thr];
+		return push_end(open, end, err);
+	}
+	if ((s = lane_of(wk, thr, start, end, &k, err)) != NST_OK)
+		return s;
+	uint64_t base = wk->track[thr].uuid;
+	if ((s = track_slot(wk, K_STREAM_LANE, (int64_t)base, (int64_t)k + 1, &at, &fresh, err)) != NST_OK)
+		return s;
+	if (fresh) {
+		struct trace_track *t = &wk->track[at], *th = &wk->track[thr];
+		*t = (struct trace_track){ .kind = TRACK_LANE, .uuid = t->uuid, .parent = th->parent,
+					   .pid = th->pid, .tid = th->tid + ((int64_t)(k + 1) << 32) };
+		t->name = nst_arena_printf(wk->ctx->arena, "%s #%zu", th->name, k + 2);
 		if ((s = declare(wk, at, err)) != NST_OK)
 			return s;
 	}
@@ -413,7 +506,7 @@ static enum nst_status nvtx_range(struct walk *wk, const struct nst_nvtx *nv,
 	const char *name = named->name[k] == NST_NULL_I64 ? "" : named->text[named->name[k]];
 	const struct trace_track *track = NULL;
 	bool pushpop = named->style[k] == NST_NVTX_PUSHPOP;
-	enum nst_status s = pushpop ? thread_track(wk, gtid, &track, err)
+	enum nst_status s = pushpop ? host_track(wk, gtid, nv->start[row], end, &track, err)
 				    : lane_track(wk, gtid, nv->start[row], end, &track, err);
 	if (s != NST_OK)
 		return s;
@@ -470,7 +563,7 @@ static enum nst_status api_call(struct walk *wk, uint32_t r, struct nst_error *e
 {
 	const struct nst_calls *c = wk->calls;
 	const struct trace_track *track = NULL;
-	enum nst_status s = thread_track(wk, nst_col_or_null(c->gtid, r), &track, err);
+	enum nst_status s = host_track(wk, nst_col_or_null(c->gtid, r), c->start[r], c->end[r], &track, err);
 	if (s != NST_OK)
 		return s;
 	struct trace_slice *sl = slice_new(wk, track, CAT_API, c->start[r], c->end[r],
@@ -657,8 +750,11 @@ static enum nst_status gpu_op(struct walk *wk, const struct gpu_source *g, size_
 	const struct nst_gpu_table *t = &g->t;
 	const struct trace_track *track = NULL;
 	int64_t device = nst_col_or_null(t->device, row);
+	size_t stream;
 	enum nst_status s = stream_track(wk, device, nst_col_or_null(t->context, row),
-					 nst_col_or_null(t->stream, row), &track, err);
+					 nst_col_or_null(t->stream, row), &stream, err);
+	if (s == NST_OK)
+		s = stream_lane(wk, stream, t->start[row], t->end[row], &track, err);
 	if (s != NST_OK)
 		return s;
 	struct trace_slice *sl = slice_new(wk, track, g->cat, t->start[row], t->end[row], NULL);
@@ -758,8 +854,9 @@ static enum nst_status walk_all(struct walk *wk, struct nst_error *err)
 static void walk_release(struct walk *wk)
 {
 	for (size_t i = 0; i < wk->ntracks; i++)
-		free(wk->lanes[i].end);
+		free(wk->lanes[i].end), free(wk->open[i].end);
 	free(wk->lanes);
+	free(wk->open);
 	free(wk->track);
 	free(wk->gpu_left);
 	nst_map_release(&wk->keys);
