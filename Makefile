@@ -49,7 +49,7 @@ PIC_OBJ += $(B)/pic/gen/schema_sql.o
 LIB_OBJ += $(B)/obj/gen/perfetto_trace.pb-c.o
 PIC_OBJ += $(B)/pic/gen/perfetto_trace.pb-c.o
 
-.PHONY: all shared install uninstall deps run test unit cli golden corpus accounting hostile mpi valgrind bench clean sanitize fuzz fuzz-build fuzz-smoke
+.PHONY: all shared install uninstall deps run test unit cli golden corpus accounting hostile mpi valgrind bench clean sanitize fuzz fuzz-build fuzz-smoke export
 all: $(B)/nstats $(B)/nsysgen $(NSTATS_MPI)
 	@echo '$(MPI_NOTE)'
 
@@ -221,6 +221,10 @@ accounting: all $(BRUTE)
 hostile: all
 	@tests/hostile/run.sh $(B)
 
+# nstats export against the reports, in Perfetto's and Chrome's decoders' terms
+export: all $(EXAMPLE)
+	@tests/export/run.sh $(B)
+
 recipe: all ; @tests/recipe/run.sh $(B)
 
 # recipe under mpirun against -j 1 (skipped without nstats-mpi or mpirun)
@@ -245,7 +249,7 @@ test: deps
 # second copy of all of them under ASan cost most of CI's time. Every report, rule and format
 # still runs under ASan here (golden below, hostile's unchanged-export.sh, cli's escaping tests),
 # and the corpus's reports run on real exports under valgrind in .ci/run.
-SAN_SUITES := unit cli golden accounting hostile diff recipe
+SAN_SUITES := unit cli golden accounting hostile diff recipe export
 # The golden fixtures under ASan+UBSan, and why each: together they give rows to every report and
 # rule entry of tests/corpus/reports and tests/golden/extra-reports (rule:gpu_gaps at its default
 # 500 ms finds nothing in any fixture; gap=0 and gap=1 do), cross every size at which nstats

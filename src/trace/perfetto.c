@@ -7,7 +7,8 @@
  * interns the categories and the annotation names; an event name is
  * interned by the packet of its first slice.  A slice is a SLICE_BEGIN and
  * a SLICE_END packet on its track; Perfetto sorts packets by time, so the
- * END of a slice is written right after its BEGIN.  Strings that are not
+ * END of a slice is written right after its BEGIN (walk.c gives each
+ * track's slices in start order, which makes ties come out right).  Strings that are not
  * well-formed UTF-8 are written as nstats's JSON writes them (U+FFFD for
  * each stray byte), since Perfetto's strings are UTF-8. */
 #include <errno.h>
@@ -26,7 +27,7 @@
 struct perfetto {
 	FILE *out;
 	uint8_t *buf;
-	size_t cap;
+	size_t len, cap;
 	struct nst_strtab names; /* event names: iid = id + 1 */
 	struct nst_arena arena;  /* their text, and the tracks' repaired names */
 	/* The iid of the last name seen at a pointer, checked by its text:
@@ -36,6 +37,19 @@ struct perfetto {
 };
 
 /* ---- packets ---------------------------------------------------------------------- */
+
+/* Packets gather in buf, written out a chunk at a time: stdio would
+ * copy each small packet once more, and protobuf-c's packing to a
+ * buffer of its own copies each field. */
+#define CHUNK ((size_t)1 << 20)
+
+static enum nst_status flush_chunk(struct perfetto *pf, struct nst_error *err)
+{
+	if (pf->len && fwrite(pf->buf, 1, pf->len, pf->out) != pf->len)
+		return trace_write_failed(pf->out, err);
+	pf->len = 0;
+	return NST_OK;
+}
 
 static size_t varint(uint8_t *p, uint64_t v)
 {
@@ -48,26 +62,25 @@ static size_t varint(uint8_t *p, uint64_t v)
 	return n;
 }
 
+/* One packet as field 1 of Trace, packed in place in the chunk. */
 static enum nst_status write_packet(struct perfetto *pf, Perfetto__Protos__TracePacket *p,
 				    struct nst_error *err)
 {
 	p->has_trusted_packet_sequence_id = true;
 	p->trusted_packet_sequence_id = SEQUENCE_ID;
 	size_t size = protobuf_c_message_get_packed_size(&p->base);
-	if (size + 11 > pf->cap) {
-		size_t cap = 2 * (size + 11);
-		uint8_t *b = realloc(pf->buf, cap);
-		if (!b)
+	if (pf->len + size + 11 > pf->cap) {
+		size_t cap = pf->len + size + 11 > CHUNK ? 2 * (pf->len + size + 11) : CHUNK + 4096;
+		uint8_t *buf = realloc(pf->buf, cap);
+		if (!buf)
 			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		pf->buf = b;
+		pf->buf = buf;
 		pf->cap = cap;
 	}
-	pf->buf[0] = 0x0A; /* Trace.packet: field 1, length-delimited */
-	size_t head = 1 + varint(pf->buf + 1, size);
-	protobuf_c_message_pack(&p->base, pf->buf + head);
-	if (fwrite(pf->buf, 1, head + size, pf->out) != head + size)
-		return trace_write_failed(pf->out, err);
-	return NST_OK;
+	pf->buf[pf->len++] = 0x0A; /* Trace.packet: field 1, length-delimited */
+	pf->len += varint(pf->buf + pf->len, size);
+	pf->len += protobuf_c_message_pack(&p->base, pf->buf + pf->len);
+	return pf->len >= CHUNK ? flush_chunk(pf, err) : NST_OK;
 }
 
 /* s as UTF-8: itself when it is, else a repaired copy in the arena. */
@@ -180,6 +193,37 @@ static int64_t name_iid(struct perfetto *pf, const char *name, bool *fresh)
 	return id + 1;
 }
 
+/* "[x, y, z]", without printf's parsing, which a launch's two dims would
+ * cost every kernel. */
+static char *put_int(char *p, int64_t v)
+{
+	char tmp[24];
+	size_t n = 0;
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*p++ = '-';
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static void dims_text(char *b, const int64_t *v)
+{
+	*b++ = '[';
+	for (int i = 0; i < 3; i++) {
+		b = put_int(b, v[i]);
+		if (i < 2) {
+			*b++ = ',';
+			*b++ = ' ';
+		}
+	}
+	*b++ = ']';
+	*b = '\0';
+}
+
 static void annotation(struct perfetto *pf, const struct trace_arg *a,
 		       Perfetto__Protos__DebugAnnotation *d, int *ndims)
 {
@@ -193,10 +237,17 @@ static void annotation(struct perfetto *pf, const struct trace_arg *a,
 		d->string_value = (char *)a->s;
 	} else {
 		char *b = pf->dims[(*ndims)++ & 1];
-		snprintf(b, sizeof pf->dims[0], "[%lld, %lld, %lld]", (long long)a->i[0],
-			 (long long)a->i[1], (long long)a->i[2]);
+		dims_text(b, a->i);
 		d->string_value = b;
 	}
+}
+
+/* A GPU operation's device, context and stream are its track's (whose
+ * name says them): not repeated on each of millions of slices. */
+static bool placement(const struct trace_slice *s, const struct trace_arg *a)
+{
+	return s->track->kind == TRACK_STREAM &&
+	       (a->key == KEY_DEVICE || a->key == KEY_CONTEXT || a->key == KEY_STREAM);
 }
 
 static enum nst_status begin_packet(struct perfetto *pf, const struct trace_slice *s,
@@ -208,9 +259,13 @@ static enum nst_status begin_packet(struct perfetto *pf, const struct trace_slic
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	Perfetto__Protos__DebugAnnotation ann[TRACE_MAX_ARGS], *pann[TRACE_MAX_ARGS];
 	int ndims = 0;
+	size_t nann = 0;
 	for (size_t i = 0; i < s->nargs; i++) {
-		annotation(pf, &s->arg[i], &ann[i], &ndims);
-		pann[i] = &ann[i];
+		if (placement(s, &s->arg[i]))
+			continue;
+		annotation(pf, &s->arg[i], &ann[nann], &ndims);
+		pann[nann] = &ann[nann];
+		nann++;
 	}
 	uint64_t cat = (uint64_t)s->cat + 1, flow = s->flow_id;
 	Perfetto__Protos__TrackEvent ev;
@@ -221,7 +276,7 @@ static enum nst_status begin_packet(struct perfetto *pf, const struct trace_slic
 	ev.name_iid = (uint64_t)iid;
 	ev.n_category_iids = 1;
 	ev.category_iids = &cat;
-	ev.n_debug_annotations = s->nargs;
+	ev.n_debug_annotations = nann;
 	ev.debug_annotations = pann;
 	if (s->flow == FLOW_START || s->flow == FLOW_STEP) {
 		ev.n_flow_ids = 1;
@@ -277,14 +332,15 @@ static enum nst_status pf_slice(void *self, const struct trace_slice *s, struct 
 	enum nst_status st = begin_packet(pf, s, err);
 	if (st == NST_OK)
 		st = end_packet(pf, s, err);
-	if (st == NST_OK && ferror(pf->out))
-		st = trace_write_failed(pf->out, err);
 	return st;
 }
 
 static enum nst_status pf_finish(void *self, struct nst_error *err)
 {
 	struct perfetto *pf = self;
+	enum nst_status s = flush_chunk(pf, err);
+	if (s != NST_OK)
+		return s;
 	if (fflush(pf->out) != 0 || ferror(pf->out))
 		return trace_write_failed(pf->out, err);
 	return NST_OK;
