@@ -69,7 +69,7 @@ static const struct nst_need names_needs[] = {
 	{ NULL, NULL, false },
 };
 
-/* ---- the GPU operations ---------------------------------------------------------- */
+/* ---- the GPU operations ------------------------------------------------------------------ */
 
 struct gpu_source {
 	struct nst_gpu_table t;
@@ -85,7 +85,7 @@ struct gpu_op {
 	size_t row;
 };
 
-/* ---- the walk ------------------------------------------------------------------------ */
+/* ---- the walk ---------------------------------------------------------------------------- */
 
 struct lanes {
 	int64_t *end; /* the end of each lane's last range */
@@ -128,7 +128,7 @@ static enum nst_status nomem(struct nst_error *err)
 	return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 }
 
-/* ---- tracks ------------------------------------------------------------------------ */
+/* ---- tracks ------------------------------------------------------------------------------ */
 
 enum key_kind { K_PROCESS = 1, K_THREAD, K_GPU, K_STREAM, K_LANE, K_STREAM_LANE };
 
@@ -266,10 +266,10 @@ static enum nst_status stream_track(struct walk *wk, int64_t device, int64_t con
 {
 	size_t gpu, at;
 	bool fresh;
+	int64_t key = (int64_t)(((uint64_t)device << 32) ^ ((uint64_t)context & 0xFFFFFFFF));
 	enum nst_status s = gpu_track(wk, device, &gpu, err);
 	if (s == NST_OK)
-		s = track_slot(wk, K_STREAM, (device << 32) ^ (context & 0xFFFFFFFF), stream, &at,
-			       &fresh, err);
+		s = track_slot(wk, K_STREAM, key, stream, &at, &fresh, err);
 	if (s != NST_OK)
 		return s;
 	if (fresh) {
@@ -344,6 +344,13 @@ static enum nst_status lane_track(struct walk *wk, int64_t gtid, int64_t start, 
 	return NST_OK;
 }
 
+/* The JSON's tid of lane k beside a track of tid `tid` (a stream's may be
+ * anything the export holds, NULL too): wraps rather than overflows. */
+static int64_t beside(int64_t tid, size_t k)
+{
+	return (int64_t)((uint64_t)tid + ((uint64_t)k << 32));
+}
+
 /* GPU operations of one stream that overlap (unified memory migrations,
  * some real captures): the second and later lanes are tracks of their
  * own beside the stream's, "Stream 7 #2". */
@@ -363,7 +370,7 @@ static enum nst_status stream_lane(struct walk *wk, size_t stream, int64_t start
 	if (fresh) {
 		struct trace_track *t = &wk->track[at], *st = &wk->track[stream];
 		*t = (struct trace_track){ .kind = TRACK_STREAM, .uuid = t->uuid, .parent = st->parent,
-					   .pid = st->pid, .tid = st->tid + ((int64_t)k << 32) };
+					   .pid = st->pid, .tid = beside(st->tid, k) };
 		t->name = nst_arena_printf(wk->ctx->arena, "%s #%zu", st->name, k + 1);
 		if ((s = declare(wk, at, err)) != NST_OK)
 			return s;
@@ -398,7 +405,9 @@ static enum nst_status host_track(struct walk *wk, int64_t gtid, int64_t start, 
 	if (s != NST_OK)
 		return s;
 	struct lanes *open = &wk->open[thr];
-	while (open->n && open->end[open->n - 1] <= start && !(open->end[open->n - 1] == start && end == start))
+	/* close what ended by start (a zero-length slice at an end nests there) */
+	while (open->n && open->end[open->n - 1] <= start &&
+	       !(open->end[open->n - 1] == start && end == start))
 		open->n--;
 	if (!open->n || open->end[open->n - 1] >= end) {
 		*out = &wk->track[thr];
@@ -412,7 +421,7 @@ static enum nst_status host_track(struct walk *wk, int64_t gtid, int64_t start, 
 	if (fresh) {
 		struct trace_track *t = &wk->track[at], *th = &wk->track[thr];
 		*t = (struct trace_track){ .kind = TRACK_LANE, .uuid = t->uuid, .parent = th->parent,
-					   .pid = th->pid, .tid = th->tid + ((int64_t)(k + 1) << 32) };
+					   .pid = th->pid, .tid = beside(th->tid, k + 1) };
 		t->name = nst_arena_printf(wk->ctx->arena, "%s #%zu", th->name, k + 2);
 		if ((s = declare(wk, at, err)) != NST_OK)
 			return s;
@@ -421,7 +430,7 @@ static enum nst_status host_track(struct walk *wk, int64_t gtid, int64_t start, 
 	return NST_OK;
 }
 
-/* ---- slices ---------------------------------------------------------------------------- */
+/* ---- slices ------------------------------------------------------------------------------ */
 
 static void arg_int(struct trace_slice *sl, enum trace_key key, int64_t v)
 {
@@ -474,7 +483,7 @@ static uint64_t flow_id(const struct walk *wk, size_t rrow)
 	return ((uint64_t)(wk->input + 1) << 40) | (uint64_t)rrow;
 }
 
-/* ---- ordering ----------------------------------------------------------------------------- */
+/* ---- ordering ---------------------------------------------------------------------------- */
 
 /* idx in start order; equal starts longest first, so that a range holding
  * another from its first nanosecond opens before it (ties are few: an
@@ -495,7 +504,7 @@ static enum nst_status start_order(uint32_t *idx, size_t n, const int64_t *start
 	return s;
 }
 
-/* ---- NVTX ranges ------------------------------------------------------------------------------ */
+/* ---- NVTX ranges ------------------------------------------------------------------------- */
 
 static enum nst_status nvtx_range(struct walk *wk, const struct nst_nvtx *nv,
 				  const struct nst_nvtx_named *named, size_t k, int64_t end,
@@ -557,13 +566,14 @@ static void nvtx_order_release(struct nvtx_order *o)
 	free(o->end);
 }
 
-/* ---- CUDA API calls ------------------------------------------------------------------------------ */
+/* ---- CUDA API calls ---------------------------------------------------------------------- */
 
 static enum nst_status api_call(struct walk *wk, uint32_t r, struct nst_error *err)
 {
 	const struct nst_calls *c = wk->calls;
 	const struct trace_track *track = NULL;
-	enum nst_status s = host_track(wk, nst_col_or_null(c->gtid, r), c->start[r], c->end[r], &track, err);
+	int64_t gtid = nst_col_or_null(c->gtid, r);
+	enum nst_status s = host_track(wk, gtid, c->start[r], c->end[r], &track, err);
 	if (s != NST_OK)
 		return s;
 	struct trace_slice *sl = slice_new(wk, track, CAT_API, c->start[r], c->end[r],
@@ -611,7 +621,7 @@ static enum nst_status walk_host(struct walk *wk, struct nst_error *err)
 	return s;
 }
 
-/* ---- GPU operations ----------------------------------------------------------------------------------- */
+/* ---- GPU operations ---------------------------------------------------------------------- */
 
 static enum nst_status load_gpu(struct walk *wk, struct nst_error *err)
 {
@@ -735,7 +745,8 @@ static enum nst_status set_args(struct walk *wk, const struct gpu_source *g, siz
 	return NST_OK;
 }
 
-static void gpu_flow(struct walk *wk, const struct gpu_source *g, size_t row, struct trace_slice *sl)
+static void gpu_flow(struct walk *wk, const struct gpu_source *g, size_t row,
+		     struct trace_slice *sl)
 {
 	int64_t r = launch_of(wk, g, row);
 	if (r < 0 || !wk->gpu_left[r])
@@ -803,7 +814,7 @@ static enum nst_status walk_gpu(struct walk *wk, struct nst_error *err)
 	return s;
 }
 
-/* ---- setting up ---------------------------------------------------------------------------------- */
+/* ---- setting up -------------------------------------------------------------------------- */
 
 static enum nst_status declare_needs(struct nst_export *x, bool filtered, struct nst_error *err)
 {
