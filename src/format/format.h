@@ -119,5 +119,10 @@ enum nst_status nst_fmt_end(struct nst_fmt *f, struct nst_error *err);
  * nst_put_json_string() writes, for writers of other formats (text.c). */
 bool nst_utf8_valid(const char *s, size_t len);
 size_t nst_utf8_repair(const char *s, size_t len, char *out);
+/* s[0..len) quoted as nst_put_json_string() writes it, into out (room for
+ * NST_JSON_QUOTED_MAX(len) bytes, not NUL-terminated); returns its length:
+ * for writers that build their text in memory. */
+#define NST_JSON_QUOTED_MAX(len) (6 * (len) + 2)
+size_t nst_json_quote(const char *s, size_t len, char *out);
 
 #endif
