@@ -6,7 +6,9 @@ CC      ?= cc
 OPT     ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_XOPEN_SOURCE=700 $(OPT)
 CPPFLAGS += -Iinclude -Isrc
-LDLIBS  += -lsqlite3 -lyajl -lz -lm -pthread
+# protobuf-c packs the Perfetto traces of `nstats export` (src/trace)
+PROTOBUF_C_LIBS := $(shell pkg-config --libs libprotobuf-c 2>/dev/null || echo -lprotobuf-c)
+LDLIBS  += -lsqlite3 -lyajl -lz -lm -pthread $(PROTOBUF_C_LIBS)
 B       ?= build
 
 LIB_SRC  := $(shell find src -name '*.c' ! -path 'src/cli/*' ! -path 'src/mpi/*' | sort)
@@ -43,8 +45,11 @@ PIC_OBJ := $(LIB_SRC:%.c=$(B)/pic/%.o)
 # src/db/schema.sql, made into C by the rule below, is part of the library
 LIB_OBJ += $(B)/obj/gen/schema_sql.o
 PIC_OBJ += $(B)/pic/gen/schema_sql.o
+# src/trace/perfetto_trace.proto, made into C by protoc-c (the rule below)
+LIB_OBJ += $(B)/obj/gen/perfetto_trace.pb-c.o
+PIC_OBJ += $(B)/pic/gen/perfetto_trace.pb-c.o
 
-.PHONY: all shared install uninstall deps run test unit cli golden corpus accounting hostile mpi valgrind bench clean sanitize fuzz fuzz-build fuzz-smoke report
+.PHONY: all shared install uninstall deps run test unit cli golden corpus accounting hostile mpi valgrind bench clean sanitize fuzz fuzz-build fuzz-smoke export report
 all: $(B)/nstats $(B)/nsysgen $(NSTATS_MPI)
 	@echo '$(MPI_NOTE)'
 
@@ -110,7 +115,8 @@ install: $(B)/nstats $(NSTATS_MPI) $(B)/libnstats.a $(B)/$(SHLIB) $(B)/nstats.1 
 	install -m 644 $(B)/nstats.bash $(D)/$(BASHCOMP)/nstats
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 		'Name: nstats' 'Description: statistics and trace reports from Nsight Systems SQLite exports' \
-		'Version: $(VERSION)' 'Requires.private: sqlite3 yajl zlib' 'Libs: -L$${libdir} -lnstats' \
+		'Version: $(VERSION)' 'Requires.private: sqlite3 yajl zlib libprotobuf-c' \
+		'Libs: -L$${libdir} -lnstats' \
 		'Libs.private: -lm -pthread' 'Cflags: -I$${includedir}' >$(D)/lib/pkgconfig/nstats.pc
 
 uninstall:
@@ -133,6 +139,25 @@ $(B)/obj/gen/schema_sql.o: $(B)/gen/schema_sql.c
 $(B)/pic/gen/schema_sql.o: $(B)/gen/schema_sql.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+
+# Perfetto's trace packets (the subset nstats writes) as protobuf-c's C, made at build time and
+# never committed; what includes the header waits for it.
+$(B)/gen/perfetto_trace.pb-c.c: src/trace/perfetto_trace.proto
+	@mkdir -p $(dir $@)
+	protoc-c --c_out=$(B)/gen --proto_path=src/trace $<
+
+$(B)/gen/perfetto_trace.pb-c.h: $(B)/gen/perfetto_trace.pb-c.c ;
+
+$(B)/obj/src/trace/perfetto.o $(B)/pic/src/trace/perfetto.o: $(B)/gen/perfetto_trace.pb-c.h
+$(B)/obj/src/trace/perfetto.o $(B)/pic/src/trace/perfetto.o: CPPFLAGS += -I$(B)/gen
+
+$(B)/obj/gen/perfetto_trace.pb-c.o: $(B)/gen/perfetto_trace.pb-c.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -I$(B)/gen -c $< -o $@
+
+$(B)/pic/gen/perfetto_trace.pb-c.o: $(B)/gen/perfetto_trace.pb-c.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -I$(B)/gen -fPIC -c $< -o $@
 
 # nsysgen's CREATE TABLE texts: schema.sql as one C string, each line quoted with its backslashes,
 # quotes and '?' (no trigraphs) escaped, so that the binary needs no file beside it
@@ -196,6 +221,10 @@ accounting: all $(BRUTE)
 hostile: all
 	@tests/hostile/run.sh $(B)
 
+# nstats export against the reports, in Perfetto's and Chrome's decoders' terms
+export: all $(EXAMPLE)
+	@tests/export/run.sh $(B)
+
 recipe: all ; @tests/recipe/run.sh $(B)
 
 # recipe under mpirun against -j 1 (skipped without nstats-mpi or mpirun)
@@ -223,7 +252,7 @@ test: deps
 # second copy of all of them under ASan cost most of CI's time. Every report, rule and format
 # still runs under ASan here (golden below, hostile's unchanged-export.sh, cli's escaping tests),
 # and the corpus's reports run on real exports under valgrind in .ci/run.
-SAN_SUITES := unit cli golden accounting hostile diff recipe
+SAN_SUITES := unit cli golden accounting hostile diff recipe export
 # The golden fixtures under ASan+UBSan, and why each: together they give rows to every report and
 # rule entry of tests/corpus/reports and tests/golden/extra-reports (rule:gpu_gaps at its default
 # 500 ms finds nothing in any fixture; gap=0 and gap=1 do), cross every size at which nstats

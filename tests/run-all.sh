@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/run-all.sh BUILD_DIR [SUITE...]: test suites against BUILD_DIR's binaries; by default all
 # of them: unit (the cmocka binaries in BUILD_DIR/tests), cli, golden, corpus, accounting, hostile,
-# install, diff, recipe, mpi, report.
+# install, diff, recipe, mpi, export, report.
 # The suites are independent (each works in a scratch folder of its own), so TEST_JOBS of them
 # (default: the number of cores) run at a time. Each suite's output is kept apart and printed
 # whole once it is done, in the order of the list, under a line that says when it started and how
@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 b=$1
 shift
 order=("$@")
-((${#order[@]})) || order=(unit cli golden corpus accounting hostile install diff recipe mpi report)
+((${#order[@]})) || order=(unit cli golden corpus accounting hostile install diff recipe mpi export report)
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 ((jobs >= 1)) || jobs=1
 
@@ -29,6 +29,7 @@ suite_cmd() {
 	diff) printf '%s\n' "$here/diff/run.sh" "$b" ;;
 	recipe) printf '%s\n' "$here/recipe/run.sh" "$b" ;;
 	mpi) printf '%s\n' "$here/recipe/mpi.sh" "$b" ;;
+	export) printf '%s\n' "$here/export/run.sh" "$b" ;;
 	report) printf '%s\n' "$here/report/run.sh" "$b" ;;
 	*) return 1 ;;
 	esac

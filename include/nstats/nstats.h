@@ -489,6 +489,34 @@ enum nst_status nst_audit_rows(const struct nst_audit *a, const struct nst_sink 
 enum nst_status nst_audit_write(const struct nst_audit *a, bool json, FILE *out,
 				struct nst_error *err);
 
+/* ---- timelines: exports as a trace for Perfetto or chrome://tracing ---------- */
+
+/* Since NST_API_VERSION 3.  A trace of one or more exports (docs/export.md):
+ * a track per process and thread with its CUDA API calls and NVTX push/pop
+ * ranges, tracks of NVTX start/end ranges, a track per GPU and stream with
+ * its kernels, copies and sets, and a flow from each launch to its GPU
+ * work.  Written to `out` as it is read, in Perfetto's protobuf format or
+ * in the Trace Event Format (JSON, as PyTorch's profiler writes it, which
+ * nstats reads back).  Write errors are NST_ERR_IO; the caller names the
+ * file.
+ *
+ *     nst_trace_open(NST_TRACE_PERFETTO, fp, &t, &err);
+ *     nst_trace_add(t, x, NULL, NULL, &err);   once per export
+ *     nst_trace_close(t, &err);                ends the document
+ *     nst_trace_free(t);                       always */
+enum nst_trace_type { NST_TRACE_PERFETTO, NST_TRACE_CHROME_JSON };
+struct nst_trace;
+enum nst_status nst_trace_open(enum nst_trace_type type, FILE *out, struct nst_trace **t,
+			       struct nst_error *err);
+/* Adds x's events under filter (NULL: none, as nst_run's), its processes
+ * and GPUs named with "[label] " in front when label is not NULL; each
+ * export added gets ids of its own, so that several never mix (127 at
+ * most).  x may be closed after. */
+enum nst_status nst_trace_add(struct nst_trace *t, struct nst_export *x, const char *label,
+			      const struct nst_filter *filter, struct nst_error *err);
+/* Ends the document and flushes out (which stays the caller's to close). */
+enum nst_status nst_trace_close(struct nst_trace *t, struct nst_error *err);
+void nst_trace_free(struct nst_trace *t);
 /* ---- a page for a person: one HTML file (docs/report.md) ------------------- */
 
 /* since NST_API_VERSION 3 */

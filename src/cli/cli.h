@@ -189,6 +189,8 @@ void doc_diff(struct command_doc *d);
 int cmd_completion(int argc, char **argv);
 void doc_completion(struct command_doc *d);
 void doc_summary(struct command_doc *d);
+int cmd_export(int argc, char **argv);
+void doc_export(struct command_doc *d);
 int cmd_report(int argc, char **argv);
 void doc_report(struct command_doc *d);
 /* stats, analyze and diff: one doc from the catalog (tuples.c). */

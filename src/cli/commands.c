@@ -17,6 +17,8 @@ const struct command cli_commands[] = {
 	  " tables, exact, in parallel or under MPI (nstats addition)", cmd_recipe, doc_recipe },
 	{ "summary", "one screen for a person: capture, GPUs, top kernels, transfers, API, NVTX,"
 	  " findings (nstats addition)", cmd_summary, doc_summary },
+	{ "export", "a timeline for Perfetto or chrome://tracing: API calls, NVTX, GPU work"
+	  " and launch arrows (nstats addition)", cmd_export, doc_export },
 	{ "report", "one self-contained HTML page with charts: one capture, two compared, or the"
 	  " ranks of a job (nstats addition)", cmd_report, doc_report },
 };

@@ -113,4 +113,16 @@ void nst_fmt_hidden_graphs(struct nst_fmt *f, uint64_t launches, int64_t ns);
  * the style) and frees f.  Returns NST_ERR_IO when a write failed. */
 enum nst_status nst_fmt_end(struct nst_fmt *f, struct nst_error *err);
 
+/* Whether s[0..len) is well-formed UTF-8, and a copy of it into out
+ * (3 * len + 1 bytes, NUL-terminated; returns its length) where each byte
+ * that is no part of a well-formed sequence is U+FFFD: the text that
+ * nst_put_json_string() writes, for writers of other formats (text.c). */
+bool nst_utf8_valid(const char *s, size_t len);
+size_t nst_utf8_repair(const char *s, size_t len, char *out);
+/* s[0..len) quoted as nst_put_json_string() writes it, into out (room for
+ * NST_JSON_QUOTED_MAX(len) bytes, not NUL-terminated); returns its length:
+ * for writers that build their text in memory. */
+#define NST_JSON_QUOTED_MAX(len) (6 * (len) + 2)
+size_t nst_json_quote(const char *s, size_t len, char *out);
+
 #endif

@@ -149,16 +149,20 @@ static size_t utf8_len(const unsigned char *s, size_t len, size_t i)
 	return n;
 }
 
+/* Where an escaped string goes: a stream, or a caller's memory. */
+typedef void json_put(void *sink, const char *s, size_t n);
+
 /* A strict JSON parser takes only UTF-8: a byte that is not part of a
  * well-formed sequence (a name from a corrupt or foreign export) becomes
- * U+FFFD, as a decoder that replaces errors would show it. */
-void nst_put_json_string(FILE *out, const char *s, size_t len)
+ * U+FFFD, as a decoder that replaces errors would show it.  One loop for
+ * every sink, so that the stream and the memory forms cannot differ. */
+static void json_quote(const char *s, size_t len, json_put *put, void *sink)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t from = 0;
 	char buf[8];
 
-	putc('"', out);
+	put(sink, "\"", 1);
 	for (size_t i = 0; i < len;) {
 		size_t n = utf8_len(u, len, i);
 		const char *rep = n == 0 ? "\\ufffd" : n == 1 ? json_escape(u[i], buf) : NULL;
@@ -166,12 +170,66 @@ void nst_put_json_string(FILE *out, const char *s, size_t len)
 			i += n;
 			continue;
 		}
-		fwrite(s + from, 1, i - from, out);
-		fputs(rep, out);
+		put(sink, s + from, i - from);
+		put(sink, rep, strlen(rep));
 		from = ++i;
 	}
-	fwrite(s + from, 1, len - from, out);
-	putc('"', out);
+	put(sink, s + from, len - from);
+	put(sink, "\"", 1);
+}
+
+static void put_stream(void *sink, const char *s, size_t n)
+{
+	fwrite(s, 1, n, sink);
+}
+
+void nst_put_json_string(FILE *out, const char *s, size_t len)
+{
+	json_quote(s, len, put_stream, out);
+}
+
+static void put_memory(void *sink, const char *s, size_t n)
+{
+	char **end = sink;
+	if (n)
+		memcpy(*end, s, n);
+	*end += n;
+}
+
+size_t nst_json_quote(const char *s, size_t len, char *out)
+{
+	char *end = out;
+	json_quote(s, len, put_memory, &end);
+	return (size_t)(end - out);
+}
+
+bool nst_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0, n; i < len; i += n)
+		if ((n = utf8_len(u, len, i)) == 0)
+			return false;
+	return true;
+}
+
+size_t nst_utf8_repair(const char *s, size_t len, char *out)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t o = 0;
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_len(u, len, i);
+		if (n == 0) {
+			memcpy(out + o, "\xEF\xBF\xBD", 3);
+			o += 3;
+			i++;
+			continue;
+		}
+		memcpy(out + o, s + i, n);
+		o += n;
+		i += n;
+	}
+	out[o] = '\0';
+	return o;
 }
 
 static const char *html_escape(char c, bool attribute)

@@ -2,7 +2,8 @@
 # tests/hostile/run.sh BUILD_DIR: nstats on bad exports (make-bad-exports.sh, plus a locked
 # and an unreadable one made here) and bad PyTorch profiler traces (make-bad-traces.sh). Every command runs under `timeout 60`. A case listed in
 # expected-errors.tsv must fail with exactly that one-line message and exit status; any
-# other run must exit 0 with nothing on stderr, and its csv and json must parse. A crash, a
+# other run must exit 0 with nothing on stderr, and its csv and json (and `nstats export`'s
+# traces: the JSON by python, the Perfetto file by protoc --decode_raw) must parse. A crash, a
 # hang, a sanitizer report or a different message fails. Then hostile reports of one's own
 # (--report-dir, sql-reports.tsv) on an export and on a trace, unchanged-export.sh on both, and
 # the pages of `nstats report` through a strict HTML parser (tests/report/check_html.py).
@@ -40,6 +41,8 @@ commands() {
 	echo "analyze|analyze"
 	echo "check|check"
 	echo "check-json|check -f json"
+	echo "export-perfetto|export -q -t perfetto --force-overwrite -o $WORK/trace.pftrace"
+	echo "export-json|export -q -t chrome-json --force-overwrite -o $WORK/trace.json"
 	echo "report|report --force-overwrite -o $WORK/page.html"
 	local r
 	for r in "${REPORTS[@]}"; do
@@ -82,6 +85,12 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+# protoc_decodes FILE: protoc --decode_raw reads the Perfetto trace (true without protoc)
+protoc_decodes() {
+	command -v protoc >/dev/null || return 0
+	protoc --decode_raw <"$1" >/dev/null 2>&1
+}
+
 # check_run CASE LABEL RC [FILE]: compares one run's status and stderr with what is expected of
 # it; FILE is the case's file (default CASE.sqlite), which the message names.
 check_run() {
@@ -106,6 +115,8 @@ check_run() {
 	csv:*) cp "$WORK/out" "$WORK/parse/$case.${label#*:}.csv" ;;
 	json:*) cp "$WORK/out" "$WORK/parse/$case.${label#*:}.json" ;;
 	check-json) cp "$WORK/out" "$WORK/parse/$case.check.json" ;;
+	export-json) cp "$WORK/trace.json" "$WORK/parse/$case.trace.json" ;;
+	export-perfetto) protoc_decodes "$WORK/trace.pftrace" || { fail "$case [$label]: protoc cannot decode the trace"; return 1; } ;;
 	report) cp "$WORK/page.html" "$WORK/pages/$case.html" ;;
 	esac
 	return 0

@@ -2,9 +2,10 @@
 # tests/valgrind/run.sh BUILD_DIR: BUILD_DIR/nstats under valgrind (memcheck, leaks included) on
 # BUILD_DIR/example.sqlite (`make build/example.sqlite`), five exports and a PyTorch profiler
 # trace of shared/data, in every format: every report of tests/corpus/reports in one run, every
-# rule in another, nstats's own reports in a third, check in text and JSON, and `nstats diff` of
-# the example with each of the others in csv and column, and every recipe over all of them, and
-# `nstats report`'s page of each export, of the example against each, and of all as ranks. A
+# rule in another, nstats's own reports in a third, check in text and JSON, `nstats export` in
+# both types (and of two inputs at once under --filter-time), `nstats diff` of the example with
+# each of the others in csv and column, every recipe over all of them, and `nstats report`'s page
+# of each export, of the example against each, and of all as ranks. A
 # valgrind error, or a run that does not
 # exit 0, fails it. VALGRIND_JOBS runs go at a time (default: the number of cores); each run is a
 # process of its own and shares nothing with the others. Ends with
@@ -87,10 +88,15 @@ runs() {
 				"$e" "analyze	-r	$rules	-q	-f	$f" \
 				"$e" "stats	-r	$additions	-q	-f	$f"
 		done
+		printf '%s\t%s\n' "$e" "export	-q	-t	perfetto	-o	/dev/null" \
+			"$e" "export	-q	-t	chrome-json	-o	/dev/null"
 		printf '%s\t%s\n' "$e" check "$e" "check	-f	json" "$e" "report	-o	/dev/null"
 		[[ $e == "$B/example.sqlite" ]] ||
 			printf '%s\t%s\n' "$e" "report	-o	/dev/null	$B/example.sqlite"
 	done
+	if ((${#exports[@]} > 1)); then
+		printf '%s\t%s\n' "$B/example.sqlite" "export	-q	-t	perfetto	--filter-time	110ms/	-o	/dev/null	${exports[1]}"
+	fi
 }
 
 jobs=${VALGRIND_JOBS:-$(nproc 2>/dev/null || echo 2)}

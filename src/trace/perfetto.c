@@ -1,0 +1,374 @@
+/* The stream as Perfetto's protobuf trace (perfetto_trace.proto, packed by
+ * protobuf-c): each packet packed into one reused buffer and written at
+ * once as a length-delimited field 1 of Trace, so that nothing grows with
+ * the events but the interned names.
+ *
+ * One packet sequence: the first packet clears the incremental state and
+ * interns the categories and the annotation names; an event name is
+ * interned by the packet of its first slice.  A slice is a SLICE_BEGIN and
+ * a SLICE_END packet on its track; Perfetto sorts packets by time, so the
+ * END of a slice is written right after its BEGIN (walk.c gives each
+ * track's slices in start order, which makes ties come out right).  Strings that are not
+ * well-formed UTF-8 are written as nstats's JSON writes them (U+FFFD for
+ * each stray byte), since Perfetto's strings are UTF-8. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arena.h"
+#include "core/strtab.h"
+#include "format/format.h"
+#include "perfetto_trace.pb-c.h"
+#include "trace/trace.h"
+
+#define SEQUENCE_ID 1
+#define NAME_CACHE 4096
+
+struct perfetto {
+	FILE *out;
+	uint8_t *buf;
+	size_t len, cap;
+	struct nst_strtab names; /* event names: iid = id + 1 */
+	struct nst_arena arena;  /* their text, and the tracks' repaired names */
+	/* The iid of the last name seen at a pointer, checked by its text:
+	 * the same name comes back with every launch. */
+	struct { const char *p; uint64_t iid; } cache[NAME_CACHE];
+	char dims[2][64];
+};
+
+/* ---- packets ---------------------------------------------------------------------- */
+
+/* Packets gather in buf, written out a chunk at a time: stdio would
+ * copy each small packet once more, and protobuf-c's packing to a
+ * buffer of its own copies each field. */
+#define CHUNK ((size_t)1 << 20)
+
+static enum nst_status flush_chunk(struct perfetto *pf, struct nst_error *err)
+{
+	if (pf->len && fwrite(pf->buf, 1, pf->len, pf->out) != pf->len)
+		return trace_write_failed(pf->out, err);
+	pf->len = 0;
+	return NST_OK;
+}
+
+static size_t varint(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+	do {
+		uint8_t b = v & 0x7F;
+		v >>= 7;
+		p[n++] = (uint8_t)(b | (v ? 0x80 : 0));
+	} while (v);
+	return n;
+}
+
+/* One packet as field 1 of Trace, packed in place in the chunk. */
+static enum nst_status write_packet(struct perfetto *pf, Perfetto__Protos__TracePacket *p,
+				    struct nst_error *err)
+{
+	p->has_trusted_packet_sequence_id = true;
+	p->trusted_packet_sequence_id = SEQUENCE_ID;
+	size_t size = protobuf_c_message_get_packed_size(&p->base);
+	if (pf->len + size + 11 > pf->cap) {
+		size_t cap = pf->len + size + 11 > CHUNK ? 2 * (pf->len + size + 11) : CHUNK + 4096;
+		uint8_t *buf = realloc(pf->buf, cap);
+		if (!buf)
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		pf->buf = buf;
+		pf->cap = cap;
+	}
+	pf->buf[pf->len++] = 0x0A; /* Trace.packet: field 1, length-delimited */
+	pf->len += varint(pf->buf + pf->len, size);
+	pf->len += protobuf_c_message_pack(&p->base, pf->buf + pf->len);
+	return pf->len >= CHUNK ? flush_chunk(pf, err) : NST_OK;
+}
+
+/* s as UTF-8: itself when it is, else a repaired copy in the arena. */
+static char *utf8(struct perfetto *pf, const char *s)
+{
+	size_t len = strlen(s);
+	if (nst_utf8_valid(s, len))
+		return (char *)s;
+	char *out = nst_arena_alloc(&pf->arena, 3 * len + 1);
+	if (out)
+		nst_utf8_repair(s, len, out);
+	return out;
+}
+
+/* ---- the first packet: categories and annotation names ------------------------------ */
+
+static enum nst_status first_packet(struct perfetto *pf, struct nst_error *err)
+{
+	Perfetto__Protos__EventCategory cat[CAT_COUNT], *pcat[CAT_COUNT];
+	Perfetto__Protos__DebugAnnotationName key[KEY_COUNT], *pkey[KEY_COUNT];
+	for (int i = 0; i < CAT_COUNT; i++) {
+		perfetto__protos__event_category__init(&cat[i]);
+		cat[i].has_iid = true;
+		cat[i].iid = (uint64_t)i + 1;
+		cat[i].name = (char *)trace_cat_names[i];
+		pcat[i] = &cat[i];
+	}
+	for (int i = 0; i < KEY_COUNT; i++) {
+		perfetto__protos__debug_annotation_name__init(&key[i]);
+		key[i].has_iid = true;
+		key[i].iid = (uint64_t)i + 1;
+		key[i].name = (char *)trace_key_names[i];
+		pkey[i] = &key[i];
+	}
+	Perfetto__Protos__InternedData in;
+	perfetto__protos__interned_data__init(&in);
+	in.n_event_categories = CAT_COUNT;
+	in.event_categories = pcat;
+	in.n_debug_annotation_names = KEY_COUNT;
+	in.debug_annotation_names = pkey;
+	Perfetto__Protos__TracePacket p;
+	perfetto__protos__trace_packet__init(&p);
+	p.has_sequence_flags = true;
+	p.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
+	p.interned_data = &in;
+	return write_packet(pf, &p, err);
+}
+
+/* ---- tracks --------------------------------------------------------------------------- */
+
+static enum nst_status pf_track(void *self, const struct trace_track *t, struct nst_error *err)
+{
+	struct perfetto *pf = self;
+	Perfetto__Protos__TrackDescriptor d;
+	Perfetto__Protos__ProcessDescriptor proc;
+	Perfetto__Protos__ThreadDescriptor thr;
+	perfetto__protos__track_descriptor__init(&d);
+	d.has_uuid = true;
+	d.uuid = t->uuid;
+	char *name = utf8(pf, t->name);
+	if (!name)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (t->kind == TRACK_PROCESS) {
+		perfetto__protos__process_descriptor__init(&proc);
+		proc.has_pid = true;
+		proc.pid = (int32_t)t->pid;
+		proc.process_name = name;
+		d.process = &proc;
+	} else if (t->kind == TRACK_THREAD) {
+		perfetto__protos__thread_descriptor__init(&thr);
+		thr.has_pid = thr.has_tid = true;
+		thr.pid = (int32_t)t->pid;
+		thr.tid = (int32_t)t->tid;
+		thr.thread_name = name;
+		d.thread = &thr;
+	} else {
+		d.name = name;
+		d.has_parent_uuid = t->parent != 0;
+		d.parent_uuid = t->parent;
+	}
+	Perfetto__Protos__TracePacket p;
+	perfetto__protos__trace_packet__init(&p);
+	p.track_descriptor = &d;
+	return write_packet(pf, &p, err);
+}
+
+/* ---- slices ------------------------------------------------------------------------------ */
+
+/* The iid of name; *fresh when this packet must intern it. */
+static int64_t name_iid(struct perfetto *pf, const char *name, bool *fresh)
+{
+	*fresh = false;
+	size_t c = ((uintptr_t)name >> 3) & (NAME_CACHE - 1);
+	if (pf->cache[c].p == name && strcmp(pf->names.text[pf->cache[c].iid - 1], name) == 0)
+		return (int64_t)pf->cache[c].iid;
+	size_t before = pf->names.n;
+	int64_t id = nst_strtab_intern(&pf->names, name);
+	if (id < 0)
+		return -1;
+	if (pf->names.n != before) {
+		/* the table borrows its strings: keep a copy of this one */
+		char *copy = nst_arena_strndup(&pf->arena, name, strlen(name));
+		if (!copy)
+			return -1;
+		pf->names.text[id] = copy;
+		*fresh = true;
+	}
+	pf->cache[c].p = name;
+	pf->cache[c].iid = (uint64_t)id + 1;
+	return id + 1;
+}
+
+/* "[x, y, z]", without printf's parsing, which a launch's two dims would
+ * cost every kernel. */
+static char *put_int(char *p, int64_t v)
+{
+	char tmp[24];
+	size_t n = 0;
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*p++ = '-';
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static void dims_text(char *b, const int64_t *v)
+{
+	*b++ = '[';
+	for (int i = 0; i < 3; i++) {
+		b = put_int(b, v[i]);
+		if (i < 2) {
+			*b++ = ',';
+			*b++ = ' ';
+		}
+	}
+	*b++ = ']';
+	*b = '\0';
+}
+
+static void annotation(struct perfetto *pf, const struct trace_arg *a,
+		       Perfetto__Protos__DebugAnnotation *d, int *ndims)
+{
+	perfetto__protos__debug_annotation__init(d);
+	d->has_name_iid = true;
+	d->name_iid = (uint64_t)a->key + 1;
+	if (a->kind == ARG_INT) {
+		d->has_int_value = true;
+		d->int_value = a->i[0];
+	} else if (a->kind == ARG_TEXT) {
+		d->string_value = (char *)a->s;
+	} else {
+		char *b = pf->dims[(*ndims)++ & 1];
+		dims_text(b, a->i);
+		d->string_value = b;
+	}
+}
+
+/* A GPU operation's device, context and stream are its track's (whose
+ * name says them): not repeated on each of millions of slices. */
+static bool placement(const struct trace_slice *s, const struct trace_arg *a)
+{
+	return s->track->kind == TRACK_STREAM &&
+	       (a->key == KEY_DEVICE || a->key == KEY_CONTEXT || a->key == KEY_STREAM);
+}
+
+static enum nst_status begin_packet(struct perfetto *pf, const struct trace_slice *s,
+				    struct nst_error *err)
+{
+	bool fresh;
+	int64_t iid = name_iid(pf, s->name, &fresh);
+	if (iid < 0)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	Perfetto__Protos__DebugAnnotation ann[TRACE_MAX_ARGS], *pann[TRACE_MAX_ARGS];
+	int ndims = 0;
+	size_t nann = 0;
+	for (size_t i = 0; i < s->nargs; i++) {
+		if (placement(s, &s->arg[i]))
+			continue;
+		annotation(pf, &s->arg[i], &ann[nann], &ndims);
+		pann[nann] = &ann[nann];
+		nann++;
+	}
+	uint64_t cat = (uint64_t)s->cat + 1, flow = s->flow_id;
+	Perfetto__Protos__TrackEvent ev;
+	perfetto__protos__track_event__init(&ev);
+	ev.has_type = ev.has_track_uuid = ev.has_name_iid = true;
+	ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
+	ev.track_uuid = s->track->uuid;
+	ev.name_iid = (uint64_t)iid;
+	ev.n_category_iids = 1;
+	ev.category_iids = &cat;
+	ev.n_debug_annotations = nann;
+	ev.debug_annotations = pann;
+	if (s->flow == FLOW_START || s->flow == FLOW_STEP) {
+		ev.n_flow_ids = 1;
+		ev.flow_ids = &flow;
+	} else if (s->flow == FLOW_END) {
+		ev.n_terminating_flow_ids = 1;
+		ev.terminating_flow_ids = &flow;
+	}
+	Perfetto__Protos__EventName en, *pen = &en;
+	Perfetto__Protos__InternedData in;
+	Perfetto__Protos__TracePacket p;
+	perfetto__protos__trace_packet__init(&p);
+	if (fresh) {
+		char *text = utf8(pf, s->name);
+		if (!text)
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		perfetto__protos__event_name__init(&en);
+		en.has_iid = true;
+		en.iid = (uint64_t)iid;
+		en.name = text;
+		perfetto__protos__interned_data__init(&in);
+		in.n_event_names = 1;
+		in.event_names = &pen;
+		p.interned_data = &in;
+	}
+	p.has_timestamp = p.has_sequence_flags = true;
+	p.timestamp = (uint64_t)s->start;
+	p.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+	p.track_event = &ev;
+	return write_packet(pf, &p, err);
+}
+
+static enum nst_status end_packet(struct perfetto *pf, const struct trace_slice *s,
+				  struct nst_error *err)
+{
+	Perfetto__Protos__TrackEvent ev;
+	perfetto__protos__track_event__init(&ev);
+	ev.has_type = ev.has_track_uuid = true;
+	ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
+	ev.track_uuid = s->track->uuid;
+	Perfetto__Protos__TracePacket p;
+	perfetto__protos__trace_packet__init(&p);
+	p.has_timestamp = p.has_sequence_flags = true;
+	p.timestamp = (uint64_t)s->end;
+	p.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+	p.track_event = &ev;
+	return write_packet(pf, &p, err);
+}
+
+static enum nst_status pf_slice(void *self, const struct trace_slice *s, struct nst_error *err)
+{
+	struct perfetto *pf = self;
+	enum nst_status st = begin_packet(pf, s, err);
+	if (st == NST_OK)
+		st = end_packet(pf, s, err);
+	return st;
+}
+
+static enum nst_status pf_finish(void *self, struct nst_error *err)
+{
+	struct perfetto *pf = self;
+	enum nst_status s = flush_chunk(pf, err);
+	if (s != NST_OK)
+		return s;
+	if (fflush(pf->out) != 0 || ferror(pf->out))
+		return trace_write_failed(pf->out, err);
+	return NST_OK;
+}
+
+static void pf_free(void *self)
+{
+	struct perfetto *pf = self;
+	if (!pf)
+		return;
+	free(pf->buf);
+	nst_strtab_release(&pf->names);
+	nst_arena_release(&pf->arena);
+	free(pf);
+}
+
+enum nst_status trace_perfetto_new(FILE *out, struct trace_writer *w, struct nst_error *err)
+{
+	struct perfetto *pf = calloc(1, sizeof *pf);
+	if (!pf)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	pf->out = out;
+	*w = (struct trace_writer){ .track = pf_track, .slice = pf_slice, .finish = pf_finish,
+				    .free = pf_free, .self = pf };
+	enum nst_status s = first_packet(pf, err);
+	if (s != NST_OK) {
+		pf_free(pf);
+		*w = (struct trace_writer){ 0 };
+	}
+	return s;
+}
