@@ -2,15 +2,12 @@
  * of the captures (nst_trace_..., docs/export.md), written to a temporary
  * file beside FILE and renamed at the end, so that a failure leaves no half
  * file. */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/outfile.h"
 
 enum { O_TYPE, O_OUTPUT, O_FORCE, O_FILTER_TIME, O_FILTER_NVTX, O_QUIET, O_HELP };
 
@@ -36,7 +33,7 @@ static const struct opt options[] = {
 
 struct export_cmd {
 	const char *type, *output, *filter_time, *filter_nvtx;
-	char **inputs;
+	const char **inputs;
 	size_t ninputs;
 	bool force, quiet, help;
 };
@@ -45,13 +42,13 @@ static int on_option(void *state, const struct opt *o, const char *v)
 {
 	struct export_cmd *c = state;
 	if (!o) {
-		char **in = realloc(c->inputs, (c->ninputs + 1) * sizeof *in);
+		const char **in = realloc(c->inputs, (c->ninputs + 1) * sizeof *in);
 		if (!in) {
 			cli_error("out of memory");
 			return EXIT_FAILED;
 		}
 		c->inputs = in;
-		c->inputs[c->ninputs++] = (char *)v;
+		c->inputs[c->ninputs++] = v;
 		return 0;
 	}
 	switch (o->id) {
@@ -63,99 +60,6 @@ static int on_option(void *state, const struct opt *o, const char *v)
 	case O_QUIET: c->quiet = true; return 0;
 	default: c->help = true; return 0;
 	}
-}
-
-/* ---- the output file ---------------------------------------------------------------- */
-
-struct output {
-	const char *name; /* as given */
-	char *tmp;        /* the file written, renamed to name at the end; NULL: name itself */
-	FILE *fp;
-};
-
-/* A device or pipe (/dev/stdout, a FIFO) is written in place: it cannot be
- * renamed onto, and holds no half file. */
-static bool is_special(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-}
-
-static int open_temp(struct output *o)
-{
-	size_t n = strlen(o->name);
-	o->tmp = malloc(n + 16);
-	if (!o->tmp) {
-		cli_error("out of memory");
-		return EXIT_FAILED;
-	}
-	sprintf(o->tmp, "%s.tmp-XXXXXX", o->name);
-	int fd = mkstemp(o->tmp);
-	/* mkstemp makes it 0600: the file gets the mode a new file gets */
-	mode_t mask = umask(0);
-	umask(mask);
-	if (fd >= 0)
-		fchmod(fd, 0666 & ~mask);
-	if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
-		cli_error("%s: %s", o->name, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(o->tmp);
-		}
-		free(o->tmp);
-		o->tmp = NULL;
-		return EXIT_OUTPUT;
-	}
-	return 0;
-}
-
-static int open_output(struct output *o, bool force, bool binary)
-{
-	if (strcmp(o->name, "-") == 0) {
-		if (binary && isatty(STDOUT_FILENO)) {
-			cli_error("export: perfetto's binary trace is not for a terminal: give -o FILE or "
-				  "redirect standard output");
-			return EXIT_USAGE;
-		}
-		o->fp = stdout;
-		return 0;
-	}
-	if (is_special(o->name)) {
-		if (!(o->fp = fopen(o->name, "w"))) {
-			cli_error("%s: %s", o->name, strerror(errno));
-			return EXIT_OUTPUT;
-		}
-		return 0;
-	}
-	if (!force && access(o->name, F_OK) == 0) {
-		cli_error("%s: output file exists (--force-overwrite replaces it)", o->name);
-		return EXIT_OUTPUT;
-	}
-	return open_temp(o);
-}
-
-/* Ends the file: renamed into place when all went well, else removed. */
-static int close_output(struct output *o, int rc)
-{
-	if (o->fp && o->fp != stdout) {
-		if (fclose(o->fp) != 0 && !rc) {
-			cli_error("%s: %s", o->name, strerror(errno));
-			rc = EXIT_OUTPUT;
-		}
-	} else if (o->fp == stdout && fflush(stdout) != 0 && !rc) {
-		cli_error("%s: %s", "standard output", strerror(errno));
-		rc = EXIT_OUTPUT;
-	}
-	if (o->tmp) {
-		if (!rc && rename(o->tmp, o->name) != 0) {
-			cli_error("%s: %s", o->name, strerror(errno));
-			rc = EXIT_OUTPUT;
-		}
-		if (rc)
-			unlink(o->tmp);
-		free(o->tmp);
-	}
-	return rc;
 }
 
 /* ---- the run -------------------------------------------------------------------------- */
@@ -177,10 +81,10 @@ static int parse_type(const char *v, enum nst_trace_type *type)
 }
 
 /* An error of the trace: a write error names the file. */
-static int trace_failed(const struct output *o, const struct nst_error *err)
+static int trace_failed(const struct cli_outfile *o, const struct nst_error *err)
 {
 	if (err->status == NST_ERR_IO)
-		cli_error("%s: %s", strcmp(o->name, "-") ? o->name : "standard output", err->msg);
+		cli_error("%s: %s", cli_outfile_name(o), err->msg);
 	else
 		cli_error("%s", err->msg);
 	return exit_of(err->status);
@@ -196,7 +100,7 @@ static const char *label_of(const struct export_cmd *c, size_t i)
 }
 
 static int add_inputs(const struct export_cmd *c, struct nst_trace *t, const struct nst_filter *f,
-		      const struct output *o)
+		      const struct cli_outfile *o)
 {
 	struct nst_options opts;
 	cli_export_options(&opts, c->quiet);
@@ -229,8 +133,11 @@ static int run(const struct export_cmd *c)
 		cli_error("export: illegal --filter-time argument '%s': %s", c->filter_time, err.msg);
 		return EXIT_USAGE;
 	}
-	struct output o = { .name = c->output };
-	if ((rc = open_output(&o, c->force, type == NST_TRACE_PERFETTO)))
+	struct cli_outfile o = {
+		.path = c->output, .force = c->force,
+		.binary = type == NST_TRACE_PERFETTO ? "perfetto's binary trace" : NULL,
+	};
+	if ((rc = cli_outfile_open(&o, c->inputs, c->ninputs)))
 		return rc;
 	struct nst_trace *t = NULL;
 	enum nst_status s = nst_trace_open(type, o.fp, &t, &err);
@@ -238,7 +145,7 @@ static int run(const struct export_cmd *c)
 	if (!rc && nst_trace_close(t, &err) != NST_OK)
 		rc = trace_failed(&o, &err);
 	nst_trace_free(t);
-	return close_output(&o, rc);
+	return cli_outfile_close(&o, rc);
 }
 
 static const char intro[] =

@@ -20,10 +20,11 @@ static void usage(FILE *out)
 		fprintf(out, "  nstats %-12s %s\n", cli_setup_commands[i].name, cli_setup_commands[i].summary);
 }
 
-/* A full disk or a closed pipe must not pass for success. */
+/* A full disk or a closed pipe must not pass for success; a command that
+ * failed to write has said so already (errors are printed once). */
 static int close_stdout(int rc)
 {
-	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+	if ((fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) && rc != EXIT_OUTPUT) {
 		fputs("nstats: error: standard output: write failed\n", stderr);
 		return rc ? rc : EXIT_OUTPUT;
 	}

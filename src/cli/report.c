@@ -1,24 +1,20 @@
 /* `nstats report INPUT... -o FILE.html`: one HTML page for a person, made
  * by the library (nst_page_write).  The command opens the exports and
- * writes the page beside FILE under a temporary name, then renames it, so
- * that a failure leaves no page, and an old page is replaced only with
- * --force-overwrite. */
-#include <errno.h>
-#include <fcntl.h>
+ * writes the page as cli/outfile.h writes a file: whole or not at all, an
+ * old page replaced only with --force-overwrite, never an input. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/outfile.h"
 #include "core/parse.h"
 
 enum { O_OUTPUT, O_FORCE, O_TOP, O_TITLE, O_FILTER_TIME, O_FILTER_NVTX, O_HELP };
 
 static const struct opt options[] = {
 	{ 'o', "output", OPT_REQUIRED, "FILE",
-	  "The page to write (required), e.g. report.html.  Refused when FILE\n"
-	  "exists, unless --force-overwrite.", O_OUTPUT },
+	  "The page to write (required), e.g. report.html, or - for standard\n"
+	  "output.  Refused when FILE exists, unless --force-overwrite.", O_OUTPUT },
 	{ 0, "force-overwrite", OPT_OPTIONAL, "[true|false]",
 	  "Replace FILE when it exists.", O_FORCE },
 	{ 0, "top", OPT_REQUIRED, "N",
@@ -127,95 +123,7 @@ static int on_option(void *state, const struct opt *o, const char *v)
 	return 0;
 }
 
-/* ---- the file ------------------------------------------------------------------------ */
-
-/* Where the page goes: a temporary beside FILE, renamed at the end; or
- * FILE itself when it exists and is no regular file (/dev/stdout, a
- * pipe), which cannot be renamed over. */
-struct page_file {
-	const char *path;
-	char *tmp;   /* NULL when writing path itself */
-	FILE *fp;
-};
-
-static int refuse_existing(const struct report_cmd *c, bool *regular)
-{
-	struct stat st;
-	*regular = true;
-	if (stat(c->output, &st) != 0)
-		return 0;
-	*regular = S_ISREG(st.st_mode);
-	if (c->force || !*regular)
-		return 0;
-	cli_error("%s: output file exists (--force-overwrite replaces it)", c->output);
-	return EXIT_OUTPUT;
-}
-
-static int open_page(struct page_file *f, bool regular)
-{
-	if (!regular) {
-		if ((f->fp = fopen(f->path, "w")))
-			return 0;
-		cli_error("%s: %s", f->path, strerror(errno));
-		return EXIT_OUTPUT;
-	}
-	const char *slash = strrchr(f->path, '/');
-	size_t dir = slash ? (size_t)(slash - f->path + 1) : 0;
-	if (!(f->tmp = malloc(strlen(f->path) + 16))) {
-		cli_error("out of memory");
-		return EXIT_FAILED;
-	}
-	sprintf(f->tmp, "%.*s.%s.XXXXXX", (int)dir, f->path, f->path + dir);
-	int fd = mkstemp(f->tmp);
-	if (fd < 0 || fchmod(fd, 0644) != 0 || !(f->fp = fdopen(fd, "w"))) {
-		cli_error("%s: %s", f->path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(f->tmp);
-		}
-		free(f->tmp);
-		f->tmp = NULL;
-		return EXIT_OUTPUT;
-	}
-	return 0;
-}
-
-/* Closes the page; on success puts it in place (without --force-overwrite
- * by link(), which refuses a FILE made meanwhile), else removes it. */
-static int close_page(struct page_file *f, bool ok, bool force)
-{
-	int rc = 0;
-	bool bad = f->fp && (ferror(f->fp) | (fclose(f->fp) != 0));
-	if (ok && bad) {
-		cli_error("%s: write failed: %s", f->path, strerror(errno ? errno : EIO));
-		rc = EXIT_OUTPUT;
-	}
-	if (f->tmp && ok && !rc) {
-		int moved = force ? rename(f->tmp, f->path) : link(f->tmp, f->path);
-		if (moved != 0) {
-			cli_error("%s: %s%s", f->path, strerror(errno),
-				  errno == EEXIST ? " (--force-overwrite replaces it)" : "");
-			rc = EXIT_OUTPUT;
-		}
-	}
-	if (f->tmp && (!force || !ok || rc))
-		unlink(f->tmp);
-	free(f->tmp);
-	return rc;
-}
-
 /* ---- the run ----------------------------------------------------------------------------- */
-
-/* --force-overwrite must not replace an input with its page. */
-static int refuse_input(const struct report_cmd *c, const char *path)
-{
-	struct stat out, in;
-	if (stat(c->output, &out) != 0 || stat(path, &in) != 0 || out.st_dev != in.st_dev ||
-	    out.st_ino != in.st_ino)
-		return 0;
-	cli_error("%s: is an input (%s): the page would replace it", c->output, path);
-	return EXIT_USAGE;
-}
 
 static int open_inputs(const struct report_cmd *c, struct nst_export **xs)
 {
@@ -223,9 +131,6 @@ static int open_inputs(const struct report_cmd *c, struct nst_export **xs)
 	cli_export_options(&o, false);
 	for (size_t i = 0; i < c->ninputs; i++) {
 		struct nst_error err = { 0 };
-		int rc = refuse_input(c, c->inputs[i]);
-		if (rc)
-			return rc;
 		if (nst_export_open(c->inputs[i], &o, &xs[i], &err) != NST_OK) {
 			cli_error("%s", err.msg);
 			return exit_of(err.status);
@@ -234,41 +139,43 @@ static int open_inputs(const struct report_cmd *c, struct nst_export **xs)
 	return 0;
 }
 
-static int write_page(const struct report_cmd *c, struct nst_export *const *xs, bool regular)
+/* The page into f; a write error is said when f is closed. */
+static int write_page(const struct report_cmd *c, struct nst_export *const *xs,
+		      struct cli_outfile *f, enum nst_status *s)
 {
-	struct page_file f = { .path = c->output };
 	struct nst_error err = { 0 };
 	struct nst_page_options o = {
 		.version = NST_API_VERSION, .top = c->top, .filter = &c->filter, .title = c->title,
 		.names = c->inputs,
 	};
-	int rc = open_page(&f, regular);
-	if (rc)
-		return rc;
-	enum nst_status s = nst_page_write(xs, c->ninputs, &o, f.fp, &err);
-	if (s != NST_OK && s != NST_ERR_IO)
-		cli_error("%s", err.msg);
-	rc = close_page(&f, s == NST_OK || s == NST_ERR_IO, c->force);
-	if (s == NST_ERR_IO && !rc) { /* the stream said fine at close: say what the library saw */
-		cli_error("%s: write failed", c->output);
-		rc = EXIT_OUTPUT;
-	}
-	return rc ? rc : s == NST_ERR_IO ? EXIT_OUTPUT : exit_of(s);
+	*s = nst_page_write(xs, c->ninputs, &o, f->fp, &err);
+	if (*s == NST_OK || *s == NST_ERR_IO)
+		return 0;
+	cli_error("%s", err.msg);
+	return exit_of(*s);
 }
 
 static int run(const struct report_cmd *c)
 {
-	bool regular;
-	int rc = refuse_existing(c, &regular);
-	struct nst_export **xs = rc ? NULL : calloc(c->ninputs, sizeof *xs);
-	if (!rc && !xs) {
+	struct cli_outfile f = { .path = c->output, .force = c->force };
+	int rc = cli_outfile_open(&f, c->inputs, c->ninputs);
+	if (rc)
+		return rc;
+	struct nst_export **xs = calloc(c->ninputs, sizeof *xs);
+	enum nst_status s = NST_OK;
+	if (!xs) {
 		cli_error("out of memory");
 		rc = EXIT_FAILED;
 	}
 	if (!rc)
 		rc = open_inputs(c, xs);
 	if (!rc)
-		rc = write_page(c, xs, regular);
+		rc = write_page(c, xs, &f, &s);
+	if (s == NST_ERR_IO && !ferror(f.fp)) { /* what the library saw, where the stream did not */
+		cli_error("%s: write failed", cli_outfile_name(&f));
+		rc = EXIT_OUTPUT;
+	}
+	rc = cli_outfile_close(&f, rc);
 	for (size_t i = 0; xs && i < c->ninputs; i++)
 		nst_export_close(xs[i]);
 	free(xs);

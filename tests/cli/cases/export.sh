@@ -67,6 +67,11 @@ test_export_write_error() {
 	rc_is 4; err_is "nstats: error: /dev/full: writing the trace failed: No space left on device"
 	run export -t chrome-json -o /dev/full ex.sqlite
 	rc_is 4; err_is "nstats: error: /dev/full: writing the trace failed: No space left on device"
+	# standard output on a full disk: said once, by the command
+	local err
+	err=$(cd "$WORK" && "$NSTATS" export -t chrome-json -o - ex.sqlite 2>&1 >/dev/full; echo "rc=$?")
+	[[ $err == $'nstats: error: standard output: writing the trace failed: No space left on device\nrc=4' ]] ||
+		fail "-o - to /dev/full: $err"
 }
 
 test_export_stdout() {
@@ -85,4 +90,13 @@ test_export_stdout() {
 		[[ $tty == *"perfetto's binary trace is not for a terminal"*"rc=2"* ]] ||
 			fail "perfetto on a terminal: ${tty:0:200}"
 	fi
+}
+
+# --force-overwrite never replaces an input with its trace
+test_export_never_replaces_an_input() {
+	cp "$WORK/ex.sqlite" "$WORK/before.sqlite"
+	run export -t chrome-json --force-overwrite -o ex.sqlite ex.sqlite
+	rc_is 2; out_is ""
+	err_is "nstats: error: ex.sqlite: is an input (ex.sqlite): writing there would replace it"
+	cmp -s "$WORK/ex.sqlite" "$WORK/before.sqlite" || fail "the input was changed"
 }

@@ -81,6 +81,21 @@ test_report_dev_full() {
 	run report ex.sqlite -o /dev/full
 	rc_is 4; out_is ""
 	err_is "nstats: error: /dev/full: write failed: No space left on device"
+	# standard output on a full disk: said once, by the command
+	local err
+	err=$(cd "$WORK" && "$NSTATS" report -o - ex.sqlite 2>&1 >/dev/full; echo "rc=$?")
+	[[ $err == $'nstats: error: standard output: write failed: No space left on device\nrc=4' ]] ||
+		fail "-o - to /dev/full: $err"
+}
+
+# -o - writes the page to standard output, the same bytes as -o FILE
+test_report_stdout() {
+	run report -o page.html ex.sqlite
+	rc_is 0
+	run report -o - ex.sqlite
+	rc_is 0; err_is ""
+	[[ $OUT == "$(<"$WORK/page.html")" ]] || fail "the page on stdout differs from -o page.html"
+	[[ ! -e $WORK/- ]] || fail "a file named - was written"
 }
 
 test_report_unwritable_folder() {
@@ -186,7 +201,7 @@ test_report_never_replaces_an_input() {
 	sum=$(sha256sum <"$WORK/ex.sqlite")
 	run report ex.sqlite -o ./ex.sqlite --force-overwrite
 	rc_is 2; out_is ""
-	err_is "nstats: error: ./ex.sqlite: is an input (ex.sqlite): the page would replace it"
+	err_is "nstats: error: ./ex.sqlite: is an input (ex.sqlite): writing there would replace it"
 	[[ $(sha256sum <"$WORK/ex.sqlite") == "$sum" ]] || fail "ex.sqlite changed"
 }
 
