@@ -16,6 +16,10 @@ void fuzz_setup(void);
 /* Runs cmd ("stats", "analyze", "check") with argv[0..argc). */
 int fuzz_run(const char *cmd, int argc, const char *const *argv);
 
+/* One of the commands that write a file of their own, by choice: export's
+ * two types of timeline and report's page, each of path to /dev/null. */
+void fuzz_outputs(uint32_t choice, const char *path);
+
 /* The working directory fuzz_setup made. */
 const char *fuzz_dir(void);
 

@@ -24,6 +24,18 @@ void fuzz_setup(void)
 	setenv("PATH", "/nonexistent", 1);
 }
 
+void fuzz_outputs(uint32_t choice, const char *path)
+{
+	static const char *const types[] = { "perfetto", "chrome-json" };
+	if (choice % 3 < 2) {
+		const char *trace[] = { "-q", "-t", types[choice % 3], "-o", "/dev/null", path };
+		fuzz_run("export", 6, trace);
+	} else {
+		const char *page[] = { "-o", "/dev/null", path };
+		fuzz_run("report", 3, page);
+	}
+}
+
 const char *fuzz_dir(void)
 {
 	return dir;

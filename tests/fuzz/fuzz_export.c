@@ -1,6 +1,7 @@
 /* libFuzzer harness: the input is a SQLite image, read as an export by
  * every report (a quarter of them by rotation), the default rules and
- * `check`, in every format. Its mutations are sqlite_mutator.c's: rows
+ * `check`, in every format, compared with itself by `diff`, and (by its
+ * hash) exported as either timeline or made into report's page. Its mutations are sqlite_mutator.c's: rows
  * edited through SQLite, pages, bytes. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -57,6 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			       "nvtx_diff,verdict:gate=5", "-f", "csv", "--names",
 			       h & 1 ? "base" : "exact", path, path };
 	fuzz_run("diff", 9, diff);
+	fuzz_outputs(h >> 12, path);
 	return 0;
 }
 

@@ -3,7 +3,8 @@
  * by its hash, so that the zlib path reads valid streams too), and read
  * as `nstats stats` and `nstats check` read one: the reports whose data
  * a trace carries in csv, then (by the hash) json under a time filter or
- * the audit.  The reader is what is tested: parse, limits, errors, the
+ * the audit, and (by the hash) either timeline of export or report's
+ * page.  The reader is what is tested: parse, limits, errors, the
  * export built in memory. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -46,5 +47,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *check[] = { "-f", "json", path };
 		fuzz_run("check", 3, check);
 	}
+	fuzz_outputs(h >> 12, path);
 	return 0;
 }
