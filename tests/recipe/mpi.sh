@@ -50,7 +50,8 @@ same() {
 	if [[ -s $3 ]] && cmp -s "$2" "$3"; then
 		pass
 	else
-		fail "$1: differs from -j 1 (${2##*/} vs ${3##*/}); stderr: $(head -c 300 "$3.err" | tr '\n' ' ')"
+		fail "$1: differs from -j 1 (${2##*/} vs ${3##*/}): $(diff "$2" "$3" | head -c 600 | tr '\n' ' ')" \
+			"stderr: $(head -c 300 "$3.err" | tr '\n' ' ')"
 	fi
 }
 rc_is() { # rc_is WHAT WANT
