@@ -19,13 +19,11 @@
 #include <string.h>
 
 #include "core/arena.h"
-#include "core/strtab.h"
 #include "format/format.h"
 #include "trace/trace.h"
 
 /* What the buffer holds before it goes to the FILE in one fwrite. */
 #define BLOCK (256 * 1024)
-#define NAME_CACHE 4096
 
 struct device {
 	int64_t id;
@@ -49,13 +47,10 @@ struct chrome {
 	int64_t lo, hi;    /* the span of the slices */
 	struct device *dev;
 	size_t ndev, devcap;
-	struct nst_strtab names;  /* the names of slices and text args */
-	struct quoted *quoted;    /* by the names' id */
+	struct trace_names names;  /* the names of slices and text args */
+	struct quoted *quoted;     /* by the names' id */
 	size_t qcap;
-	struct nst_arena arena;   /* their text, as is and quoted */
-	/* The id + 1 of the last name seen at a pointer, checked by its text:
-	 * the same name comes back with every launch. */
-	struct { const char *p; size_t id1; } cache[NAME_CACHE];
+	struct nst_arena arena;    /* their quoted text */
 };
 
 /* ---- the buffer ------------------------------------------------------------------------ */
@@ -150,9 +145,9 @@ static void put_string(struct chrome *c, const char *s)
 
 /* ---- names, escaped once --------------------------------------------------------------- */
 
-/* Keeps a copy of the name that id just got (the table borrows its
- * strings) and its quoted form, escaped in the buffer's free room. */
-static bool keep_name(struct chrome *c, int64_t id, const char *s)
+/* Keeps the quoted form of the name that id just got, escaped in the
+ * buffer's free room. */
+static bool keep_quoted(struct chrome *c, int64_t id, const char *s)
 {
 	size_t len = strlen(s);
 	if ((size_t)id >= c->qcap) {
@@ -163,34 +158,29 @@ static bool keep_name(struct chrome *c, int64_t id, const char *s)
 		c->quoted = q;
 		c->qcap = cap;
 	}
-	char *copy = nst_arena_strndup(&c->arena, s, len);
-	if (!copy || !make_room(c, NST_JSON_QUOTED_MAX(len)))
+	if (!make_room(c, NST_JSON_QUOTED_MAX(len)))
 		return false;
 	size_t n = nst_json_quote(s, len, c->buf + c->len);
 	char *text = nst_arena_alloc(&c->arena, n);
 	if (!text)
 		return false;
 	memcpy(text, c->buf + c->len, n);
-	c->names.text[id] = copy;
 	c->quoted[id] = (struct quoted){ text, n };
 	return true;
 }
 
-/* The quoted form of s; NULL when out of memory. */
+/* The quoted form of s; NULL when out of memory (then and ever after:
+ * a name that got its id may lack its quoted form). */
 static const struct quoted *quoted_name(struct chrome *c, const char *s)
 {
-	size_t slot = ((uintptr_t)s >> 3) & (NAME_CACHE - 1);
-	size_t id1 = c->cache[slot].id1;
-	if (id1 && c->cache[slot].p == s && strcmp(c->names.text[id1 - 1], s) == 0)
-		return &c->quoted[id1 - 1];
-	size_t before = c->names.n;
-	int64_t id = nst_strtab_intern(&c->names, s);
-	if (id < 0 || (c->names.n != before && !keep_name(c, id, s))) {
+	if (c->nomem)
+		return NULL;
+	bool fresh;
+	int64_t id = trace_name_id(&c->names, s, &fresh);
+	if (id < 0 || (fresh && !keep_quoted(c, id, s))) {
 		c->nomem = true;
 		return NULL;
 	}
-	c->cache[slot].p = s;
-	c->cache[slot].id1 = (size_t)id + 1;
 	return &c->quoted[id];
 }
 
@@ -394,7 +384,7 @@ static void cj_free(void *self)
 	free(c->dev);
 	free(c->buf);
 	free(c->quoted);
-	nst_strtab_release(&c->names);
+	trace_names_release(&c->names);
 	nst_arena_release(&c->arena);
 	free(c);
 }

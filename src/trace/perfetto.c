@@ -16,23 +16,18 @@
 #include <string.h>
 
 #include "core/arena.h"
-#include "core/strtab.h"
 #include "format/format.h"
 #include "perfetto_trace.pb-c.h"
 #include "trace/trace.h"
 
 #define SEQUENCE_ID 1
-#define NAME_CACHE 4096
 
 struct perfetto {
 	FILE *out;
 	uint8_t *buf;
 	size_t len, cap;
-	struct nst_strtab names; /* event names: iid = id + 1 */
-	struct nst_arena arena;  /* their text, and the tracks' repaired names */
-	/* The iid of the last name seen at a pointer, checked by its text:
-	 * the same name comes back with every launch. */
-	struct { const char *p; uint64_t iid; } cache[NAME_CACHE];
+	struct trace_names names; /* event names: iid = id + 1 */
+	struct nst_arena arena;   /* the tracks' repaired names */
 	char dims[2][64];
 };
 
@@ -172,25 +167,8 @@ static enum nst_status pf_track(void *self, const struct trace_track *t, struct 
 /* The iid of name; *fresh when this packet must intern it. */
 static int64_t name_iid(struct perfetto *pf, const char *name, bool *fresh)
 {
-	*fresh = false;
-	size_t c = ((uintptr_t)name >> 3) & (NAME_CACHE - 1);
-	if (pf->cache[c].p == name && strcmp(pf->names.text[pf->cache[c].iid - 1], name) == 0)
-		return (int64_t)pf->cache[c].iid;
-	size_t before = pf->names.n;
-	int64_t id = nst_strtab_intern(&pf->names, name);
-	if (id < 0)
-		return -1;
-	if (pf->names.n != before) {
-		/* the table borrows its strings: keep a copy of this one */
-		char *copy = nst_arena_strndup(&pf->arena, name, strlen(name));
-		if (!copy)
-			return -1;
-		pf->names.text[id] = copy;
-		*fresh = true;
-	}
-	pf->cache[c].p = name;
-	pf->cache[c].iid = (uint64_t)id + 1;
-	return id + 1;
+	int64_t id = trace_name_id(&pf->names, name, fresh);
+	return id < 0 ? -1 : id + 1;
 }
 
 /* "[x, y, z]", without printf's parsing, which a launch's two dims would
@@ -352,7 +330,7 @@ static void pf_free(void *self)
 	if (!pf)
 		return;
 	free(pf->buf);
-	nst_strtab_release(&pf->names);
+	trace_names_release(&pf->names);
 	nst_arena_release(&pf->arena);
 	free(pf);
 }

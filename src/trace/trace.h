@@ -6,6 +6,7 @@
  *                  source in start order
  *   perfetto.c     the stream as Perfetto's protobuf packets
  *   chrome_json.c  the stream as the Trace Event Format (JSON)
+ *   names.c        the names a writer has met, interned once
  *   trace.c        the public API (nst_trace_...)
  *
  * A writer takes the stream and writes as it goes: a third format is one
@@ -16,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/arena.h"
+#include "core/strtab.h"
 #include "nstats/nstats.h"
 
 enum trace_track_kind {
@@ -99,6 +102,21 @@ enum nst_status trace_chrome_json_new(FILE *out, struct trace_writer *w, struct 
 enum nst_status trace_walk(struct nst_export *x, uint32_t input, const char *label,
 			   const struct nst_filter *filter, const struct trace_writer *w,
 			   uint64_t *next_uuid, struct nst_error *err);
+
+/* The names a writer has met (the slices' and the text args'), each
+ * interned by its text with a copy of its own: the export's strings are
+ * borrowed, and another input's may come at the same address.  The same
+ * name comes back with every launch, so the id last seen at an address is
+ * kept, and checked by its text. */
+#define TRACE_NAME_CACHE 4096
+struct trace_names {
+	struct nst_strtab tab; /* text[id]: the copy */
+	struct nst_arena arena;
+	struct { const char *p; size_t id1; } cache[TRACE_NAME_CACHE];
+};
+/* The id of s (from 0), *fresh when s got it now; -1 when out of memory. */
+int64_t trace_name_id(struct trace_names *n, const char *s, bool *fresh);
+void trace_names_release(struct trace_names *n);
 
 /* A stream's write error as the library says it. */
 enum nst_status trace_write_failed(FILE *out, struct nst_error *err);
