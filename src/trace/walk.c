@@ -130,7 +130,7 @@ static enum nst_status nomem(struct nst_error *err)
 
 /* ---- tracks ------------------------------------------------------------------------------ */
 
-enum key_kind { K_PROCESS = 1, K_THREAD, K_GPU, K_STREAM, K_LANE, K_STREAM_LANE };
+enum key_kind { K_PROCESS = 1, K_THREAD, K_GPU, K_STREAM, K_LANE, K_SIDE };
 
 static int64_t key_of(enum key_kind k, int64_t a)
 {
@@ -289,6 +289,20 @@ static enum nst_status stream_track(struct walk *wk, int64_t device, int64_t con
 	return NST_OK;
 }
 
+static enum nst_status push_end(struct lanes *l, int64_t end, struct nst_error *err)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 8;
+		int64_t *e = realloc(l->end, cap * sizeof *e);
+		if (!e)
+			return nomem(err);
+		l->end = e;
+		l->cap = cap;
+	}
+	l->end[l->n++] = end;
+	return NST_OK;
+}
+
 /* The first lane of track `at`'s lanes where [start, end) overlaps
  * nothing, that lane's end moved to end: slices that overlap without
  * nesting would be cut short on one track, which nests by time. */
@@ -299,17 +313,8 @@ static enum nst_status lane_of(struct walk *wk, size_t at, int64_t start, int64_
 	*k = 0;
 	while (*k < l->n && l->end[*k] > start)
 		(*k)++;
-	if (*k == l->n) {
-		if (l->n == l->cap) {
-			size_t cap = l->cap ? 2 * l->cap : 4;
-			int64_t *e = realloc(l->end, cap * sizeof *e);
-			if (!e)
-				return nomem(err);
-			l->end = e;
-			l->cap = cap;
-		}
-		l->n++;
-	}
+	if (*k == l->n)
+		return push_end(l, end, err);
 	l->end[*k] = end;
 	return NST_OK;
 }
@@ -351,46 +356,41 @@ static int64_t beside(int64_t tid, size_t k)
 	return (int64_t)((uint64_t)tid + ((uint64_t)k << 32));
 }
 
+/* Lane n (from 1) beside track `at`, a track of its own named after it,
+ * "Stream 7 #2", "worker #2", under the same parent. */
+static enum nst_status side_track(struct walk *wk, size_t at, enum trace_track_kind kind, size_t n,
+				  const struct trace_track **out, struct nst_error *err)
+{
+	size_t side;
+	bool fresh;
+	enum nst_status s = track_slot(wk, K_SIDE, (int64_t)wk->track[at].uuid, (int64_t)n, &side,
+				       &fresh, err);
+	if (s != NST_OK)
+		return s;
+	if (fresh) {
+		struct trace_track *t = &wk->track[side], *base = &wk->track[at];
+		*t = (struct trace_track){ .kind = kind, .uuid = t->uuid, .parent = base->parent,
+					   .pid = base->pid, .tid = beside(base->tid, n) };
+		t->name = nst_arena_printf(wk->ctx->arena, "%s #%zu", base->name, n + 1);
+		if ((s = declare(wk, side, err)) != NST_OK)
+			return s;
+	}
+	*out = &wk->track[side];
+	return NST_OK;
+}
+
 /* GPU operations of one stream that overlap (unified memory migrations,
- * some real captures): the second and later lanes are tracks of their
- * own beside the stream's, "Stream 7 #2". */
+ * some real captures): the second and later lanes beside the stream's. */
 static enum nst_status stream_lane(struct walk *wk, size_t stream, int64_t start, int64_t end,
 				   const struct trace_track **out, struct nst_error *err)
 {
-	size_t k, at;
-	bool fresh;
+	size_t k;
 	enum nst_status s = lane_of(wk, stream, start, end, &k, err);
 	if (s != NST_OK || k == 0) {
 		*out = &wk->track[stream];
 		return s;
 	}
-	uint64_t base = wk->track[stream].uuid;
-	if ((s = track_slot(wk, K_STREAM_LANE, (int64_t)base, (int64_t)k, &at, &fresh, err)) != NST_OK)
-		return s;
-	if (fresh) {
-		struct trace_track *t = &wk->track[at], *st = &wk->track[stream];
-		*t = (struct trace_track){ .kind = TRACK_STREAM, .uuid = t->uuid, .parent = st->parent,
-					   .pid = st->pid, .tid = beside(st->tid, k) };
-		t->name = nst_arena_printf(wk->ctx->arena, "%s #%zu", st->name, k + 1);
-		if ((s = declare(wk, at, err)) != NST_OK)
-			return s;
-	}
-	*out = &wk->track[at];
-	return NST_OK;
-}
-
-static enum nst_status push_end(struct lanes *l, int64_t end, struct nst_error *err)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 8;
-		int64_t *e = realloc(l->end, cap * sizeof *e);
-		if (!e)
-			return nomem(err);
-		l->end = e;
-		l->cap = cap;
-	}
-	l->end[l->n++] = end;
-	return NST_OK;
+	return side_track(wk, stream, TRACK_STREAM, k, out, err);
 }
 
 /* A slice of a thread, in the host's start order: on the thread's track
@@ -399,8 +399,7 @@ static enum nst_status push_end(struct lanes *l, int64_t end, struct nst_error *
 static enum nst_status host_track(struct walk *wk, int64_t gtid, int64_t start, int64_t end,
 				  const struct trace_track **out, struct nst_error *err)
 {
-	size_t thr, k, at;
-	bool fresh;
+	size_t thr, k;
 	enum nst_status s = thread_track(wk, gtid, &thr, err);
 	if (s != NST_OK)
 		return s;
@@ -415,19 +414,7 @@ static enum nst_status host_track(struct walk *wk, int64_t gtid, int64_t start, 
 	}
 	if ((s = lane_of(wk, thr, start, end, &k, err)) != NST_OK)
 		return s;
-	uint64_t base = wk->track[thr].uuid;
-	if ((s = track_slot(wk, K_STREAM_LANE, (int64_t)base, (int64_t)k + 1, &at, &fresh, err)) != NST_OK)
-		return s;
-	if (fresh) {
-		struct trace_track *t = &wk->track[at], *th = &wk->track[thr];
-		*t = (struct trace_track){ .kind = TRACK_LANE, .uuid = t->uuid, .parent = th->parent,
-					   .pid = th->pid, .tid = beside(th->tid, k + 1) };
-		t->name = nst_arena_printf(wk->ctx->arena, "%s #%zu", th->name, k + 2);
-		if ((s = declare(wk, at, err)) != NST_OK)
-			return s;
-	}
-	*out = &wk->track[at];
-	return NST_OK;
+	return side_track(wk, thr, TRACK_LANE, k + 1, out, err);
 }
 
 /* ---- slices ------------------------------------------------------------------------------ */
