@@ -113,6 +113,10 @@ void nst_fmt_hidden_graphs(struct nst_fmt *f, uint64_t launches, int64_t ns);
  * the style) and frees f.  Returns NST_ERR_IO when a write failed. */
 enum nst_status nst_fmt_end(struct nst_fmt *f, struct nst_error *err);
 
+/* The length of the well-formed UTF-8 sequence at s[i] of s[0..len) (RFC
+ * 3629: no overlong forms, surrogates or code points past U+10FFFF; 1 for
+ * ASCII), 0 when there is none. */
+size_t nst_utf8_len(const char *s, size_t len, size_t i);
 /* Whether s[0..len) is well-formed UTF-8, and a copy of it into out
  * (3 * len + 1 bytes, NUL-terminated; returns its length) where each byte
  * that is no part of a well-formed sequence is U+FFFD: the text that

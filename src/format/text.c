@@ -127,11 +127,10 @@ static bool continuation(const unsigned char *s, size_t len, size_t i)
 	return i < len && (s[i] & 0xC0) == 0x80;
 }
 
-/* The length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no
- * overlong forms, no surrogates, nothing past U+10FFFF), 0 when there is
- * none: the second byte's range depends on the first. */
-static size_t utf8_len(const unsigned char *s, size_t len, size_t i)
+/* The second byte's range depends on the first (format.h). */
+size_t nst_utf8_len(const char *str, size_t len, size_t i)
 {
+	const unsigned char *s = (const unsigned char *)str;
 	unsigned char c = s[i];
 	if (c < 0x80)
 		return 1;
@@ -164,7 +163,7 @@ static void json_quote(const char *s, size_t len, json_put *put, void *sink)
 
 	put(sink, "\"", 1);
 	for (size_t i = 0; i < len;) {
-		size_t n = utf8_len(u, len, i);
+		size_t n = nst_utf8_len(s, len, i);
 		const char *rep = n == 0 ? "\\ufffd" : n == 1 ? json_escape(u[i], buf) : NULL;
 		if (!rep) {
 			i += n;
@@ -205,19 +204,17 @@ size_t nst_json_quote(const char *s, size_t len, char *out)
 
 bool nst_utf8_valid(const char *s, size_t len)
 {
-	const unsigned char *u = (const unsigned char *)s;
 	for (size_t i = 0, n; i < len; i += n)
-		if ((n = utf8_len(u, len, i)) == 0)
+		if ((n = nst_utf8_len(s, len, i)) == 0)
 			return false;
 	return true;
 }
 
 size_t nst_utf8_repair(const char *s, size_t len, char *out)
 {
-	const unsigned char *u = (const unsigned char *)s;
 	size_t o = 0;
 	for (size_t i = 0; i < len;) {
-		size_t n = utf8_len(u, len, i);
+		size_t n = nst_utf8_len(s, len, i);
 		if (n == 0) {
 			memcpy(out + o, "\xEF\xBF\xBD", 3);
 			o += 3;

@@ -6,27 +6,21 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "format/format.h"
 #include "page/page.h"
 
 #define REPLACEMENT "\xEF\xBF\xBD"
 
-/* The length of the valid UTF-8 sequence at s (at most n bytes), 0 when
- * it is not one: overlong forms, surrogates and code points past U+10FFFF
- * are not. */
+/* The length of the UTF-8 sequence at s (at most n bytes) that the page
+ * keeps, 0 for one it replaces: not well-formed (nst_utf8_len), or one of
+ * the characters a strict HTML parser calls an error. */
 static size_t utf8_len(const unsigned char *s, size_t n)
 {
+	size_t len = nst_utf8_len((const char *)s, n, 0);
+	if (len < 2)
+		return 0;
 	unsigned c = s[0];
-	size_t len = c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
-	if (len == 0 || len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] >= 0xA0) ||
-	    (c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] >= 0x90))
-		return 0;
-	/* U+FFFE and U+FFFF, and the noncharacters U+FDD0..U+FDEF: a strict
-	 * HTML parser calls them errors */
+	/* U+FFFE and U+FFFF, and the noncharacters U+FDD0..U+FDEF */
 	if (c == 0xEF && s[1] == 0xBF && s[2] >= 0xBE)
 		return 0;
 	if (c == 0xEF && s[1] == 0xB7 && s[2] >= 0x90 && s[2] <= 0xAF)
