@@ -478,6 +478,10 @@ struct nst_audit;
 enum nst_status nst_audit_run(struct nst_export *x, const char *const *reports, size_t n,
 			      struct nst_audit **out, struct nst_error *err);
 void nst_audit_free(struct nst_audit *a);
+/* Since NST_API_VERSION 3.  Declares the columns nst_audit_run reads, so
+ * that the next nst_export_load reads them in the one scan of each table
+ * it makes for its reports, rather than in a second scan of its own. */
+enum nst_status nst_audit_want(struct nst_export *x, struct nst_error *err);
 /* Findings that are not informational and counted something. */
 size_t nst_audit_found(const struct nst_audit *a);
 /* One row per finding: Finding, Status (FOUND, info, ok, n/a), Count

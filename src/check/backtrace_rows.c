@@ -18,7 +18,7 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 			   struct nst_error *err)
 {
 	size_t n;
-	const int64_t *rowid, *cls, *chain, *gtid, *corr, *name;
+	const struct nst_col *rowid, *cls, *chain, *gtid, *corr, *name;
 	enum nst_status s = chk_rows(ctx, CHK_RUNTIME, &n, err);
 	if (!s) s = chk_col(ctx, CHK_RUNTIME, "rowid", &rowid, err);
 	if (!s) s = chk_col(ctx, CHK_RUNTIME, "eventClass", &cls, err);

@@ -16,7 +16,7 @@ static enum nst_status want(struct nst_events *ev)
 static void note_row(struct chk_ctx *ctx, struct chk_result *r, const char *table, size_t i,
 		     int64_t start, int64_t end)
 {
-	const int64_t *rowid = NULL;
+	const struct nst_col *rowid = NULL;
 	struct nst_error ignored;
 	chk_col(ctx, table, "rowid", &rowid, &ignored);
 	r->count++;
@@ -32,13 +32,15 @@ static enum nst_status scan(struct chk_ctx *ctx, struct chk_result *r, const cha
 			    struct nst_error *err)
 {
 	size_t n;
-	const int64_t *start, *end;
+	const struct nst_col *start, *end;
 	enum nst_status s = chk_rows(ctx, table, &n, err);
 	if (!s) s = chk_col(ctx, table, "start", &start, err);
 	if (!s) s = chk_col(ctx, table, "end", &end, err);
-	for (size_t i = 0; s == NST_OK && start && end && i < n; i++)
-		if (start[i] != NST_NULL_I64 && end[i] != NST_NULL_I64 && end[i] <= start[i])
-			note_row(ctx, r, table, i, start[i], end[i]);
+	for (size_t i = 0; s == NST_OK && start && end && i < n; i++) {
+		int64_t b = nst_col_at(start, i), e = nst_col_at(end, i);
+		if (b != NST_NULL_I64 && e != NST_NULL_I64 && e <= b)
+			note_row(ctx, r, table, i, b, e);
+	}
 	return s;
 }
 

@@ -80,6 +80,7 @@ struct chk_ctx {
 	struct chk_result *results;
 	const struct chk_finding *const *findings;
 	size_t nfindings;
+	struct chk_launches *launches; /* NULL until a finding asks (launches.h) */
 };
 
 struct chk_finding {
@@ -112,13 +113,13 @@ void chk_part_add(struct chk_result *r, const char *name, int64_t n);
  * count of 1; the same name again adds 1 to it. */
 void chk_part_reason(struct chk_result *r, const char *name, const char *reason);
 /* The value of a column at row, or NST_NULL_I64 when the column is absent. */
-static inline int64_t chk_at(const int64_t *col, size_t row)
+static inline int64_t chk_at(const struct nst_col *col, size_t row)
 {
-	return col ? col[row] : NST_NULL_I64;
+	return nst_col_or_null(col, row);
 }
 /* Reads one int64 column; *out is NULL when the table or column is absent. */
 enum nst_status chk_col(struct chk_ctx *ctx, const char *table, const char *col,
-			const int64_t **out, struct nst_error *err);
+			const struct nst_col **out, struct nst_error *err);
 /* Rows of a table (0 when absent). */
 enum nst_status chk_rows(struct chk_ctx *ctx, const char *table, size_t *n,
 			 struct nst_error *err);
@@ -147,7 +148,7 @@ extern const char *const chk_gpu_tables[3]; /* kernel, memcpy, memset */
 
 /* A runtime row that is a CUDA backtrace record: callchainId set or
  * eventClass 67 (the rule every report applies). */
-bool chk_is_backtrace(const int64_t *event_class, const int64_t *callchain,
+bool chk_is_backtrace(const struct nst_col *event_class, const struct nst_col *callchain,
 		      size_t row);
 /* The process part of a globalTid or globalPid. */
 static inline int64_t chk_gpid(int64_t g)
@@ -166,6 +167,9 @@ struct chk_report {
 	struct nst_arena arena;
 };
 
+/* Declares the columns every finding reads, so that a load before chk_run
+ * reads them in the scan of its own. */
+enum nst_status chk_declare(struct nst_events *ev);
 /* Runs every finding on an open export whose rows ev holds (borrowed: the
  * export's own store, so that columns its reports read already are not
  * read again).  reports: the names whose needs the schema finding checks

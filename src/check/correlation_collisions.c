@@ -12,6 +12,38 @@ struct use {
 	uint32_t row;
 };
 
+/* The runtime rows that are calls with an id and a process. */
+struct calls {
+	size_t n;
+	const struct nst_col *cls, *chain, *gtid, *corr;
+};
+
+static bool is_use(const struct calls *c, size_t i)
+{
+	int64_t id = nst_col_at(c->corr, i);
+	return !chk_is_backtrace(c->cls, c->chain, i) && id != NST_NULL_I64 && id != 0 &&
+	       nst_col_at(c->gtid, i) != NST_NULL_I64;
+}
+
+static void note_id(struct chk_ctx *ctx, struct chk_result *r, int64_t corr, uint32_t row,
+		    int64_t procs, int64_t calls, int64_t first, int64_t other)
+{
+	const struct nst_col *rowid = NULL;
+	struct nst_error ignored;
+	chk_col(ctx, CHK_RUNTIME, "rowid", &rowid, &ignored);
+	r->count++;
+	chk_part_add(r, "calls sharing those ids", calls);
+	struct chk_example *e = chk_example(r, CHK_RUNTIME, chk_at(rowid, row));
+	chk_num(e, "correlationId", corr);
+	chk_num(e, "processes", procs);
+	chk_num(e, "calls", calls);
+	chk_num(e, "first globalPid", first);
+	if (other != NST_NULL_I64)
+		chk_num(e, "other globalPid", other);
+}
+
+/* ---- any ids and processes: every call sorted by (id, process, row) ---- */
+
 static int by_corr_proc(const void *a, const void *b)
 {
 	const struct use *x = a, *y = b;
@@ -20,62 +52,172 @@ static int by_corr_proc(const void *a, const void *b)
 	return x->row < y->row ? -1 : x->row > y->row;
 }
 
-static enum nst_status collect(struct chk_ctx *ctx, struct use **out, size_t *n,
-			       struct nst_error *err)
+static void count_group(struct chk_ctx *ctx, struct chk_result *r, const struct use *u, size_t n)
 {
-	size_t rows;
-	const int64_t *cls, *chain, *gtid, *corr;
-	enum nst_status s = chk_rows(ctx, CHK_RUNTIME, &rows, err);
-	if (!s) s = chk_col(ctx, CHK_RUNTIME, "eventClass", &cls, err);
-	if (!s) s = chk_col(ctx, CHK_RUNTIME, "callchainId", &chain, err);
-	if (!s) s = chk_col(ctx, CHK_RUNTIME, "globalTid", &gtid, err);
-	if (!s) s = chk_col(ctx, CHK_RUNTIME, "correlationId", &corr, err);
-	*n = 0;
-	*out = NULL;
-	if (s || !corr || !gtid)
-		return s;
-	if (!(*out = malloc((rows ? rows : 1) * sizeof **out)))
+	int64_t procs = 1, other = NST_NULL_I64;
+	for (size_t i = 1; i < n; i++)
+		if (u[i].proc != u[i - 1].proc) {
+			procs++;
+			if (other == NST_NULL_I64)
+				other = u[i].proc;
+		}
+	if (procs > 1)
+		note_id(ctx, r, u[0].corr, u[0].row, procs, (int64_t)n, u[0].proc, other);
+}
+
+static enum nst_status sorted_ids(struct chk_ctx *ctx, struct chk_result *r,
+				  const struct calls *c, struct nst_error *err)
+{
+	struct use *u = malloc((c->n ? c->n : 1) * sizeof *u);
+	if (!u)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < rows; i++)
-		if (!chk_is_backtrace(cls, chain, i) && corr[i] != NST_NULL_I64 && corr[i] != 0 &&
-		    gtid[i] != NST_NULL_I64)
-			(*out)[(*n)++] = (struct use){ corr[i], chk_gpid(gtid[i]), (uint32_t)i };
+	size_t n = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (is_use(c, i))
+			u[n++] = (struct use){ nst_col_at(c->corr, i),
+					       chk_gpid(nst_col_at(c->gtid, i)), (uint32_t)i };
+	qsort(u, n, sizeof *u, by_corr_proc);
+	for (size_t g = 0, end; g < n; g = end) {
+		for (end = g + 1; end < n && u[end].corr == u[g].corr; end++)
+			;
+		count_group(ctx, r, &u[g], end - g);
+	}
+	free(u);
 	return NST_OK;
 }
 
-static void note_id(struct chk_ctx *ctx, struct chk_result *r, const struct use *u,
-		    size_t n, int64_t procs)
+/* ---- the usual capture: a few processes, ids dense over a range ---------- */
+
+#define MAX_PROCS 64
+
+/* Ids over [lo, lo + span): per id, the set of processes (bit p for the
+ * p-th smallest process) and the number of calls. */
+struct dense {
+	int64_t procs[MAX_PROCS];
+	size_t nprocs;
+	int64_t lo;
+	size_t span;
+	uint64_t *mask;
+	uint32_t *calls;
+};
+
+static int proc_index(const struct dense *d, int64_t proc)
 {
-	const int64_t *rowid = NULL;
-	struct nst_error ignored;
-	chk_col(ctx, CHK_RUNTIME, "rowid", &rowid, &ignored);
-	r->count++;
-	struct chk_example *e = chk_example(r, CHK_RUNTIME, chk_at(rowid, u[0].row));
-	chk_num(e, "correlationId", u[0].corr);
-	chk_num(e, "processes", procs);
-	chk_num(e, "calls", (int64_t)n);
-	chk_num(e, "first globalPid", u[0].proc);
-	for (size_t i = 1; i < n; i++)
-		if (u[i].proc != u[0].proc) {
-			chk_num(e, "other globalPid", u[i].proc);
-			break;
-		}
+	size_t lo = 0, hi = d->nprocs;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (d->procs[mid] < proc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (int)lo;
 }
 
-static void count_ids(struct chk_ctx *ctx, struct chk_result *r, const struct use *u,
-		      size_t n)
+static int cmp_i64(const void *a, const void *b)
 {
-	for (size_t g = 0; g < n;) {
-		size_t end = g + 1;
-		int64_t procs = 1;
-		for (; end < n && u[end].corr == u[g].corr; end++)
-			procs += u[end].proc != u[end - 1].proc;
-		if (procs > 1) {
-			note_id(ctx, r, &u[g], end - g, procs);
-			chk_part_add(r, "calls sharing those ids", (int64_t)(end - g));
-		}
-		g = end;
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The processes and the id range; false when they do not fit the dense
+ * arrays (too many processes, or ids spread over more than 4 slots a call). */
+static bool dense_fits(const struct calls *c, struct dense *d)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t uses = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		if (!is_use(c, i))
+			continue;
+		int64_t id = nst_col_at(c->corr, i), proc = chk_gpid(nst_col_at(c->gtid, i));
+		lo = id < lo ? id : lo;
+		hi = id > hi ? id : hi;
+		uses++;
+		bool known = false;
+		for (size_t p = 0; p < d->nprocs && !known; p++)
+			known = d->procs[p] == proc;
+		if (!known && d->nprocs == MAX_PROCS)
+			return false;
+		if (!known)
+			d->procs[d->nprocs++] = proc;
 	}
+	qsort(d->procs, d->nprocs, sizeof *d->procs, cmp_i64);
+	if (uses == 0 || (uint64_t)hi - (uint64_t)lo >= 4 * (uint64_t)uses + 1024)
+		return false;
+	d->lo = lo;
+	d->span = (size_t)((uint64_t)hi - (uint64_t)lo) + 1;
+	return true;
+}
+
+/* The first call (by row) of the example ids, in the process that the
+ * sort by (id, process, row) would put first: its lowest process. */
+static void first_rows(const struct calls *c, const struct dense *d, const int64_t *ids,
+		       uint32_t *rows, size_t nids)
+{
+	size_t found = 0;
+	for (size_t k = 0; k < nids; k++)
+		rows[k] = UINT32_MAX;
+	for (size_t i = 0; i < c->n && found < nids; i++) {
+		if (!is_use(c, i))
+			continue;
+		int64_t id = nst_col_at(c->corr, i);
+		for (size_t k = 0; k < nids; k++) {
+			size_t at = (size_t)((uint64_t)id - (uint64_t)d->lo);
+			if (ids[k] != id || rows[k] != UINT32_MAX ||
+			    proc_index(d, chk_gpid(nst_col_at(c->gtid, i))) !=
+				    __builtin_ctzll(d->mask[at]))
+				continue;
+			rows[k] = (uint32_t)i;
+			found++;
+		}
+	}
+}
+
+static void count_dense(struct chk_ctx *ctx, struct chk_result *r, const struct calls *c,
+			const struct dense *d)
+{
+	int64_t ids[CHK_MAX_EXAMPLES];
+	uint32_t rows[CHK_MAX_EXAMPLES];
+	size_t nids = 0;
+	for (size_t at = 0; at < d->span && nids < CHK_MAX_EXAMPLES; at++)
+		if (__builtin_popcountll(d->mask[at]) > 1)
+			ids[nids++] = d->lo + (int64_t)at;
+	first_rows(c, d, ids, rows, nids);
+	for (size_t at = 0; at < d->span; at++) {
+		uint64_t m = d->mask[at];
+		if (__builtin_popcountll(m) < 2)
+			continue;
+		int64_t id = d->lo + (int64_t)at;
+		uint32_t row = 0;
+		for (size_t k = 0; k < nids; k++)
+			if (ids[k] == id)
+				row = rows[k];
+		note_id(ctx, r, id, row, __builtin_popcountll(m), d->calls[at],
+			d->procs[__builtin_ctzll(m)], d->procs[__builtin_ctzll(m & (m - 1))]);
+	}
+}
+
+static enum nst_status dense_ids(struct chk_ctx *ctx, struct chk_result *r,
+				 const struct calls *c, struct dense *d, struct nst_error *err)
+{
+	d->mask = calloc(d->span, sizeof *d->mask);
+	d->calls = calloc(d->span, sizeof *d->calls);
+	enum nst_status s = NST_OK;
+	if (!d->mask || !d->calls) {
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	} else {
+		for (size_t i = 0; i < c->n; i++) {
+			if (!is_use(c, i))
+				continue;
+			size_t at = (size_t)((uint64_t)nst_col_at(c->corr, i) - (uint64_t)d->lo);
+			d->mask[at] |= 1ull << proc_index(d, chk_gpid(nst_col_at(c->gtid, i)));
+			d->calls[at]++;
+		}
+		count_dense(ctx, r, c, d);
+	}
+	free(d->mask);
+	free(d->calls);
+	return s;
 }
 
 static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
@@ -83,17 +225,22 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 {
 	if (chk_lacks(ctx, r, CHK_RUNTIME))
 		return NST_OK;
-	struct use *u = NULL;
-	size_t n = 0;
-	enum nst_status s = collect(ctx, &u, &n, err);
-	if (s == NST_OK && n > 1)
-		qsort(u, n, sizeof *u, by_corr_proc);
-	if (s == NST_OK)
-		count_ids(ctx, r, u, n);
+	struct calls c;
+	enum nst_status s = chk_rows(ctx, CHK_RUNTIME, &c.n, err);
+	if (!s) s = chk_col(ctx, CHK_RUNTIME, "eventClass", &c.cls, err);
+	if (!s) s = chk_col(ctx, CHK_RUNTIME, "callchainId", &c.chain, err);
+	if (!s) s = chk_col(ctx, CHK_RUNTIME, "globalTid", &c.gtid, err);
+	if (!s) s = chk_col(ctx, CHK_RUNTIME, "correlationId", &c.corr, err);
+	if (s || !c.corr || !c.gtid)
+		return s;
+	struct dense d = { .nprocs = 0 };
+	if (!dense_fits(&c, &d))
+		s = sorted_ids(ctx, r, &c, err);
+	else if (d.nprocs > 1)
+		s = dense_ids(ctx, r, &c, &d, err);
 	if (r->count > 0)
 		r->note = "nstats pairs calls and GPU rows by (process, correlationId); a join "
 			  "on correlationId alone pairs these wrong";
-	free(u);
 	return s;
 }
 

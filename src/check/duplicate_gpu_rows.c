@@ -3,6 +3,8 @@
  * work written twice, and every sum over GPU rows counts it twice. */
 #include <stdlib.h>
 
+#include "core/sqlstat.h"
+
 #include "check/launches.h"
 
 struct span {
@@ -27,31 +29,102 @@ static bool same_span(const struct span *x, const struct span *y)
 	       x->end == y->end;
 }
 
-/* Every row of the three tables with its whole span known. */
+/* The columns of the three tables. */
+struct gpu_cols {
+	size_t rows[3];
+	const struct nst_col *dev[3], *stream[3], *start[3], *end[3];
+};
+
+static enum nst_status read_cols(struct chk_ctx *ctx, struct gpu_cols *g, struct nst_error *err)
+{
+	enum nst_status s = NST_OK;
+	for (size_t t = 0; s == NST_OK && t < 3; t++) {
+		const char *tb = chk_gpu_tables[t];
+		s = chk_rows(ctx, tb, &g->rows[t], err);
+		if (!s) s = chk_col(ctx, tb, "deviceId", &g->dev[t], err);
+		if (!s) s = chk_col(ctx, tb, "streamId", &g->stream[t], err);
+		if (!s) s = chk_col(ctx, tb, "start", &g->start[t], err);
+		if (!s) s = chk_col(ctx, tb, "end", &g->end[t], err);
+		if (!g->start[t] || !g->end[t])
+			g->rows[t] = 0;
+	}
+	return s;
+}
+
+static struct span span_at(const struct gpu_cols *g, size_t t, size_t i)
+{
+	return (struct span){ chk_at(g->dev[t], i), chk_at(g->stream[t], i),
+			      nst_col_at(g->start[t], i), nst_col_at(g->end[t], i),
+			      (uint32_t)t, (uint32_t)i };
+}
+
+static uint64_t span_hash(const struct span *s)
+{
+	uint64_t h = (uint64_t)s->dev * 0x9E3779B97F4A7C15ull;
+	h = (h ^ (uint64_t)s->stream) * 0xBF58476D1CE4E5B9ull;
+	h = (h ^ (uint64_t)s->start) * 0x94D049BB133111EBull;
+	h = (h ^ (uint64_t)s->end) * 0x9E3779B97F4A7C15ull;
+	return h ^ h >> 29;
+}
+
+/* The hashes that two or more rows have, sorted: a row whose span repeats
+ * another's has one of them (so do a few others, whose hashes collide). */
+static enum nst_status repeated_hashes(const struct gpu_cols *g, size_t total, uint64_t **out,
+				       size_t *n, struct nst_error *err)
+{
+	uint64_t *h = malloc((total ? total : 1) * sizeof *h);
+	if (!h)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	size_t k = 0;
+	for (size_t t = 0; t < 3; t++)
+		for (size_t i = 0; i < g->rows[t]; i++) {
+			struct span s = span_at(g, t, i);
+			h[k++] = span_hash(&s);
+		}
+	nst_sort_u64(h, k);
+	*n = 0;
+	for (size_t i = 1; i < k; i++)
+		if (h[i] == h[i - 1] && (*n == 0 || h[*n - 1] != h[i]))
+			h[(*n)++] = h[i];
+	*out = h;
+	return NST_OK;
+}
+
+static bool among(const uint64_t *sorted, size_t n, uint64_t v)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (sorted[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && sorted[lo] == v;
+}
+
+/* Every row whose span may repeat another's: the groups of equal spans
+ * are all there, and no other row can join one. */
 static enum nst_status collect(struct chk_ctx *ctx, struct span **out, size_t *n,
 			       struct nst_error *err)
 {
-	size_t total = 0, rows[3] = { 0 };
-	enum nst_status s = NST_OK;
-	for (size_t t = 0; s == NST_OK && t < 3; t++)
-		s = chk_rows(ctx, chk_gpu_tables[t], &rows[t], err);
-	for (size_t t = 0; t < 3; t++)
-		total += rows[t];
+	struct gpu_cols g;
+	enum nst_status s = read_cols(ctx, &g, err);
+	size_t total = g.rows[0] + g.rows[1] + g.rows[2], nrep = 0;
+	uint64_t *rep = NULL;
 	*n = 0;
-	*out = s == NST_OK ? malloc((total ? total : 1) * sizeof **out) : NULL;
-	if (s == NST_OK && !*out)
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t t = 0; s == NST_OK && t < 3; t++) {
-		const int64_t *dev, *stream, *start, *end;
-		const char *tb = chk_gpu_tables[t];
-		s = chk_col(ctx, tb, "deviceId", &dev, err);
-		if (!s) s = chk_col(ctx, tb, "streamId", &stream, err);
-		if (!s) s = chk_col(ctx, tb, "start", &start, err);
-		if (!s) s = chk_col(ctx, tb, "end", &end, err);
-		for (size_t i = 0; s == NST_OK && start && end && i < rows[t]; i++)
-			(*out)[(*n)++] = (struct span){ chk_at(dev, i), chk_at(stream, i),
-							start[i], end[i], (uint32_t)t, (uint32_t)i };
-	}
+	*out = NULL;
+	if (s == NST_OK)
+		s = repeated_hashes(&g, total, &rep, &nrep, err);
+	if (s == NST_OK && nrep > 0 && !(*out = malloc(total * sizeof **out)))
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t t = 0; s == NST_OK && nrep > 0 && t < 3; t++)
+		for (size_t i = 0; i < g.rows[t]; i++) {
+			struct span sp = span_at(&g, t, i);
+			if (among(rep, nrep, span_hash(&sp)))
+				(*out)[(*n)++] = sp;
+		}
+	free(rep);
 	return s;
 }
 
@@ -59,7 +132,7 @@ static void note_extra(struct chk_ctx *ctx, struct chk_result *r, const struct s
 		       const struct span *dup, struct nst_error *err)
 {
 	const char *tb = chk_gpu_tables[dup->table];
-	const int64_t *rowid = NULL;
+	const struct nst_col *rowid = NULL;
 	chk_col(ctx, tb, "rowid", &rowid, err);
 	r->count++;
 	chk_part_add(r, first->table == dup->table ? tb : "across tables", 1);

@@ -9,7 +9,7 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 			   struct nst_error *err)
 {
 	size_t n;
-	const int64_t *rowid, *pid, *dev, *stream, *start, *end;
+	const struct nst_col *rowid, *pid, *dev, *stream, *start, *end;
 	enum nst_status s = chk_rows(ctx, CHK_GRAPH, &n, err);
 	if (!s) s = chk_col(ctx, CHK_GRAPH, "rowid", &rowid, err);
 	if (!s) s = chk_col(ctx, CHK_GRAPH, "globalPid", &pid, err);
@@ -20,8 +20,8 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 	int64_t total = 0;
 	for (size_t i = 0; s == NST_OK && i < n; i++) {
 		r->count++;
-		if (start && end && start[i] != NST_NULL_I64 && end[i] != NST_NULL_I64 &&
-		    !nst_add_i64(&total, end[i] - start[i]))
+		int64_t from = chk_at(start, i), to = chk_at(end, i);
+		if (from != NST_NULL_I64 && to != NST_NULL_I64 && !nst_add_i64(&total, to - from))
 			return nst_fail(err, NST_ERR_DB, "%s: %s: a sum of durations does not fit 64 bits",
 					nst_db_path(ctx->db), CHK_GRAPH);
 		struct chk_example *e = chk_example(r, CHK_GRAPH, chk_at(rowid, i));

@@ -49,15 +49,14 @@ static bool gpu_tables_have_pid(struct nst_db *db)
  * pairing is not per process: the id column then stands in for the
  * process, masked to 0, so that a NULL id is still left out. */
 static enum nst_status index_rows(const struct chk_launches *l, struct nst_corrindex *x,
-				  const int64_t *process, const int64_t *id,
+				  const struct nst_col *process, const struct nst_col *id,
 				  const uint32_t *rows, size_t n, struct nst_error *err)
 {
 	memset(x, 0, sizeof *x);
 	if (!id || n == 0)
 		return NST_OK;
 	bool keyed = l->per_process && process;
-	const struct nst_col p = nst_col_of(keyed ? process : id), i = nst_col_of(id);
-	if (nst_corrindex_build(x, &p, keyed ? PROCESS_BITS : 0, &i, rows, n))
+	if (nst_corrindex_build(x, keyed ? process : id, keyed ? PROCESS_BITS : 0, id, rows, n))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	return NST_OK;
 }
@@ -66,7 +65,7 @@ static enum nst_status index_calls(struct chk_ctx *ctx, struct chk_launches *l,
 				   struct nst_error *err)
 {
 	size_t n, ncalls = 0;
-	const int64_t *cls, *chain, *gtid, *corr;
+	const struct nst_col *cls, *chain, *gtid, *corr;
 	enum nst_status s = chk_rows(ctx, CHK_RUNTIME, &n, err);
 	if (!s) s = chk_col(ctx, CHK_RUNTIME, "eventClass", &cls, err);
 	if (!s) s = chk_col(ctx, CHK_RUNTIME, "callchainId", &chain, err);
@@ -88,7 +87,7 @@ static enum nst_status index_gpu_table(struct chk_ctx *ctx, struct chk_launches 
 				       size_t t, struct nst_error *err)
 {
 	size_t n;
-	const int64_t *pid, *corr;
+	const struct nst_col *pid, *corr;
 	enum nst_status s = chk_rows(ctx, paired[t], &n, err);
 	if (!s) s = chk_col(ctx, paired[t], "globalPid", &pid, err);
 	if (!s) s = chk_col(ctx, paired[t], "correlationId", &corr, err);
@@ -103,22 +102,41 @@ static enum nst_status index_gpu_table(struct chk_ctx *ctx, struct chk_launches 
 	return s;
 }
 
-enum nst_status chk_launches_build(struct chk_ctx *ctx, struct chk_launches *l,
-				   struct nst_error *err)
-{
-	memset(l, 0, sizeof *l);
-	l->per_process = gpu_tables_have_pid(ctx->db);
-	enum nst_status s = index_calls(ctx, l, err);
-	for (size_t t = 0; s == NST_OK && t < CHK_PAIRED_TABLES; t++)
-		s = index_gpu_table(ctx, l, t, err);
-	return s;
-}
-
-void chk_launches_release(struct chk_launches *l)
+static void release(struct chk_launches *l)
 {
 	nst_corrindex_release(&l->calls);
 	for (size_t t = 0; t < CHK_PAIRED_TABLES; t++)
 		nst_corrindex_release(&l->gpu[t]);
+	free(l);
+}
+
+enum nst_status chk_launches_of(struct chk_ctx *ctx, struct chk_launches **out,
+				struct nst_error *err)
+{
+	if (ctx->launches) {
+		*out = ctx->launches;
+		return NST_OK;
+	}
+	struct chk_launches *l = calloc(1, sizeof *l);
+	if (!l)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	l->per_process = gpu_tables_have_pid(ctx->db);
+	enum nst_status s = index_calls(ctx, l, err);
+	for (size_t t = 0; s == NST_OK && t < CHK_PAIRED_TABLES; t++)
+		s = index_gpu_table(ctx, l, t, err);
+	if (s != NST_OK) {
+		release(l);
+		return s;
+	}
+	*out = ctx->launches = l;
+	return NST_OK;
+}
+
+void chk_launches_release(struct chk_ctx *ctx)
+{
+	if (ctx->launches)
+		release(ctx->launches);
+	ctx->launches = NULL;
 }
 
 static int64_t key_of(const struct chk_launches *l, int64_t process)

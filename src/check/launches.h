@@ -23,9 +23,11 @@ struct chk_launches {
 /* Declares the columns chk_launches_build() and the GPU findings read. */
 enum nst_status chk_want_gpu(struct nst_events *ev);
 enum nst_status chk_want_calls(struct nst_events *ev);
-enum nst_status chk_launches_build(struct chk_ctx *ctx, struct chk_launches *l,
-				   struct nst_error *err);
-void chk_launches_release(struct chk_launches *l);
+/* The pairing, built by the first finding that asks and kept for the
+ * others until chk_launches_release() (chk_run, after the last). */
+enum nst_status chk_launches_of(struct chk_ctx *ctx, struct chk_launches **out,
+				struct nst_error *err);
+void chk_launches_release(struct chk_ctx *ctx);
 /* Whether a call, or a GPU row, has this process (a globalTid or globalPid
  * value) and correlationId. */
 bool chk_has_call(struct chk_launches *l, int64_t process, int64_t corr);

@@ -30,7 +30,7 @@ static enum nst_status want(struct nst_events *ev)
 
 struct call_cols {
 	size_t n;
-	const int64_t *rowid, *cls, *chain, *gtid, *corr, *name;
+	const struct nst_col *rowid, *cls, *chain, *gtid, *corr, *name;
 };
 
 static enum nst_status read_calls(struct chk_ctx *ctx, struct call_cols *c,
@@ -50,7 +50,7 @@ static void scan(struct chk_ctx *ctx, struct chk_launches *l,
 		 const struct call_cols *c, struct chk_result *r)
 {
 	for (size_t i = 0; c->corr && i < c->n; i++) {
-		int64_t corr = c->corr[i];
+		int64_t corr = nst_col_at(c->corr, i);
 		if (chk_is_backtrace(c->cls, c->chain, i) || corr == NST_NULL_I64 || corr == 0)
 			continue;
 		const char *name = chk_string(ctx, chk_at(c->name, i));
@@ -77,21 +77,18 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 	if (chk_lacks(ctx, r, CHK_RUNTIME))
 		return NST_OK;
 	struct call_cols c;
-	struct chk_launches l = { 0 };
+	struct chk_launches *l = NULL;
 	enum nst_status s = read_calls(ctx, &c, err);
 	if (s == NST_OK)
-		s = chk_launches_build(ctx, &l, err);
-	if (s != NST_OK) {
-		chk_launches_release(&l);
+		s = chk_launches_of(ctx, &l, err);
+	if (s != NST_OK)
 		return s;
-	}
-	scan(ctx, &l, &c, r);
+	scan(ctx, l, &c, r);
 	if (r->count > 0 && !has_gpu_table(ctx->db))
 		r->note = "the export has no kernel, memcpy, memset or graph table: GPU activity "
 			  "was not captured";
-	else if (!l.per_process)
+	else if (!l->per_process)
 		r->note = "paired by correlationId alone: a GPU table has no globalPid column";
-	chk_launches_release(&l);
 	return NST_OK;
 }
 

@@ -42,7 +42,7 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 	if (chk_lacks(ctx, r, NVTX))
 		return NST_OK;
 	size_t n;
-	const int64_t *rowid, *start, *end, *type, *gtid, *text_id;
+	const struct nst_col *rowid, *start, *end, *type, *gtid, *text_id;
 	const char *const *text;
 	enum nst_status s = chk_rows(ctx, NVTX, &n, err);
 	if (!s) s = chk_col(ctx, NVTX, "rowid", &rowid, err);
@@ -58,14 +58,15 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 		return NST_OK;
 	}
 	for (size_t i = 0; s == NST_OK && i < n; i++) {
-		if (!is_range(type[i]) || end[i] != NST_NULL_I64)
+		int64_t kind = nst_col_at(type, i);
+		if (!is_range(kind) || nst_col_at(end, i) != NST_NULL_I64)
 			continue;
 		r->count++;
-		chk_part_add(r, type_name(type[i]), 1);
+		chk_part_add(r, type_name(kind), 1);
 		struct chk_example *e = chk_example(r, NVTX, chk_at(rowid, i));
 		chk_num(e, "globalTid", chk_at(gtid, i));
 		chk_num(e, "start", chk_at(start, i));
-		chk_num(e, "eventType", type[i]);
+		chk_num(e, "eventType", kind);
 		if (e) /* the events' text dies with them, before the report prints */
 			chk_text(e, "name", text && text[i] ? nst_arena_strndup(ctx->arena, text[i],
 				 strlen(text[i])) : chk_string(ctx, chk_at(text_id, i)));

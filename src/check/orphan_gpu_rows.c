@@ -10,8 +10,8 @@ static enum nst_status want(struct nst_events *ev)
 }
 
 static void note_row(struct chk_result *r, const char *table, size_t i,
-		     const int64_t *rowid, const int64_t *pid, const int64_t *corr,
-		     const int64_t *dev, const int64_t *stream, const int64_t *start)
+		     const struct nst_col *rowid, const struct nst_col *pid, const struct nst_col *corr,
+		     const struct nst_col *dev, const struct nst_col *stream, const struct nst_col *start)
 {
 	r->count++;
 	chk_part_add(r, table, 1);
@@ -27,7 +27,7 @@ static enum nst_status scan(struct chk_ctx *ctx, struct chk_launches *l,
 			    const char *table, struct chk_result *r, struct nst_error *err)
 {
 	size_t n;
-	const int64_t *rowid, *pid, *corr, *dev, *stream, *start;
+	const struct nst_col *rowid, *pid, *corr, *dev, *stream, *start;
 	enum nst_status s = chk_rows(ctx, table, &n, err);
 	if (!s) s = chk_col(ctx, table, "rowid", &rowid, err);
 	if (!s) s = chk_col(ctx, table, "globalPid", &pid, err);
@@ -36,8 +36,8 @@ static enum nst_status scan(struct chk_ctx *ctx, struct chk_launches *l,
 	if (!s) s = chk_col(ctx, table, "streamId", &stream, err);
 	if (!s) s = chk_col(ctx, table, "start", &start, err);
 	for (size_t i = 0; s == NST_OK && corr && i < n; i++) {
-		if (corr[i] == NST_NULL_I64 || corr[i] == 0 ||
-		    chk_has_call(l, chk_at(pid, i), corr[i]))
+		int64_t id = nst_col_at(corr, i);
+		if (id == NST_NULL_I64 || id == 0 || chk_has_call(l, chk_at(pid, i), id))
 			continue;
 		note_row(r, table, i, rowid, pid, corr, dev, stream, start);
 	}
@@ -52,13 +52,12 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 		r->note = "no " CHK_RUNTIME " table: no call to pair GPU rows with";
 		return NST_OK;
 	}
-	struct chk_launches l;
-	enum nst_status s = chk_launches_build(ctx, &l, err);
+	struct chk_launches *l = NULL;
+	enum nst_status s = chk_launches_of(ctx, &l, err);
 	for (size_t t = 0; s == NST_OK && t < 3; t++)
-		s = scan(ctx, &l, chk_gpu_tables[t], r, err);
-	if (s == NST_OK && !l.per_process)
+		s = scan(ctx, l, chk_gpu_tables[t], r, err);
+	if (s == NST_OK && !l->per_process)
 		r->note = "paired by correlationId alone: a GPU table has no globalPid column";
-	chk_launches_release(&l);
 	return s;
 }
 

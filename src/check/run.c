@@ -4,11 +4,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "check/check.h"
+#include "check/launches.h"
 
-static enum nst_status declare(struct nst_events *ev,
-			       const struct chk_finding *const *f, size_t n)
+enum nst_status chk_declare(struct nst_events *ev)
 {
+	size_t n;
+	const struct chk_finding *const *f = chk_findings(&n);
 	enum nst_status s = NST_OK;
 	for (size_t i = 0; s == NST_OK && i < n; i++)
 		if (f[i]->want)
@@ -61,7 +62,7 @@ enum nst_status chk_run(struct nst_db *db, struct nst_events *ev, const struct n
 		.results = out->results, .findings = out->findings,
 		.nfindings = out->n,
 	};
-	enum nst_status s = declare(ev, out->findings, out->n);
+	enum nst_status s = chk_declare(ev);
 	if (s == NST_OK)
 		s = nst_ev_preload(ev, err);
 	else
@@ -70,6 +71,7 @@ enum nst_status chk_run(struct nst_db *db, struct nst_events *ev, const struct n
 		s = nst_db_load_strings(db, err);
 	if (s == NST_OK)
 		s = run_all(&ctx, o, err);
+	chk_launches_release(&ctx);
 	return s;
 }
 

@@ -8,9 +8,55 @@
 
 #include "check/check.h"
 
-static enum nst_status count_table(struct chk_ctx *ctx, const char *table,
-				   int64_t session_end, struct chk_result *r,
-				   struct nst_error *err)
+/* The tables whose rowid, start and end the findings read into memory
+ * anyway: counted there rather than by another scan in SQL. */
+static const char *const in_memory[] = {
+	CHK_KERNEL, CHK_MEMCPY, CHK_MEMSET, CHK_RUNTIME, "NVTX_EVENTS",
+};
+#define NMEMORY (sizeof in_memory / sizeof *in_memory)
+
+static enum nst_status want(struct nst_events *ev)
+{
+	static const char *const cols[] = { "rowid", "start", "end" };
+	enum nst_status s = NST_OK;
+	for (size_t t = 0; s == NST_OK && t < NMEMORY; t++)
+		for (size_t c = 0; s == NST_OK && c < 3; c++)
+			s = nst_ev_want(ev, in_memory[t], cols[c], false);
+	return s;
+}
+
+static bool read_in_memory(const char *table)
+{
+	for (size_t t = 0; t < NMEMORY; t++)
+		if (strcmp(table, in_memory[t]) == 0)
+			return true;
+	return false;
+}
+
+/* What count_sql() counts, over the rows in memory (in rowid order, so the
+ * first is the least rowid).  A NULL start or end is past nothing, as in
+ * SQL. */
+static enum nst_status count_memory(struct chk_ctx *ctx, const char *table, int64_t session_end,
+				    int64_t *n, int64_t *first, struct nst_error *err)
+{
+	size_t rows = 0;
+	const struct nst_col *rowid = NULL, *start = NULL, *end = NULL;
+	enum nst_status s = chk_rows(ctx, table, &rows, err);
+	if (!s) s = chk_col(ctx, table, "rowid", &rowid, err);
+	if (!s) s = chk_col(ctx, table, "start", &start, err);
+	if (!s) s = chk_col(ctx, table, "end", &end, err);
+	for (size_t i = 0; s == NST_OK && start && end && i < rows; i++) {
+		int64_t b = nst_col_at(start, i), e = nst_col_at(end, i);
+		if ((b == NST_NULL_I64 || b <= session_end) && (e == NST_NULL_I64 || e <= session_end))
+			continue;
+		if ((*n)++ == 0)
+			*first = chk_at(rowid, i);
+	}
+	return s;
+}
+
+static enum nst_status count_sql(struct chk_ctx *ctx, const char *table, int64_t session_end,
+				 int64_t *n, int64_t *first, struct nst_error *err)
 {
 	char *sql = nst_arena_printf(ctx->arena,
 		"SELECT count(*), min(rowid) FROM \"%s\" WHERE start > %lld OR end > %lld",
@@ -19,14 +65,24 @@ static enum nst_status count_table(struct chk_ctx *ctx, const char *table,
 	sqlite3_stmt *st;
 	if (!sql || sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
 		return nst_fail(err, NST_ERR_DB, "%s: %s", nst_db_path(ctx->db), sqlite3_errmsg(h));
-	int64_t n = 0, first = 0;
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		n = sqlite3_column_int64(st, 0);
-		first = sqlite3_column_int64(st, 1);
+		*n = sqlite3_column_int64(st, 0);
+		*first = sqlite3_column_int64(st, 1);
 	}
 	sqlite3_finalize(st);
-	if (n == 0)
-		return NST_OK;
+	return NST_OK;
+}
+
+static enum nst_status count_table(struct chk_ctx *ctx, const char *table,
+				   int64_t session_end, struct chk_result *r,
+				   struct nst_error *err)
+{
+	int64_t n = 0, first = 0;
+	enum nst_status s = read_in_memory(table)
+				    ? count_memory(ctx, table, session_end, &n, &first, err)
+				    : count_sql(ctx, table, session_end, &n, &first, err);
+	if (s != NST_OK || n == 0)
+		return s;
 	const char *name = nst_arena_strndup(ctx->arena, table, strlen(table));
 	r->count += n;
 	chk_part_add(r, name ? name : "?", n);
@@ -88,5 +144,6 @@ const struct chk_finding chk_truncated_capture = {
 		"start and end columns, the rows with start or end after it.  Not checked\n"
 		"when the export has no ANALYSIS_DETAILS row.",
 	.affects = "every report over the tables named",
+	.want = want,
 	.run = run,
 };

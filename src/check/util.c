@@ -48,9 +48,9 @@ void chk_part_reason(struct chk_result *r, const char *name, const char *reason)
 }
 
 enum nst_status chk_col(struct chk_ctx *ctx, const char *table, const char *col,
-			const int64_t **out, struct nst_error *err)
+			const struct nst_col **out, struct nst_error *err)
 {
-	return nst_ev_i64(ctx->ev, table, col, out, err);
+	return nst_ev_col(ctx->ev, table, col, out, err);
 }
 
 enum nst_status chk_rows(struct chk_ctx *ctx, const char *table, size_t *n,
@@ -109,9 +109,8 @@ const struct chk_result *chk_result_of(const struct chk_ctx *ctx, const char *na
 	return NULL;
 }
 
-bool chk_is_backtrace(const int64_t *event_class, const int64_t *callchain,
+bool chk_is_backtrace(const struct nst_col *event_class, const struct nst_col *callchain,
 		      size_t row)
 {
-	return (callchain && callchain[row] != NST_NULL_I64) ||
-	       (event_class && event_class[row] == 67);
+	return chk_at(callchain, row) != NST_NULL_I64 || chk_at(event_class, row) == 67;
 }

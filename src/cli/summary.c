@@ -197,7 +197,9 @@ static enum nst_status run_audit(struct nst_export *x, struct sum_page *p,
 static enum nst_status collect(struct nst_export *x, struct sum_page *p,
 			       struct nst_job *const *jobs, struct nst_error *err)
 {
-	enum nst_status s = nst_export_load(x, NULL, jobs, SUM_AUDIT, err);
+	enum nst_status s = nst_audit_want(x, err);
+	if (s == NST_OK)
+		s = nst_export_load(x, NULL, jobs, SUM_AUDIT, err);
 	for (size_t i = 0; s == NST_OK && i < SUM_AUDIT; i++)
 		s = run_part(x, jobs[i], &p->part[i], err);
 	return s == NST_OK ? run_audit(x, p, jobs, err) : s;

@@ -87,6 +87,13 @@ enum nst_status nst_audit_run(struct nst_export *x, const char *const *reports, 
 	return NST_OK;
 }
 
+enum nst_status nst_audit_want(struct nst_export *x, struct nst_error *err)
+{
+	if (chk_declare(x->ev) != NST_OK)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	return NST_OK;
+}
+
 void nst_audit_free(struct nst_audit *a)
 {
 	if (!a)
