@@ -248,9 +248,22 @@ static void merge_pass(uint32_t *idx, uint32_t *tmp, size_t n, size_t width,
 	}
 }
 
+/* Whether idx is in cmp's order already: rows often come out of their
+ * tables sorted, and then the merge passes would only copy them. */
+static bool in_cmp_order(const uint32_t *idx, size_t n,
+			 int (*cmp)(uint32_t a, uint32_t b, void *arg), void *arg)
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp(idx[i], idx[i - 1], arg) < 0)
+			return false;
+	return true;
+}
+
 void nst_stable_sort(uint32_t *idx, size_t n,
 		     int (*cmp)(uint32_t a, uint32_t b, void *arg), void *arg)
 {
+	if (in_cmp_order(idx, n, cmp, arg))
+		return;
 	uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
 	if (!tmp) { /* insertion sort: slow, but stable and allocation-free */
 		for (size_t i = 1; i < n; i++)

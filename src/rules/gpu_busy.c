@@ -126,12 +126,6 @@ static enum nst_status gather(struct nst_ctx *ctx, struct nst_busy *b, struct so
 	return s;
 }
 
-static int earlier(uint32_t a, uint32_t b, void *arg)
-{
-	const int64_t *start = arg;
-	return (start[a] > start[b]) - (start[a] < start[b]);
-}
-
 /* Groups b's rows by origin, process and device, each group in start order. */
 static enum nst_status group(struct nst_busy *b, struct nst_error *err)
 {
@@ -146,8 +140,8 @@ static enum nst_status group(struct nst_busy *b, struct nst_error *err)
 	enum nst_status s = nst_group(keys, 3, rows, b->n, &b->g, err);
 	free(rows);
 	for (size_t k = 0; !s && k < b->g.n; k++)
-		nst_stable_sort(b->g.order + b->g.start[k], b->g.start[k + 1] - b->g.start[k],
-				earlier, b->start);
+		s = nst_sort_by_key(b->g.order + b->g.start[k], b->g.start[k + 1] - b->g.start[k],
+				    b->start, err);
 	return s;
 }
 

@@ -64,11 +64,31 @@ enum nst_status nst_rule_begin(const struct nst_sink *out, const struct nst_rule
 	return s == NST_OK ? out->begin(out->ctx, cols, ncols, err) : s;
 }
 
+/* idx by dur descending, stably, as one radix sort on ~dur (which orders
+ * int64s the other way round without overflow): a rule may rank a
+ * million rows.  False, idx untouched, when memory is short. */
+static bool radix_longer_first(uint32_t *idx, size_t n, const int64_t *dur)
+{
+	uint32_t top = 0;
+	for (size_t i = 0; i < n; i++)
+		top = idx[i] > top ? idx[i] : top;
+	int64_t *inverse = malloc(((size_t)top + 1) * sizeof *inverse);
+	if (!inverse)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		inverse[idx[i]] = ~dur[idx[i]];
+	struct nst_error err;
+	bool sorted = nst_sort_by_key(idx, n, inverse, &err) == NST_OK;
+	free(inverse);
+	return sorted;
+}
+
 size_t nst_rule_top(struct nst_ctx *ctx, uint32_t *idx, size_t n, const int64_t *dur,
 		    struct nst_rule_notes *notes)
 {
 	struct by_dur k = { dur };
-	nst_stable_sort(idx, n, longer_first, &k);
+	if (!radix_longer_first(idx, n, dur))
+		nst_stable_sort(idx, n, longer_first, &k);
 	return nst_rule_cut(ctx, n, notes);
 }
 
