@@ -202,13 +202,28 @@ static void key_of(const struct nst_gt_ops *ops, enum nst_gt_by by, size_t i, in
 	key[2] = by == NST_GT_BY_STREAM ? ops->stream[i] : NST_NULL_I64;
 }
 
+/* Whether the operations are in order of start, then end, as a table of
+ * one kind usually is: the passes by end and start then move nothing. */
+static bool in_time_order(const struct nst_gt_ops *ops)
+{
+	for (size_t i = 1; i < ops->n; i++)
+		if (ops->start[i] < ops->start[i - 1] ||
+		    (ops->start[i] == ops->start[i - 1] && ops->end[i] < ops->end[i - 1]))
+			return false;
+	return true;
+}
+
 /* idx in group order, and in each group by start then end: stable radix
  * passes from the least significant key to the most. */
 static enum nst_status order_ops(const struct nst_gt_ops *ops, enum nst_gt_by by, uint32_t *idx,
 				 struct nst_error *err)
 {
-	const int64_t *keys[5] = { ops->end, ops->start };
-	size_t nkeys = 2;
+	const int64_t *keys[5];
+	size_t nkeys = 0;
+	if (!in_time_order(ops)) {
+		keys[nkeys++] = ops->end;
+		keys[nkeys++] = ops->start;
+	}
 	if (by == NST_GT_BY_STREAM)
 		keys[nkeys++] = ops->stream;
 	keys[nkeys++] = ops->device;
@@ -259,8 +274,17 @@ static bool measure(const struct nst_gt_ops *ops, const uint32_t *idx, size_t n,
 enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, int64_t gap,
 			      struct nst_gt_group **out, size_t *n, struct nst_error *err)
 {
+	return nst_gt_groups_ordered(ops, by, gap, out, n, NULL, err);
+}
+
+enum nst_status nst_gt_groups_ordered(const struct nst_gt_ops *ops, enum nst_gt_by by,
+				      int64_t gap, struct nst_gt_group **out, size_t *n,
+				      uint32_t **order, struct nst_error *err)
+{
 	*out = NULL;
 	*n = 0;
+	if (order)
+		*order = NULL;
 	size_t cap = ops->n ? ops->n : 1;
 	uint32_t *idx = malloc(cap * sizeof *idx);
 	struct nst_interval *all = malloc(cap * sizeof *all), *kern = malloc(cap * sizeof *kern);
@@ -278,14 +302,18 @@ enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, i
 		if (!measure(ops, idx + i, j - i, gap, all, kern, grp))
 			s = nst_fail_sum(err);
 	}
-	free(idx);
 	free(all);
 	free(kern);
 	if (s) {
+		free(idx);
 		free(g);
 		*n = 0;
 		return s;
 	}
+	if (order)
+		*order = idx;
+	else
+		free(idx);
 	*out = g;
 	return NST_OK;
 }

@@ -67,6 +67,12 @@ struct nst_gt_group {
  * counted.  *out is malloc'ed. */
 enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, int64_t gap,
 			      struct nst_gt_group **out, size_t *n, struct nst_error *err);
+/* nst_gt_groups, and in *order (malloc'ed) the operations' indexes as
+ * measured: group after group, busy.n of each, in order of start, then
+ * end (the order nst_intervals_sort gives). */
+enum nst_status nst_gt_groups_ordered(const struct nst_gt_ops *ops, enum nst_gt_by by,
+				      int64_t gap, struct nst_gt_group **out, size_t *n,
+				      uint32_t **order, struct nst_error *err);
 
 /* Holes in busy time shorter than this are the GPU going from one
  * operation to the next, about a kernel launch's latency, not idleness
