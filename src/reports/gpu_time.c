@@ -213,17 +213,44 @@ static bool in_time_order(const struct nst_gt_ops *ops)
 	return true;
 }
 
-/* idx in group order, and in each group by start then end: stable radix
- * passes from the least significant key to the most. */
+/* Operations that start together, idx[0..n), by end, stably: few and
+ * short runs, where a radix sort's passes would cost more. */
+static enum nst_status by_end(const struct nst_gt_ops *ops, uint32_t *idx, size_t n,
+			      struct nst_error *err)
+{
+	if (n > 32)
+		return nst_sort_by_key(idx, n, ops->end, err);
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && ops->end[idx[j]] < ops->end[idx[j - 1]]; j--) {
+			uint32_t t = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	return NST_OK;
+}
+
+/* idx (row order) by start, then end, then row: one radix sort by start
+ * (which packs the row beside the key), then each run of equal starts by
+ * end, where a sort by end before the one by start sorted every row. */
+static enum nst_status time_order(const struct nst_gt_ops *ops, uint32_t *idx,
+				  struct nst_error *err)
+{
+	enum nst_status s = nst_sort_by_key(idx, ops->n, ops->start, err);
+	for (size_t i = 0, j; !s && i < ops->n; i = j) {
+		for (j = i + 1; j < ops->n && ops->start[idx[j]] == ops->start[idx[i]]; j++)
+			;
+		s = by_end(ops, idx + i, j - i, err);
+	}
+	return s;
+}
+
+/* idx in group order, and in each group by start then end: stable sorts
+ * from the least significant key to the most. */
 static enum nst_status order_ops(const struct nst_gt_ops *ops, enum nst_gt_by by, uint32_t *idx,
 				 struct nst_error *err)
 {
-	const int64_t *keys[5];
+	const int64_t *keys[3];
 	size_t nkeys = 0;
-	if (!in_time_order(ops)) {
-		keys[nkeys++] = ops->end;
-		keys[nkeys++] = ops->start;
-	}
 	if (by == NST_GT_BY_STREAM)
 		keys[nkeys++] = ops->stream;
 	keys[nkeys++] = ops->device;
@@ -231,7 +258,7 @@ static enum nst_status order_ops(const struct nst_gt_ops *ops, enum nst_gt_by by
 		keys[nkeys++] = ops->gpid;
 	for (size_t i = 0; i < ops->n; i++)
 		idx[i] = (uint32_t)i;
-	enum nst_status s = NST_OK;
+	enum nst_status s = in_time_order(ops) ? NST_OK : time_order(ops, idx, err);
 	for (size_t k = 0; !s && k < nkeys; k++)
 		s = nst_sort_by_key(idx, ops->n, keys[k], err);
 	return s;
