@@ -273,28 +273,27 @@ static enum nst_status group_ops(const struct ranks *r, size_t nops, uint32_t **
 static enum nst_status part(struct nst_ctx *ctx, struct recipe_part *rp, const void *args,
 			    struct nst_error *err)
 {
-	struct nst_gt_ops ops;
+	const struct nst_gt_ops *ops;
 	struct ranks r = { 0 };
 	uint32_t *idx = NULL;
 	size_t *at = NULL;
-	enum nst_status s = nst_gt_load(ctx, NST_GT_CUT_TO_WINDOW, &ops, err);
+	enum nst_status s = nst_gt_shared(ctx, NST_GT_CUT_TO_WINDOW, &ops, err);
 	if (s != NST_OK)
 		return s;
-	struct nst_interval *iv = malloc((ops.n ? ops.n : 1) * sizeof *iv);
+	struct nst_interval *iv = malloc((ops->n ? ops->n : 1) * sizeof *iv);
 	if (!iv)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (s == NST_OK)
-		s = ranks_of(rp, &ops, &r, err);
+		s = ranks_of(rp, ops, &r, err);
 	if (s == NST_OK)
-		s = group_ops(&r, ops.n, &idx, &at, err);
+		s = group_ops(&r, ops->n, &idx, &at, err);
 	for (size_t k = 0; s == NST_OK && k < r.n; k++)
-		s = rank_rows(rp, args, &ops, idx + at[k], at[k + 1] - at[k], r.uid[k], iv, err);
+		s = rank_rows(rp, args, ops, idx + at[k], at[k + 1] - at[k], r.uid[k], iv, err);
 	free(iv);
 	free(idx);
 	free(at);
 	free(r.uid);
 	free(r.of);
-	nst_gt_release(&ops);
 	return s;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/sqlstat.h"
 #include "reports/gpu_time.h"
+#include "reports/shared.h"
 
 /* The tables of GPU work: each row one operation of one kind. */
 static const struct {
@@ -180,6 +181,23 @@ enum nst_status nst_gt_load(struct nst_ctx *ctx, enum nst_gt_cut cut,
 	if (!s)
 		s = capture_span(ctx, &x, w, ops, err);
 	return s;
+}
+
+enum nst_status nst_gt_shared(struct nst_ctx *ctx, enum nst_gt_cut cut,
+			      const struct nst_gt_ops **ops, struct nst_error *err)
+{
+	struct nst_shared *sh = ctx->shared;
+	size_t k = nst_ev_window_of(ctx->ev) ? (size_t)cut : 0;
+	if (!sh->gt_loaded[k]) {
+		enum nst_status s = nst_gt_load(ctx, cut, &sh->gt[k], err);
+		if (s != NST_OK) {
+			nst_gt_release(&sh->gt[k]);
+			return s;
+		}
+		sh->gt_loaded[k] = true;
+	}
+	*ops = &sh->gt[k];
+	return NST_OK;
 }
 
 void nst_gt_release(struct nst_gt_ops *ops)

@@ -49,6 +49,11 @@ enum nst_gt_cut { NST_GT_WHOLE, NST_GT_CUT_TO_WINDOW };
 enum nst_status nst_gt_load(struct nst_ctx *ctx, enum nst_gt_cut cut,
 			    struct nst_gt_ops *ops, struct nst_error *err);
 void nst_gt_release(struct nst_gt_ops *ops);
+/* nst_gt_load's operations, loaded on first use and kept with the export
+ * (and filter) that ctx shows: the reports that measure GPU time, run one
+ * after another, then read them once.  Not to be released. */
+enum nst_status nst_gt_shared(struct nst_ctx *ctx, enum nst_gt_cut cut,
+			      const struct nst_gt_ops **ops, struct nst_error *err);
 
 enum nst_gt_by { NST_GT_BY_DEVICE, NST_GT_BY_PROCESS, NST_GT_BY_STREAM };
 
