@@ -116,9 +116,10 @@ static enum nst_status device_groups(struct nst_ctx *ctx, struct nst_gt_group **
 				     struct nst_error *err)
 {
 	const struct nst_gt_ops *ops;
-	enum nst_status s = nst_gt_shared(ctx, NST_GT_WHOLE, &ops, err);
+	const uint32_t *by_device;
+	enum nst_status s = nst_gt_shared(ctx, NST_GT_WHOLE, &ops, &by_device, err);
 	if (!s)
-		s = nst_gt_groups(ops, NST_GT_BY_DEVICE, 0, dg, n, err);
+		s = nst_gt_measure(ops, NST_GT_BY_DEVICE, 0, by_device, dg, n, err);
 	return s;
 }
 

@@ -184,12 +184,15 @@ enum nst_status nst_gt_load(struct nst_ctx *ctx, enum nst_gt_cut cut,
 }
 
 enum nst_status nst_gt_shared(struct nst_ctx *ctx, enum nst_gt_cut cut,
-			      const struct nst_gt_ops **ops, struct nst_error *err)
+			      const struct nst_gt_ops **ops, const uint32_t **by_device,
+			      struct nst_error *err)
 {
 	struct nst_shared *sh = ctx->shared;
 	size_t k = nst_ev_window_of(ctx->ev) ? (size_t)cut : 0;
 	if (!sh->gt_loaded[k]) {
 		enum nst_status s = nst_gt_load(ctx, cut, &sh->gt[k], err);
+		if (!s)
+			s = nst_gt_order(&sh->gt[k], NST_GT_BY_DEVICE, &sh->gt_by_device[k], err);
 		if (s != NST_OK) {
 			nst_gt_release(&sh->gt[k]);
 			return s;
@@ -197,6 +200,7 @@ enum nst_status nst_gt_shared(struct nst_ctx *ctx, enum nst_gt_cut cut,
 		sh->gt_loaded[k] = true;
 	}
 	*ops = &sh->gt[k];
+	*by_device = sh->gt_by_device[k];
 	return NST_OK;
 }
 
@@ -316,51 +320,63 @@ static bool measure(const struct nst_gt_ops *ops, const uint32_t *idx, size_t n,
 	return !g->busy.sum_overflow && !g->kern.sum_overflow;
 }
 
-enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, int64_t gap,
-			      struct nst_gt_group **out, size_t *n, struct nst_error *err)
+enum nst_status nst_gt_order(const struct nst_gt_ops *ops, enum nst_gt_by by, uint32_t **order,
+			     struct nst_error *err)
 {
-	return nst_gt_groups_ordered(ops, by, gap, out, n, NULL, err);
+	*order = malloc((ops->n ? ops->n : 1) * sizeof **order);
+	enum nst_status s = *order ? order_ops(ops, by, *order, err)
+				   : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (s) {
+		free(*order);
+		*order = NULL;
+	}
+	return s;
 }
 
-enum nst_status nst_gt_groups_ordered(const struct nst_gt_ops *ops, enum nst_gt_by by,
-				      int64_t gap, struct nst_gt_group **out, size_t *n,
-				      uint32_t **order, struct nst_error *err)
+enum nst_status nst_gt_measure(const struct nst_gt_ops *ops, enum nst_gt_by by, int64_t gap,
+			       const uint32_t *order, struct nst_gt_group **out, size_t *n,
+			       struct nst_error *err)
 {
 	*out = NULL;
 	*n = 0;
-	if (order)
-		*order = NULL;
 	size_t cap = ops->n ? ops->n : 1;
-	uint32_t *idx = malloc(cap * sizeof *idx);
 	struct nst_interval *all = malloc(cap * sizeof *all), *kern = malloc(cap * sizeof *kern);
 	struct nst_gt_group *g = malloc(cap * sizeof *g);
-	enum nst_status s = idx && all && kern && g ? order_ops(ops, by, idx, err)
-						    : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	enum nst_status s = all && kern && g ? NST_OK
+					     : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0, j; !s && i < ops->n; i = j) {
 		int64_t key[3];
-		key_of(ops, by, idx[i], key);
-		j = group_end(ops, by, idx, i, key);
+		key_of(ops, by, order[i], key);
+		j = group_end(ops, by, order, i, key);
 		struct nst_gt_group *grp = &g[(*n)++];
 		grp->gpid = key[0];
 		grp->device = key[1];
 		grp->stream = key[2];
-		if (!measure(ops, idx + i, j - i, gap, all, kern, grp))
+		if (!measure(ops, order + i, j - i, gap, all, kern, grp))
 			s = nst_fail_sum(err);
 	}
 	free(all);
 	free(kern);
 	if (s) {
-		free(idx);
 		free(g);
 		*n = 0;
 		return s;
 	}
-	if (order)
-		*order = idx;
-	else
-		free(idx);
 	*out = g;
 	return NST_OK;
+}
+
+enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, int64_t gap,
+			      struct nst_gt_group **out, size_t *n, struct nst_error *err)
+{
+	uint32_t *order;
+	*out = NULL;
+	*n = 0;
+	enum nst_status s = nst_gt_order(ops, by, &order, err);
+	if (!s)
+		s = nst_gt_measure(ops, by, gap, order, out, n, err);
+	free(order);
+	return s;
 }
 
 /* ---- the numbers of gpu_time_sum ---------------------------------------------- */

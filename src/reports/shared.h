@@ -29,6 +29,7 @@ struct nst_shared {
 	/* nst_gt_shared(): by enum nst_gt_cut, [0] alone without a window */
 	bool gt_loaded[2];
 	struct nst_gt_ops gt[2];
+	uint32_t *gt_by_device[2];
 };
 
 #endif
