@@ -136,16 +136,14 @@ static void add_piece(struct buckets *b, int64_t start, int64_t end)
 
 /* ---- rows ---------------------------------------------------------------------------------- */
 
-/* The operations of one rank on one device, as intervals, sorted. */
-static size_t intervals_of(const struct nst_gt_ops *ops, const uint32_t *idx, size_t n,
-			   int64_t device, struct nst_interval *iv)
+/* A device's operations as intervals, sorted: rows[0..n) of ops, in the
+ * order nst_gt_measure measured them. */
+static size_t intervals_of(const struct nst_gt_ops *ops, const uint32_t *rows, size_t n,
+			   struct nst_interval *iv)
 {
-	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (ops->device[idx[i]] == device)
-			iv[k++] = (struct nst_interval){ ops->start[idx[i]], ops->end[idx[i]] };
-	nst_intervals_sort(iv, k);
-	return k;
+		iv[i] = (struct nst_interval){ ops->start[rows[i]], ops->end[rows[i]] };
+	return n;
 }
 
 static enum nst_status util_row(struct recipe_part *rp, const struct args *a, recipe_uid uid,
@@ -170,18 +168,45 @@ static enum nst_status util_row(struct recipe_part *rp, const struct args *a, re
 	return recipe_row(rp, TAB_UTIL, uid, c, err);
 }
 
-/* The rows of one rank: its operations are ops's idx[0..n). */
-static enum nst_status rank_rows(struct recipe_part *rp, const struct args *a,
-				 const struct nst_gt_ops *ops, const uint32_t *idx, size_t n,
-				 recipe_uid uid, struct nst_interval *iv, struct nst_error *err)
+/* The rows of one rank, whose operations are all of ops, in order by
+ * device (nst_gt_order). */
+static enum nst_status rank_rows_of(struct recipe_part *rp, const struct args *a,
+				    const struct nst_gt_ops *ops, const uint32_t *order,
+				    int64_t capture, recipe_uid uid, struct nst_interval *iv,
+				    struct nst_error *err)
 {
+	struct nst_gt_group *g = NULL;
+	size_t ng = 0;
+	enum nst_status s = nst_gt_measure(ops, NST_GT_BY_DEVICE, a->gap, order, &g, &ng, err);
+	for (size_t k = 0, at = 0; s == NST_OK && k < ng; at += g[k++].busy.n) {
+		struct nst_cell c[RECIPE_MAX_COLS];
+		c[COL_RANK] = nst_int(uid);
+		c[COL_DEVICE] = nst_int_or_null(g[k].device);
+		nst_gt_time_cells(&g[k], capture, &c[COL_TIME]);
+		s = recipe_row(rp, TAB_RANK, uid, c, err);
+		if (s == NST_OK)
+			s = util_row(rp, a, uid, &g[k], iv,
+				     intervals_of(ops, order + at, g[k].busy.n, iv), err);
+	}
+	free(g);
+	return s;
+}
+
+/* The rows of one rank: its operations are ops's idx[0..n), copied out
+ * unless they are all of ops (one rank, the usual export). */
+static enum nst_status rank_rows(struct recipe_part *rp, const struct args *a,
+				 const struct nst_gt_ops *ops, const uint32_t *by_device,
+				 const uint32_t *idx, size_t n, recipe_uid uid,
+				 struct nst_interval *iv, struct nst_error *err)
+{
+	int64_t capture = ops->span_end - ops->span_start;
+	if (n == ops->n)
+		return rank_rows_of(rp, a, ops, by_device, capture, uid, iv, err);
 	struct nst_gt_ops sub = { .n = n, .span_start = ops->span_start, .span_end = ops->span_end };
 	int64_t **dst[] = { &sub.start, &sub.end, &sub.device, &sub.gpid, &sub.stream };
 	int64_t *const src[] = { ops->start, ops->end, ops->device, ops->gpid, ops->stream };
 	int64_t *buf = malloc((n ? n : 1) * sizeof *buf * 5);
 	sub.kind = malloc(n ? n : 1);
-	struct nst_gt_group *g = NULL;
-	size_t ng = 0;
 	enum nst_status s = buf && sub.kind ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t c = 0; s == NST_OK && c < 5; c++) {
 		*dst[c] = buf + c * n;
@@ -190,19 +215,12 @@ static enum nst_status rank_rows(struct recipe_part *rp, const struct args *a,
 	}
 	for (size_t i = 0; s == NST_OK && i < n; i++)
 		sub.kind[i] = ops->kind[idx[i]];
+	uint32_t *order = NULL;
 	if (s == NST_OK)
-		s = nst_gt_groups(&sub, NST_GT_BY_DEVICE, a->gap, &g, &ng, err);
-	for (size_t k = 0; s == NST_OK && k < ng; k++) {
-		struct nst_cell c[RECIPE_MAX_COLS];
-		c[COL_RANK] = nst_int(uid);
-		c[COL_DEVICE] = nst_int_or_null(g[k].device);
-		nst_gt_time_cells(&g[k], ops->span_end - ops->span_start, &c[COL_TIME]);
-		s = recipe_row(rp, TAB_RANK, uid, c, err);
-		if (s == NST_OK)
-			s = util_row(rp, a, uid, &g[k], iv, intervals_of(ops, idx, n, g[k].device, iv),
-				     err);
-	}
-	free(g);
+		s = nst_gt_order(&sub, NST_GT_BY_DEVICE, &order, err);
+	if (s == NST_OK)
+		s = rank_rows_of(rp, a, &sub, order, capture, uid, iv, err);
+	free(order);
 	free(sub.kind);
 	free(buf);
 	return s;
@@ -259,28 +277,29 @@ static enum nst_status group_ops(const struct ranks *r, size_t nops, uint32_t **
 static enum nst_status part(struct nst_ctx *ctx, struct recipe_part *rp, const void *args,
 			    struct nst_error *err)
 {
-	struct nst_gt_ops ops;
+	const struct nst_gt_ops *ops;
+	const uint32_t *by_device;
 	struct ranks r = { 0 };
 	uint32_t *idx = NULL;
 	size_t *at = NULL;
-	enum nst_status s = nst_gt_load(ctx, NST_GT_CUT_TO_WINDOW, &ops, err);
+	enum nst_status s = nst_gt_shared(ctx, NST_GT_CUT_TO_WINDOW, &ops, &by_device, err);
 	if (s != NST_OK)
 		return s;
-	struct nst_interval *iv = malloc((ops.n ? ops.n : 1) * sizeof *iv);
+	struct nst_interval *iv = malloc((ops->n ? ops->n : 1) * sizeof *iv);
 	if (!iv)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (s == NST_OK)
-		s = ranks_of(rp, &ops, &r, err);
+		s = ranks_of(rp, ops, &r, err);
 	if (s == NST_OK)
-		s = group_ops(&r, ops.n, &idx, &at, err);
+		s = group_ops(&r, ops->n, &idx, &at, err);
 	for (size_t k = 0; s == NST_OK && k < r.n; k++)
-		s = rank_rows(rp, args, &ops, idx + at[k], at[k + 1] - at[k], r.uid[k], iv, err);
+		s = rank_rows(rp, args, ops, by_device, idx + at[k], at[k + 1] - at[k], r.uid[k], iv,
+			      err);
 	free(iv);
 	free(idx);
 	free(at);
 	free(r.uid);
 	free(r.of);
-	nst_gt_release(&ops);
 	return s;
 }
 

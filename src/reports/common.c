@@ -25,6 +25,10 @@ void nst_shared_free(struct nst_shared *sh)
 	}
 	nst_arena_release(&sh->arena);
 	free(sh->call_next);
+	for (int i = 0; i < 2; i++) {
+		nst_gt_release(&sh->gt[i]);
+		free(sh->gt_by_device[i]);
+	}
 	free(sh);
 }
 

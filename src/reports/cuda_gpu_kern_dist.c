@@ -115,11 +115,11 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 static enum nst_status device_groups(struct nst_ctx *ctx, struct nst_gt_group **dg, size_t *n,
 				     struct nst_error *err)
 {
-	struct nst_gt_ops ops;
-	enum nst_status s = nst_gt_load(ctx, NST_GT_WHOLE, &ops, err);
+	const struct nst_gt_ops *ops;
+	const uint32_t *by_device;
+	enum nst_status s = nst_gt_shared(ctx, NST_GT_WHOLE, &ops, &by_device, err);
 	if (!s)
-		s = nst_gt_groups(&ops, NST_GT_BY_DEVICE, 0, dg, n, err);
-	nst_gt_release(&ops);
+		s = nst_gt_measure(ops, NST_GT_BY_DEVICE, 0, by_device, dg, n, err);
 	return s;
 }
 

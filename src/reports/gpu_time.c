@@ -5,6 +5,7 @@
 
 #include "core/sqlstat.h"
 #include "reports/gpu_time.h"
+#include "reports/shared.h"
 
 /* The tables of GPU work: each row one operation of one kind. */
 static const struct {
@@ -182,6 +183,27 @@ enum nst_status nst_gt_load(struct nst_ctx *ctx, enum nst_gt_cut cut,
 	return s;
 }
 
+enum nst_status nst_gt_shared(struct nst_ctx *ctx, enum nst_gt_cut cut,
+			      const struct nst_gt_ops **ops, const uint32_t **by_device,
+			      struct nst_error *err)
+{
+	struct nst_shared *sh = ctx->shared;
+	size_t k = nst_ev_window_of(ctx->ev) ? (size_t)cut : 0;
+	if (!sh->gt_loaded[k]) {
+		enum nst_status s = nst_gt_load(ctx, cut, &sh->gt[k], err);
+		if (!s)
+			s = nst_gt_order(&sh->gt[k], NST_GT_BY_DEVICE, &sh->gt_by_device[k], err);
+		if (s != NST_OK) {
+			nst_gt_release(&sh->gt[k]);
+			return s;
+		}
+		sh->gt_loaded[k] = true;
+	}
+	*ops = &sh->gt[k];
+	*by_device = sh->gt_by_device[k];
+	return NST_OK;
+}
+
 void nst_gt_release(struct nst_gt_ops *ops)
 {
 	free(ops->start);
@@ -202,13 +224,55 @@ static void key_of(const struct nst_gt_ops *ops, enum nst_gt_by by, size_t i, in
 	key[2] = by == NST_GT_BY_STREAM ? ops->stream[i] : NST_NULL_I64;
 }
 
-/* idx in group order, and in each group by start then end: stable radix
- * passes from the least significant key to the most. */
+/* Whether the operations are in order of start, then end, as a table of
+ * one kind usually is: the passes by end and start then move nothing. */
+static bool in_time_order(const struct nst_gt_ops *ops)
+{
+	for (size_t i = 1; i < ops->n; i++)
+		if (ops->start[i] < ops->start[i - 1] ||
+		    (ops->start[i] == ops->start[i - 1] && ops->end[i] < ops->end[i - 1]))
+			return false;
+	return true;
+}
+
+/* Operations that start together, idx[0..n), by end, stably: few and
+ * short runs, where a radix sort's passes would cost more. */
+static enum nst_status by_end(const struct nst_gt_ops *ops, uint32_t *idx, size_t n,
+			      struct nst_error *err)
+{
+	if (n > 32)
+		return nst_sort_by_key(idx, n, ops->end, err);
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && ops->end[idx[j]] < ops->end[idx[j - 1]]; j--) {
+			uint32_t t = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	return NST_OK;
+}
+
+/* idx (row order) by start, then end, then row: one radix sort by start
+ * (which packs the row beside the key), then each run of equal starts by
+ * end, where a sort by end before the one by start sorted every row. */
+static enum nst_status time_order(const struct nst_gt_ops *ops, uint32_t *idx,
+				  struct nst_error *err)
+{
+	enum nst_status s = nst_sort_by_key(idx, ops->n, ops->start, err);
+	for (size_t i = 0, j; !s && i < ops->n; i = j) {
+		for (j = i + 1; j < ops->n && ops->start[idx[j]] == ops->start[idx[i]]; j++)
+			;
+		s = by_end(ops, idx + i, j - i, err);
+	}
+	return s;
+}
+
+/* idx in group order, and in each group by start then end: stable sorts
+ * from the least significant key to the most. */
 static enum nst_status order_ops(const struct nst_gt_ops *ops, enum nst_gt_by by, uint32_t *idx,
 				 struct nst_error *err)
 {
-	const int64_t *keys[5] = { ops->end, ops->start };
-	size_t nkeys = 2;
+	const int64_t *keys[3];
+	size_t nkeys = 0;
 	if (by == NST_GT_BY_STREAM)
 		keys[nkeys++] = ops->stream;
 	keys[nkeys++] = ops->device;
@@ -216,7 +280,7 @@ static enum nst_status order_ops(const struct nst_gt_ops *ops, enum nst_gt_by by
 		keys[nkeys++] = ops->gpid;
 	for (size_t i = 0; i < ops->n; i++)
 		idx[i] = (uint32_t)i;
-	enum nst_status s = NST_OK;
+	enum nst_status s = in_time_order(ops) ? NST_OK : time_order(ops, idx, err);
 	for (size_t k = 0; !s && k < nkeys; k++)
 		s = nst_sort_by_key(idx, ops->n, keys[k], err);
 	return s;
@@ -256,29 +320,41 @@ static bool measure(const struct nst_gt_ops *ops, const uint32_t *idx, size_t n,
 	return !g->busy.sum_overflow && !g->kern.sum_overflow;
 }
 
-enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, int64_t gap,
-			      struct nst_gt_group **out, size_t *n, struct nst_error *err)
+enum nst_status nst_gt_order(const struct nst_gt_ops *ops, enum nst_gt_by by, uint32_t **order,
+			     struct nst_error *err)
+{
+	*order = malloc((ops->n ? ops->n : 1) * sizeof **order);
+	enum nst_status s = *order ? order_ops(ops, by, *order, err)
+				   : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (s) {
+		free(*order);
+		*order = NULL;
+	}
+	return s;
+}
+
+enum nst_status nst_gt_measure(const struct nst_gt_ops *ops, enum nst_gt_by by, int64_t gap,
+			       const uint32_t *order, struct nst_gt_group **out, size_t *n,
+			       struct nst_error *err)
 {
 	*out = NULL;
 	*n = 0;
 	size_t cap = ops->n ? ops->n : 1;
-	uint32_t *idx = malloc(cap * sizeof *idx);
 	struct nst_interval *all = malloc(cap * sizeof *all), *kern = malloc(cap * sizeof *kern);
 	struct nst_gt_group *g = malloc(cap * sizeof *g);
-	enum nst_status s = idx && all && kern && g ? order_ops(ops, by, idx, err)
-						    : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	enum nst_status s = all && kern && g ? NST_OK
+					     : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0, j; !s && i < ops->n; i = j) {
 		int64_t key[3];
-		key_of(ops, by, idx[i], key);
-		j = group_end(ops, by, idx, i, key);
+		key_of(ops, by, order[i], key);
+		j = group_end(ops, by, order, i, key);
 		struct nst_gt_group *grp = &g[(*n)++];
 		grp->gpid = key[0];
 		grp->device = key[1];
 		grp->stream = key[2];
-		if (!measure(ops, idx + i, j - i, gap, all, kern, grp))
+		if (!measure(ops, order + i, j - i, gap, all, kern, grp))
 			s = nst_fail_sum(err);
 	}
-	free(idx);
 	free(all);
 	free(kern);
 	if (s) {
@@ -288,6 +364,19 @@ enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, i
 	}
 	*out = g;
 	return NST_OK;
+}
+
+enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, int64_t gap,
+			      struct nst_gt_group **out, size_t *n, struct nst_error *err)
+{
+	uint32_t *order;
+	*out = NULL;
+	*n = 0;
+	enum nst_status s = nst_gt_order(ops, by, &order, err);
+	if (!s)
+		s = nst_gt_measure(ops, by, gap, order, out, n, err);
+	free(order);
+	return s;
 }
 
 /* ---- the numbers of gpu_time_sum ---------------------------------------------- */

@@ -49,6 +49,13 @@ enum nst_gt_cut { NST_GT_WHOLE, NST_GT_CUT_TO_WINDOW };
 enum nst_status nst_gt_load(struct nst_ctx *ctx, enum nst_gt_cut cut,
 			    struct nst_gt_ops *ops, struct nst_error *err);
 void nst_gt_release(struct nst_gt_ops *ops);
+/* nst_gt_load's operations, loaded on first use and kept with the export
+ * (and filter) that ctx shows, with their order by device (nst_gt_order):
+ * the reports that measure GPU time, run one after another, then read
+ * and sort them once.  Neither is to be released. */
+enum nst_status nst_gt_shared(struct nst_ctx *ctx, enum nst_gt_cut cut,
+			      const struct nst_gt_ops **ops, const uint32_t **by_device,
+			      struct nst_error *err);
 
 enum nst_gt_by { NST_GT_BY_DEVICE, NST_GT_BY_PROCESS, NST_GT_BY_STREAM };
 
@@ -67,6 +74,15 @@ struct nst_gt_group {
  * counted.  *out is malloc'ed. */
 enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, int64_t gap,
 			      struct nst_gt_group **out, size_t *n, struct nst_error *err);
+/* nst_gt_groups in two steps: *order (malloc'ed) the operations'
+ * indexes group after group, busy.n of each, each group's in order of
+ * start, then end (the order nst_intervals_sort gives); then the groups
+ * measured in that order. */
+enum nst_status nst_gt_order(const struct nst_gt_ops *ops, enum nst_gt_by by, uint32_t **order,
+			     struct nst_error *err);
+enum nst_status nst_gt_measure(const struct nst_gt_ops *ops, enum nst_gt_by by, int64_t gap,
+			       const uint32_t *order, struct nst_gt_group **out, size_t *n,
+			       struct nst_error *err);
 
 /* Holes in busy time shorter than this are the GPU going from one
  * operation to the next, about a kernel launch's latency, not idleness

@@ -103,16 +103,18 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out, stru
 		parse_by(v, &by);
 	if ((v = nst_ctx_value(ctx, "gap")))
 		parse_gap(v, &gap);
-	struct nst_gt_ops ops;
+	const struct nst_gt_ops *ops;
+	const uint32_t *by_device;
 	struct nst_gt_group *g = NULL;
 	size_t n = 0;
-	enum nst_status s = nst_gt_load(ctx, NST_GT_CUT_TO_WINDOW, &ops, err);
+	enum nst_status s = nst_gt_shared(ctx, NST_GT_CUT_TO_WINDOW, &ops, &by_device, err);
+	if (!s && by == NST_GT_BY_DEVICE)
+		s = nst_gt_measure(ops, by, gap, by_device, &g, &n, err);
+	else if (!s)
+		s = nst_gt_groups(ops, by, gap, &g, &n, err);
 	if (!s)
-		s = nst_gt_groups(&ops, by, gap, &g, &n, err);
-	if (!s)
-		s = emit(out, by, &ops, g, n, err);
+		s = emit(out, by, ops, g, n, err);
 	free(g);
-	nst_gt_release(&ops);
 	return s;
 }
 

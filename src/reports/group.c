@@ -248,9 +248,22 @@ static void merge_pass(uint32_t *idx, uint32_t *tmp, size_t n, size_t width,
 	}
 }
 
+/* Whether idx is in cmp's order already: rows often come out of their
+ * tables sorted, and then the merge passes would only copy them. */
+static bool in_cmp_order(const uint32_t *idx, size_t n,
+			 int (*cmp)(uint32_t a, uint32_t b, void *arg), void *arg)
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp(idx[i], idx[i - 1], arg) < 0)
+			return false;
+	return true;
+}
+
 void nst_stable_sort(uint32_t *idx, size_t n,
 		     int (*cmp)(uint32_t a, uint32_t b, void *arg), void *arg)
 {
+	if (in_cmp_order(idx, n, cmp, arg))
+		return;
 	uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
 	if (!tmp) { /* insertion sort: slow, but stable and allocation-free */
 		for (size_t i = 1; i < n; i++)
@@ -296,16 +309,6 @@ static void radix_pass(struct keyed_rows src, struct keyed_rows dst, size_t n, i
 		dst.key[at] = src.key[i];
 		dst.row[at] = src.row[i];
 	}
-}
-
-/* Whether key[idx[]] is already in order: nothing to sort, nor to
- * allocate. */
-static bool in_key_order(const uint32_t *idx, size_t n, const int64_t *key)
-{
-	for (size_t i = 1; i < n; i++)
-		if (key[idx[i]] < key[idx[i - 1]])
-			return false;
-	return true;
 }
 
 /* Bits needed for v. */
@@ -365,11 +368,65 @@ static bool sort_packed(uint32_t *idx, size_t n, const int64_t *key, enum nst_st
 	return true;
 }
 
+/* Rows gathered table after table, or group after group, come in a few
+ * runs each in key order: merging them is a pass or two where a radix
+ * sort makes one per byte of the key. */
+#define FEW_RUNS 8
+
+/* Where the runs of idx in key order start, ends[k] the end of run k;
+ * false when there are more than FEW_RUNS. */
+static bool few_runs(const uint32_t *idx, size_t n, const int64_t *key, size_t *ends,
+		     size_t *nruns)
+{
+	*nruns = 0;
+	for (size_t i = 1; i <= n; i++)
+		if (i == n || key[idx[i]] < key[idx[i - 1]]) {
+			if (*nruns == FEW_RUNS)
+				return false;
+			ends[(*nruns)++] = i;
+		}
+	return true;
+}
+
+/* Merges neighbouring runs until one is left; on equal keys the earlier
+ * run's row first, so that the sort stays stable. */
+static enum nst_status merge_runs(uint32_t *idx, size_t n, const int64_t *key, size_t *ends,
+				  size_t nruns, struct nst_error *err)
+{
+	uint32_t *tmp = malloc(n * sizeof *tmp), *src = idx, *dst = tmp;
+	if (!tmp)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory sorting rows");
+	while (nruns > 1) {
+		size_t kept = 0;
+		for (size_t k = 0, lo = 0; k < nruns; k += 2) {
+			size_t mid = ends[k], hi = k + 1 < nruns ? ends[k + 1] : mid;
+			size_t a = lo, b = mid, o = lo;
+			while (a < mid && b < hi)
+				dst[o++] = key[src[b]] < key[src[a]] ? src[b++] : src[a++];
+			while (a < mid)
+				dst[o++] = src[a++];
+			while (b < hi)
+				dst[o++] = src[b++];
+			ends[kept++] = hi;
+			lo = hi;
+		}
+		nruns = kept;
+		uint32_t *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != idx)
+		memcpy(idx, src, n * sizeof *idx);
+	free(tmp);
+	return NST_OK;
+}
+
 enum nst_status nst_sort_by_key(uint32_t *idx, size_t n, const int64_t *key,
 				struct nst_error *err)
 {
-	if (in_key_order(idx, n, key))
-		return NST_OK;
+	size_t ends[FEW_RUNS], nruns;
+	if (few_runs(idx, n, key, ends, &nruns))
+		return nruns > 1 ? merge_runs(idx, n, key, ends, nruns, err) : NST_OK;
 	enum nst_status packed;
 	if (sort_packed(idx, n, key, &packed, err))
 		return packed;

@@ -48,7 +48,8 @@ void nst_stable_sort(uint32_t *idx, size_t n,
 /* ---- ordering rows by a key ------------------------------------------------ */
 
 /* Sorts idx[0..n) by key[idx[i]] ascending; equal keys keep their order
- * in idx (an LSD radix sort: traces of millions of rows sort in O(n)). */
+ * in idx (an LSD radix sort: traces of millions of rows sort in O(n);
+ * rows in a few runs already in key order are merged instead). */
 enum nst_status nst_sort_by_key(uint32_t *idx, size_t n, const int64_t *key,
 				struct nst_error *err);
 

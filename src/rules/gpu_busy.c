@@ -23,9 +23,12 @@ static const struct origin sources[] = {
 };
 #define NSOURCES (sizeof sources / sizeof *sources)
 
+/* The ids as stored (32-bit offsets where they fit): they are read once
+ * here, and widening them would copy each column for good. */
 struct source {
 	size_t n;
-	const int64_t *start, *end, *gpid, *device, *context;
+	const int64_t *start, *end;
+	const struct nst_col *gpid, *device, *context;
 };
 
 static enum nst_status read_source(struct nst_ctx *ctx, const struct origin *o, struct source *t,
@@ -37,9 +40,9 @@ static enum nst_status read_source(struct nst_ctx *ctx, const struct origin *o, 
 	enum nst_status s = nst_ev_rows(ev, table, &t->n, err);
 	if (!s) s = nst_ev_i64(ev, table, "start", &t->start, err);
 	if (!s) s = nst_ev_i64(ev, table, "end", &t->end, err);
-	if (!s) s = nst_ev_i64(ev, table, o->pid_col, &t->gpid, err);
-	if (!s) s = nst_ev_i64(ev, table, o->device_col, &t->device, err);
-	if (!s) s = nst_ev_i64(ev, table, o->context_col, &t->context, err);
+	if (!s) s = nst_ev_col(ev, table, o->pid_col, &t->gpid, err);
+	if (!s) s = nst_ev_col(ev, table, o->device_col, &t->device, err);
+	if (!s) s = nst_ev_col(ev, table, o->context_col, &t->context, err);
 	if (!s && t->n && (!t->start || !t->end))
 		s = nst_fail(err, NST_ERR_DB, "%s: %s lacks start or end", nst_db_path(ctx->db), table);
 	return s;
@@ -75,9 +78,9 @@ static enum nst_status lone_process(struct nst_ctx *ctx, const char *table, int6
 			nst_db_path(ctx->db), table);
 }
 
-static int64_t at(const int64_t *col, size_t row, int64_t dflt)
+static int64_t at(const struct nst_col *col, size_t row, int64_t dflt)
 {
-	return col ? col[row] : dflt;
+	return col ? nst_col_at(col, row) : dflt;
 }
 
 static enum nst_status reserve(struct nst_busy *b, size_t cap, struct nst_error *err)
@@ -126,12 +129,6 @@ static enum nst_status gather(struct nst_ctx *ctx, struct nst_busy *b, struct so
 	return s;
 }
 
-static int earlier(uint32_t a, uint32_t b, void *arg)
-{
-	const int64_t *start = arg;
-	return (start[a] > start[b]) - (start[a] < start[b]);
-}
-
 /* Groups b's rows by origin, process and device, each group in start order. */
 static enum nst_status group(struct nst_busy *b, struct nst_error *err)
 {
@@ -146,8 +143,8 @@ static enum nst_status group(struct nst_busy *b, struct nst_error *err)
 	enum nst_status s = nst_group(keys, 3, rows, b->n, &b->g, err);
 	free(rows);
 	for (size_t k = 0; !s && k < b->g.n; k++)
-		nst_stable_sort(b->g.order + b->g.start[k], b->g.start[k + 1] - b->g.start[k],
-				earlier, b->start);
+		s = nst_sort_by_key(b->g.order + b->g.start[k], b->g.start[k + 1] - b->g.start[k],
+				    b->start, err);
 	return s;
 }
 

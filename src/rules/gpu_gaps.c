@@ -38,12 +38,6 @@ static void find_gaps(const struct nst_busy *b, int64_t min_ns, struct gaps *gp)
 	}
 }
 
-static int earlier(uint32_t a, uint32_t b, void *arg)
-{
-	const int64_t *start = arg;
-	return (start[a] > start[b]) - (start[a] < start[b]);
-}
-
 static void set_texts(struct nst_ctx *ctx, int64_t gap_ms, struct nst_rule_notes *notes)
 {
 	nst_busy_notes(ctx, nst_arena_printf(ctx->arena,
@@ -93,7 +87,9 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 		for (size_t k = 0; k < gp.n; k++)
 			idx[k] = (uint32_t)k;
 		/* equal durations: the earlier gap first, whatever its device */
-		nst_stable_sort(idx, gp.n, earlier, gp.start);
+		s = nst_sort_by_key(idx, gp.n, gp.start, err);
+	}
+	if (s == NST_OK) {
 		struct nst_rule_notes notes = { 0 };
 		size_t n = nst_rule_top(ctx, idx, gp.n, gp.dur, &notes);
 		set_texts(ctx, gap_ms, &notes);

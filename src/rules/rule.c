@@ -64,11 +64,98 @@ enum nst_status nst_rule_begin(const struct nst_sink *out, const struct nst_rule
 	return s == NST_OK ? out->begin(out->ctx, cols, ncols, err) : s;
 }
 
+/* idx by dur descending, stably, as one radix sort on ~dur (which orders
+ * int64s the other way round without overflow): a rule may rank a
+ * million rows.  False, idx untouched, when memory is short. */
+static bool radix_longer_first(uint32_t *idx, size_t n, const int64_t *dur)
+{
+	uint32_t top = 0;
+	for (size_t i = 0; i < n; i++)
+		top = idx[i] > top ? idx[i] : top;
+	int64_t *inverse = malloc(((size_t)top + 1) * sizeof *inverse);
+	if (!inverse)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		inverse[idx[i]] = ~dur[idx[i]];
+	struct nst_error err;
+	bool sorted = nst_sort_by_key(idx, n, inverse, &err) == NST_OK;
+	free(inverse);
+	return sorted;
+}
+
+/* ---- the first k of idx by dur descending, without sorting the rest ---- */
+
+/* Positions in idx; of two equal durations the earlier position ranks first. */
+struct ranking {
+	const uint32_t *idx;
+	const int64_t *dur;
+};
+
+static bool ranks_above(const struct ranking *r, size_t a, size_t b)
+{
+	int64_t da = r->dur[r->idx[a]], db = r->dur[r->idx[b]];
+	return da > db || (da == db && a < b);
+}
+
+/* heap[0] is the lowest ranked of the k kept. */
+static void sift_down(const struct ranking *r, size_t *heap, size_t k, size_t i)
+{
+	for (size_t c; (c = 2 * i + 1) < k; i = c) {
+		if (c + 1 < k && ranks_above(r, heap[c], heap[c + 1]))
+			c++;
+		if (!ranks_above(r, heap[i], heap[c]))
+			break;
+		size_t t = heap[i];
+		heap[i] = heap[c];
+		heap[c] = t;
+	}
+}
+
+/* idx[0..k) the k highest ranked, in rank order, as a stable sort of all
+ * n would put them: a page shows ten gaps of a million.  False, idx
+ * untouched, when memory is short. */
+static bool select_longest(uint32_t *idx, size_t n, const int64_t *dur, size_t k)
+{
+	size_t *heap = malloc((k ? k : 1) * sizeof *heap);
+	uint32_t *top = malloc((k ? k : 1) * sizeof *top);
+	if (!heap || !top) {
+		free(heap);
+		free(top);
+		return false;
+	}
+	struct ranking r = { idx, dur };
+	for (size_t i = 0; i < k; i++)
+		heap[i] = i;
+	for (size_t i = k / 2; i-- > 0;)
+		sift_down(&r, heap, k, i);
+	for (size_t i = k; k && i < n; i++)
+		if (ranks_above(&r, i, heap[0])) {
+			heap[0] = i;
+			sift_down(&r, heap, k, 0);
+		}
+	for (size_t m = k; m > 1; m--) { /* heap sort: the lowest ranked to the end */
+		size_t t = heap[0];
+		heap[0] = heap[m - 1];
+		heap[m - 1] = t;
+		sift_down(&r, heap, m - 1, 0);
+	}
+	for (size_t i = 0; i < k; i++)
+		top[i] = idx[heap[i]];
+	memcpy(idx, top, k * sizeof *idx);
+	free(heap);
+	free(top);
+	return true;
+}
+
 size_t nst_rule_top(struct nst_ctx *ctx, uint32_t *idx, size_t n, const int64_t *dur,
 		    struct nst_rule_notes *notes)
 {
+	size_t limit = nst_rule_limit(ctx);
+	if (limit < n / 4 && select_longest(idx, n, dur, limit))
+		return nst_rule_cut(ctx, n, notes);
 	struct by_dur k = { dur };
-	nst_stable_sort(idx, n, longer_first, &k);
+	if (!radix_longer_first(idx, n, dur))
+		nst_stable_sort(idx, n, longer_first, &k);
 	return nst_rule_cut(ctx, n, notes);
 }
 

@@ -53,7 +53,8 @@ enum nst_status nst_rule_begin(const struct nst_sink *out, const struct nst_rule
 			       const char *const *cols, size_t ncols, struct nst_error *err);
 
 /* idx[0..n) ordered by dur[idx[i]] descending, equal durations in the
- * order given, then cut to rows= (nst_rule_cut); returns the count kept. */
+ * order given, then cut to rows= (nst_rule_cut); returns the count kept.
+ * What idx holds past that count is in no particular order. */
 size_t nst_rule_top(struct nst_ctx *ctx, uint32_t *idx, size_t n, const int64_t *dur,
 		    struct nst_rule_notes *notes);
 
