@@ -1,8 +1,12 @@
 /* nstats: dispatch to a command (commands.c), and the one place that exits. */
+#include <limits.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* mallopt */
+#endif
 
 #include "cli/cli.h"
 
@@ -43,8 +47,22 @@ static int unknown_command(const char *word)
 	return EXIT_USAGE;
 }
 
+/* A run allocates and frees arrays of millions of rows one step after
+ * another (columns, sort buffers, groups).  Served by mmap, each one is
+ * handed back on free and faulted in again page by page by the next step,
+ * which at 10M launches costs more than the work.  Kept in the heap, a freed
+ * array is reused as it is.  Peak memory stays what the largest step holds. */
+static void keep_freed_memory(void)
+{
+#ifdef M_MMAP_MAX
+	mallopt(M_MMAP_MAX, 0);
+	mallopt(M_TRIM_THRESHOLD, INT_MAX);
+#endif
+}
+
 int main(int argc, char **argv)
 {
+	keep_freed_memory();
 	/* A report of millions of rows into a pipe or file: big blocks. */
 	static char stdout_buf[1 << 20];
 	if (!isatty(STDOUT_FILENO))
