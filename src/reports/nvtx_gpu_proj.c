@@ -64,37 +64,19 @@ static void ops_release(struct ops *o)
 	free(o->corr);
 }
 
-static enum nst_status ops_add_table(struct nst_ctx *ctx, const char *table,
-				     const struct nst_calls *c, struct ops *o,
-				     struct nst_error *err)
+/* The table's launches, copied in at o->n on: the arrays hold them all. */
+static enum nst_status ops_fill(struct nst_ctx *ctx, const char *table,
+				const struct nst_launches *l, const struct nst_calls *c,
+				struct ops *o, struct nst_error *err)
 {
-	struct nst_launches l;
 	struct nst_gpu_table t;
-	enum nst_status s = nst_gpu_table_load(ctx, table, NST_GPU_TIMES, &t, err);
-	if (s == NST_OK)
-		s = nst_launches_of(ctx, table, false, &l, err);
-	if (s != NST_OK)
-		return s;
-	if (l.n == 0) {
-		nst_launches_release(&l);
-		return NST_OK;
-	}
-	size_t n = o->n + l.n;
-	int64_t *p[6];
-	int64_t **cols[6] = { &o->calls.start, &o->calls.end, &o->calls.tid, &o->start, &o->end, &o->corr };
-	for (int k = 0; k < 6; k++) {
-		p[k] = realloc(*cols[k], n * sizeof *p[k]);
-		if (p[k])
-			*cols[k] = p[k];
-		else
-			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	}
 	const struct nst_col *corr;
-	if (s == NST_OK)
+	enum nst_status s = nst_gpu_table_load(ctx, table, NST_GPU_TIMES, &t, err);
+	if (s == NST_OK && l->n > 0)
 		s = nst_ev_col(ctx->ev, table, "correlationId", &corr, err);
-	for (size_t i = 0; s == NST_OK && i < l.n; i++) {
+	for (size_t i = 0; s == NST_OK && i < l->n; i++) {
 		size_t at = o->n + i;
-		uint32_t r = l.call[i], op = l.op[i];
+		uint32_t r = l->call[i], op = l->op[i];
 		o->calls.start[at] = c->start[r];
 		o->calls.end[at] = c->end[r];
 		o->calls.tid[at] = nst_col_or_null(c->gtid, r);
@@ -103,19 +85,35 @@ static enum nst_status ops_add_table(struct nst_ctx *ctx, const char *table,
 		o->corr[at] = nst_col_or_null(corr, op);
 	}
 	if (s == NST_OK)
-		o->n = o->calls.n = n;
-	nst_launches_release(&l);
+		o->n = o->calls.n = o->n + l->n;
 	return s;
 }
 
+/* The launches of all three tables first, so that each array is sized
+ * once: grown table by table, ten million rows were copied twice over. */
 static enum nst_status ops_load(struct nst_ctx *ctx, struct ops *o, struct nst_error *err)
 {
+	static const char *const tables[] = { KERNEL, MEMCPY, MEMSET };
+	struct nst_launches l[3] = { { 0 } };
 	const struct nst_calls *c;
+	size_t n = 0;
 	memset(o, 0, sizeof *o);
 	enum nst_status s = nst_calls_ids(ctx, &c, err);
-	if (!s) s = ops_add_table(ctx, KERNEL, c, o, err);
-	if (!s) s = ops_add_table(ctx, MEMCPY, c, o, err);
-	if (!s) s = ops_add_table(ctx, MEMSET, c, o, err);
+	for (size_t k = 0; s == NST_OK && k < 3; k++) {
+		s = nst_launches_of(ctx, tables[k], false, &l[k], err);
+		n += l[k].n;
+	}
+	if (s == NST_OK)
+		s = nst_spans_alloc(&o->calls, n, err);
+	o->calls.n = 0;
+	if (s == NST_OK && (!(o->start = malloc((n ? n : 1) * sizeof *o->start)) ||
+			    !(o->end = malloc((n ? n : 1) * sizeof *o->end)) ||
+			    !(o->corr = malloc((n ? n : 1) * sizeof *o->corr))))
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t k = 0; s == NST_OK && k < 3; k++)
+		s = ops_fill(ctx, tables[k], &l[k], c, o, err);
+	for (size_t k = 0; k < 3; k++)
+		nst_launches_release(&l[k]);
 	return s;
 }
 
