@@ -437,7 +437,10 @@ static char *select_sql(const struct ev_table *t, struct ev_col **load, size_t n
 static size_t expected_rows(const struct reader *rd, const struct ev_table *t)
 {
 	char sql[256];
-	snprintf(sql, sizeof sql, "SELECT min(rowid), max(rowid) FROM \"%s\"", t->name);
+	/* Two subqueries: SQLite finds a lone min() or max() of the rowid at
+	 * the b-tree's ends, but scans the whole table for the pair. */
+	snprintf(sql, sizeof sql, "SELECT (SELECT min(rowid) FROM \"%s\"), (SELECT max(rowid) FROM \"%s\")",
+		 t->name, t->name);
 	sqlite3_stmt *st;
 	size_t n = 0;
 	if (sqlite3_prepare_v2(rd->h, sql, -1, &st, NULL) != SQLITE_OK)
