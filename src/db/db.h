@@ -43,6 +43,12 @@ bool nst_db_has_column(struct nst_db *db, const char *table,
 
 /* StringIds value for id, or NULL when the id points nowhere. */
 const char *nst_db_string(struct nst_db *db, int64_t id);
+/* A small number for a string id, below nst_db_string_slots(), or -1 when
+ * the id names no string: what is derived from a string is cached in an
+ * array by slot, as long as StringIds has rows, whatever its ids (a real
+ * export has 126 strings with ids up to 3.4 million). */
+int64_t nst_db_string_slot(struct nst_db *db, int64_t id);
+size_t nst_db_string_slots(struct nst_db *db);
 /* Loads StringIds; nst_db_string() calls it on first use. */
 enum nst_status nst_db_load_strings(struct nst_db *db, struct nst_error *err);
 

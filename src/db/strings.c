@@ -82,17 +82,38 @@ enum nst_status nst_db_load_strings(struct nst_db *db, struct nst_error *err)
 	return NST_OK;
 }
 
+static const struct sparse_string *find_sparse(const struct nst_db *db, int64_t id)
+{
+	struct sparse_string key = { id, NULL };
+	return db->nsparse ? bsearch(&key, db->sparse, db->nsparse, sizeof key, cmp_sparse) : NULL;
+}
+
 const char *nst_db_string(struct nst_db *db, int64_t id)
 {
 	if (!db->strings_loaded && nst_db_load_strings(db, NULL) != NST_OK)
 		return NULL;
 	if (id >= 0 && (uint64_t)id < db->ndense)
 		return db->dense[id];
-	struct sparse_string key = { id, NULL };
-	struct sparse_string *hit = db->nsparse
-		? bsearch(&key, db->sparse, db->nsparse, sizeof key, cmp_sparse)
-		: NULL;
+	const struct sparse_string *hit = find_sparse(db, id);
 	return hit ? hit->s : NULL;
+}
+
+/* Dense ids are their own slots; the sparse ones follow, in id order. */
+int64_t nst_db_string_slot(struct nst_db *db, int64_t id)
+{
+	if (!db->strings_loaded && nst_db_load_strings(db, NULL) != NST_OK)
+		return -1;
+	if (id >= 0 && (uint64_t)id < db->ndense)
+		return db->dense[id] ? id : -1;
+	const struct sparse_string *hit = find_sparse(db, id);
+	return hit ? (int64_t)(db->ndense + (size_t)(hit - db->sparse)) : -1;
+}
+
+size_t nst_db_string_slots(struct nst_db *db)
+{
+	if (!db->strings_loaded && nst_db_load_strings(db, NULL) != NST_OK)
+		return 0;
+	return db->ndense + db->nsparse;
 }
 
 static struct db_enum *load_enum(struct nst_db *db, const char *table)

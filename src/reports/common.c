@@ -50,23 +50,19 @@ static const char *strip_version(struct nst_arena *arena, const char *name)
 const char *nst_api_name(struct nst_ctx *ctx, int64_t id)
 {
 	struct nst_shared *sh = ctx->shared;
-	const char *raw = nst_db_string(ctx->db, id);
-	if (!raw)
+	int64_t slot = nst_db_string_slot(ctx->db, id);
+	if (slot < 0)
 		return NULL;
-	if (id < 0 || id >= (1 << 24))
-		return strip_version(ctx->arena, raw);
-	if ((size_t)id < sh->napi_names && sh->api_names[id])
-		return sh->api_names[id];
-	if ((size_t)id >= sh->napi_names) {
-		size_t n = (size_t)id * 2 + 64;
-		const char **p = realloc(sh->api_names, n * sizeof *p);
-		if (!p)
-			return strip_version(ctx->arena, raw);
-		memset(p + sh->napi_names, 0, (n - sh->napi_names) * sizeof *p);
-		sh->api_names = p;
+	if (!sh->api_names) {
+		size_t n = nst_db_string_slots(ctx->db);
+		if (!(sh->api_names = calloc(n, sizeof *sh->api_names)))
+			return strip_version(ctx->arena, nst_db_string(ctx->db, id));
 		sh->napi_names = n;
 	}
-	return sh->api_names[id] = strip_version(&sh->arena, raw);
+	if ((size_t)slot >= sh->napi_names)
+		return strip_version(ctx->arena, nst_db_string(ctx->db, id));
+	const char **name = &sh->api_names[slot];
+	return *name ? *name : (*name = strip_version(&sh->arena, nst_db_string(ctx->db, id)));
 }
 
 const char *nst_raw_name(struct nst_ctx *ctx, int64_t name_id)

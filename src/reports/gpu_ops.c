@@ -96,27 +96,26 @@ static int64_t intern(struct nst_op_names *nm, const char *s)
 	}
 }
 
-#define DENSE_IDS_MAX ((size_t)1 << 22)
+/* Enum values (copy kinds) below this are cached in an array. */
+#define DENSE_ENUM_MAX 1024
 
-/* The dense cache slot of (space, id), grown on demand; NULL for an id too
- * big for it (or no memory), which the map then serves. */
-static uint32_t *dense_slot(struct nst_op_names *nm, int space, int64_t id)
+/* The array slot that caches (space, id), allocated whole on first use;
+ * NULL for what the array does not cover (or no memory), which the map
+ * then serves.  Names of strings go by their string slot, so the array is
+ * as long as StringIds, whatever its ids. */
+static uint32_t *dense_slot(struct nst_ctx *ctx, struct nst_op_names *nm, int space, int64_t id)
 {
-	if (id < 0 || (uint64_t)id >= DENSE_IDS_MAX)
+	bool text = space == ID_KERNEL || space == ID_API;
+	int64_t key = text ? nst_db_string_slot(ctx->db, id) : id;
+	size_t n = text ? nst_db_string_slots(ctx->db) : DENSE_ENUM_MAX;
+	if (key < 0 || (uint64_t)key >= n)
 		return NULL;
-	size_t have = nm->ndense[space];
-	if ((size_t)id >= have) {
-		size_t n = have ? have : 1024;
-		while (n <= (size_t)id)
-			n *= 2;
-		uint32_t *d = realloc(nm->dense[space], n * sizeof *d);
-		if (!d)
+	if (!nm->dense[space]) {
+		if (!(nm->dense[space] = calloc(n, sizeof *nm->dense[space])))
 			return NULL;
-		memset(d + have, 0, (n - have) * sizeof *d);
-		nm->dense[space] = d;
 		nm->ndense[space] = n;
 	}
-	return &nm->dense[space][id];
+	return (uint64_t)key < nm->ndense[space] ? &nm->dense[space][key] : NULL;
 }
 
 /* Sets *name to the name of id (NULL for SQL NULL); -1 when out of memory. */
@@ -126,7 +125,7 @@ typedef int (*name_fn)(struct nst_ctx *ctx, int64_t id, const char **name);
 static int64_t intern_id(struct nst_ctx *ctx, struct nst_op_names *nm, int space,
 			 int64_t id, name_fn name_of)
 {
-	uint32_t *slot = dense_slot(nm, space, id), hit;
+	uint32_t *slot = dense_slot(ctx, nm, space, id), hit;
 	if (slot && *slot)
 		return (int64_t)*slot - 1;
 	if (!slot && nst_map_get(&nm->by_id, space, id, &hit))

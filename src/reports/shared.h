@@ -15,7 +15,7 @@ struct nst_shared {
 	struct nst_calls calls;
 	bool ids_loaded, index_built;
 	struct nst_corrindex call_index;
-	const char **api_names; /* by nameId, dense ids only */
+	const char **api_names; /* by nameId's string slot (nst_db_string_slot) */
 	size_t napi_names;
 	int64_t *kname_ids[3];
 	struct nst_col kname_col[3]; /* kname_ids as columns */
