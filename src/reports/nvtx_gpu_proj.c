@@ -48,72 +48,73 @@ int64_t nst_proj_end(const struct nst_proj *p, size_t i)
 
 /* ---- GPU operations and their calls ---------------------------------------- */
 
-/* Every launch of the three GPU tables: the call as a span, and the
- * operation's times and correlationId. */
+/* Every launch of the three GPU tables, one after another: the call as a
+ * span (a copy: the sweep orders spans), the operation where its table
+ * holds it. */
+enum { OP_TABLES = 3 };
+
 struct ops {
 	struct nst_spans calls;
-	int64_t *start, *end, *corr;
 	size_t n;
+	size_t first[OP_TABLES];               /* the table's first launch */
+	struct nst_launches l[OP_TABLES];
+	struct nst_gpu_table t[OP_TABLES];
+	const struct nst_col *corr[OP_TABLES];
 };
 
 static void ops_release(struct ops *o)
 {
 	nst_spans_release(&o->calls);
-	free(o->start);
-	free(o->end);
-	free(o->corr);
+	for (size_t k = 0; k < OP_TABLES; k++)
+		nst_launches_release(&o->l[k]);
 }
 
-/* The table's launches, copied in at o->n on: the arrays hold them all. */
-static enum nst_status ops_fill(struct nst_ctx *ctx, const char *table,
-				const struct nst_launches *l, const struct nst_calls *c,
-				struct ops *o, struct nst_error *err)
+/* Launch i's operation: its table's columns and row. */
+static uint32_t op_at(const struct ops *o, size_t i, size_t *k)
 {
-	struct nst_gpu_table t;
-	const struct nst_col *corr;
-	enum nst_status s = nst_gpu_table_load(ctx, table, NST_GPU_TIMES, &t, err);
+	*k = i >= o->first[2] ? 2 : i >= o->first[1] ? 1 : 0;
+	return o->l[*k].op[i - o->first[*k]];
+}
+
+/* The table's launches as call spans, at o->n on. */
+static enum nst_status ops_fill(struct nst_ctx *ctx, const char *table, size_t k,
+				const struct nst_calls *c, struct ops *o, struct nst_error *err)
+{
+	const struct nst_launches *l = &o->l[k];
+	enum nst_status s = nst_gpu_table_load(ctx, table, NST_GPU_TIMES, &o->t[k], err);
 	if (s == NST_OK && l->n > 0)
-		s = nst_ev_col(ctx->ev, table, "correlationId", &corr, err);
+		s = nst_ev_col(ctx->ev, table, "correlationId", &o->corr[k], err);
+	o->first[k] = o->n;
 	for (size_t i = 0; s == NST_OK && i < l->n; i++) {
 		size_t at = o->n + i;
-		uint32_t r = l->call[i], op = l->op[i];
+		uint32_t r = l->call[i];
 		o->calls.start[at] = c->start[r];
 		o->calls.end[at] = c->end[r];
 		o->calls.tid[at] = nst_col_or_null(c->gtid, r);
-		o->start[at] = t.start[op];
-		o->end[at] = t.end[op];
-		o->corr[at] = nst_col_or_null(corr, op);
 	}
 	if (s == NST_OK)
 		o->n = o->calls.n = o->n + l->n;
 	return s;
 }
 
-/* The launches of all three tables first, so that each array is sized
+/* The launches of all three tables first, so that the spans are sized
  * once: grown table by table, ten million rows were copied twice over. */
 static enum nst_status ops_load(struct nst_ctx *ctx, struct ops *o, struct nst_error *err)
 {
-	static const char *const tables[] = { KERNEL, MEMCPY, MEMSET };
-	struct nst_launches l[3] = { { 0 } };
+	static const char *const tables[OP_TABLES] = { KERNEL, MEMCPY, MEMSET };
 	const struct nst_calls *c;
 	size_t n = 0;
 	memset(o, 0, sizeof *o);
 	enum nst_status s = nst_calls_ids(ctx, &c, err);
-	for (size_t k = 0; s == NST_OK && k < 3; k++) {
-		s = nst_launches_of(ctx, tables[k], false, &l[k], err);
-		n += l[k].n;
+	for (size_t k = 0; s == NST_OK && k < OP_TABLES; k++) {
+		s = nst_launches_of(ctx, tables[k], false, &o->l[k], err);
+		n += o->l[k].n;
 	}
 	if (s == NST_OK)
 		s = nst_spans_alloc(&o->calls, n, err);
 	o->calls.n = 0;
-	if (s == NST_OK && (!(o->start = malloc((n ? n : 1) * sizeof *o->start)) ||
-			    !(o->end = malloc((n ? n : 1) * sizeof *o->end)) ||
-			    !(o->corr = malloc((n ? n : 1) * sizeof *o->corr))))
-		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t k = 0; s == NST_OK && k < 3; k++)
-		s = ops_fill(ctx, tables[k], &l[k], c, o, err);
-	for (size_t k = 0; k < 3; k++)
-		nst_launches_release(&l[k]);
+	for (size_t k = 0; s == NST_OK && k < OP_TABLES; k++)
+		s = ops_fill(ctx, tables[k], k, c, o, err);
 	return s;
 }
 
@@ -127,17 +128,20 @@ struct acc {
 	int64_t *pstart, *pend, *nops, *last_corr;
 };
 
-static int take_op(void *arg, uint32_t range, uint32_t op)
+static int take_op(void *arg, uint32_t range, uint32_t launch)
 {
 	struct acc *a = arg;
-	const struct ops *o = a->o;
-	if (a->nops[range] == 0 || o->start[op] < a->pstart[range])
-		a->pstart[range] = o->start[op];
-	if (a->nops[range] == 0 || o->end[op] > a->pend[range])
-		a->pend[range] = o->end[op];
-	if (a->nops[range] == 0 || o->corr[op] != a->last_corr[range]) {
+	size_t k;
+	uint32_t op = op_at(a->o, launch, &k);
+	const struct nst_gpu_table *t = &a->o->t[k];
+	int64_t corr = nst_col_or_null(a->o->corr[k], op);
+	if (a->nops[range] == 0 || t->start[op] < a->pstart[range])
+		a->pstart[range] = t->start[op];
+	if (a->nops[range] == 0 || t->end[op] > a->pend[range])
+		a->pend[range] = t->end[op];
+	if (a->nops[range] == 0 || corr != a->last_corr[range]) {
 		a->nops[range]++;
-		a->last_corr[range] = o->corr[op];
+		a->last_corr[range] = corr;
 	}
 	return 0;
 }
