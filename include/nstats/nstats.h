@@ -478,9 +478,12 @@ struct nst_audit;
 enum nst_status nst_audit_run(struct nst_export *x, const char *const *reports, size_t n,
 			      struct nst_audit **out, struct nst_error *err);
 void nst_audit_free(struct nst_audit *a);
-/* Since NST_API_VERSION 3.  Declares the columns nst_audit_run reads, so
- * that the next nst_export_load reads them in the one scan of each table
- * it makes for its reports, rather than in a second scan of its own. */
+/* Since NST_API_VERSION 3.  Declares the columns the audit's findings
+ * read, so that the next nst_export_load reads them in the one scan of each
+ * table it makes for its reports, rather than nst_audit_run in a second
+ * scan of its own.  The reports nst_audit_run is given (for the
+ * skipped_reports finding) are read as any run reads them: pass those that
+ * were loaded, or none. */
 enum nst_status nst_audit_want(struct nst_export *x, struct nst_error *err);
 /* Findings that are not informational and counted something. */
 size_t nst_audit_found(const struct nst_audit *a);

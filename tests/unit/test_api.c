@@ -638,6 +638,7 @@ static void two_exports_on_two_threads(void **state)
 
 struct findings {
 	size_t rows, found;
+	int64_t counted; /* the counts, summed */
 };
 
 static enum nst_status count_finding(void *ctx, const struct nst_cell *cells,
@@ -649,18 +650,33 @@ static enum nst_status count_finding(void *ctx, const struct nst_cell *cells,
 	assert_int_equal(cells[1].kind, NST_TEXT);
 	f->rows++;
 	f->found += strcmp(cells[1].v.s, "FOUND") == 0;
+	f->counted += cells[2].kind == NST_INT ? cells[2].v.i : 0;
 	return NST_OK;
 }
 
 struct lines {
 	size_t reads;
+	char table[32][64]; /* what each read read */
 };
 
 static void count_timing(void *arg, const char *line)
 {
 	struct lines *l = arg;
 	assert_null(strchr(line, '\n'));
-	l->reads += strncmp(line, "read ", 5) == 0;
+	if (strncmp(line, "read ", 5) != 0)
+		return;
+	if (l->reads < 32)
+		sscanf(line + 5, "%63s", l->table[l->reads]);
+	l->reads++;
+}
+
+static bool a_table_read_twice(const struct lines *l)
+{
+	for (size_t i = 0; i < l->reads && i < 32; i++)
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(l->table[i], l->table[k]) == 0)
+				return true;
+	return false;
 }
 
 static void the_audit_and_the_hooks(void **state)
@@ -682,6 +698,52 @@ static void the_audit_and_the_hooks(void **state)
 	assert_true(lines.reads > 0);
 	nst_audit_free(a);
 	nst_export_close(x);
+}
+
+/* A report, then the audit, with or without asking for the audit's columns
+ * before the load: whether a table was read twice, and what it found. */
+static bool audit_after_a_report(bool want, struct findings *found)
+{
+	struct lines lines = { 0 };
+	struct nst_options o = { .version = NST_API_VERSION, .timing = count_timing, .arg = &lines };
+	struct nst_export *x = NULL;
+	struct nst_error err = { 0 };
+	assert_int_equal(nst_export_open(API_EXPORT_A, &o, &x, &err), NST_OK);
+	struct nst_job *j = job(NST_REPORTS, "cuda_gpu_kern_sum");
+	if (want)
+		assert_int_equal(nst_audit_want(x, &err), NST_OK);
+	assert_int_equal(nst_export_load(x, NULL, &j, 1, &err), NST_OK);
+	struct totals t = { 0 };
+	struct nst_sink sink = { totals_begin, totals_row, NULL, &t };
+	assert_int_equal(nst_run(x, &(struct nst_run){ .job = j, .sink = &sink }, NULL, &err), NST_OK);
+	assert_true(t.n > 0);
+	struct nst_audit *a = NULL;
+	const char *const probed[] = { "cuda_gpu_kern_sum" }; /* the reports already run */
+	assert_int_equal(nst_audit_run(x, probed, 1, &a, &err), NST_OK);
+	struct findings f = { 0 };
+	assert_int_equal(nst_audit_rows(a, &(struct nst_sink){ ok_begin, count_finding, NULL, &f }, &err),
+			 NST_OK);
+	assert_int_equal(f.rows, nst_catalog_size(NST_FINDINGS));
+	*found = f;
+	nst_audit_free(a);
+	nst_job_free(j);
+	nst_export_close(x);
+	assert_true(lines.reads > 0 && lines.reads <= 32);
+	return a_table_read_twice(&lines);
+}
+
+/* Asked for before the load, the audit's columns come in the one scan of
+ * each table that the reports make (without, the kernel table is read
+ * again for them), and it finds the same. */
+static void the_audit_read_with_the_reports(void **state)
+{
+	(void)state;
+	struct findings alone, with;
+	assert_true(audit_after_a_report(false, &alone));
+	assert_false(audit_after_a_report(true, &with));
+	assert_int_equal(with.found, alone.found);
+	assert_int_equal(with.counted, alone.counted);
+	assert_true(with.found > 0); /* the example's backtrace rows */
 }
 
 /* ---- comparing two exports ----------------------------------------------------------- */
@@ -976,6 +1038,7 @@ int main(void)
 		cmocka_unit_test(nothing_on_stdout_or_stderr),
 		cmocka_unit_test(two_exports_on_two_threads),
 		cmocka_unit_test(the_audit_and_the_hooks),
+		cmocka_unit_test(the_audit_read_with_the_reports),
 		cmocka_unit_test(an_export_against_itself),
 		cmocka_unit_test(the_catalog),
 		cmocka_unit_test(the_span_and_close_names),
