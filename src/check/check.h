@@ -117,7 +117,8 @@ static inline int64_t chk_at(const struct nst_col *col, size_t row)
 {
 	return nst_col_or_null(col, row);
 }
-/* Reads one int64 column; *out is NULL when the table or column is absent. */
+/* One column as stored (nst_col_at reads it); *out is NULL when the table
+ * or column is absent. */
 enum nst_status chk_col(struct chk_ctx *ctx, const char *table, const char *col,
 			const struct nst_col **out, struct nst_error *err);
 /* Rows of a table (0 when absent). */

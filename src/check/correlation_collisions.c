@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "check/launches.h"
+#include "core/search.h"
 
 struct use {
 	int64_t corr, proc;
@@ -103,15 +104,7 @@ struct dense {
 
 static int proc_index(const struct dense *d, int64_t proc)
 {
-	size_t lo = 0, hi = d->nprocs;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (d->procs[mid] < proc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (int)lo;
+	return (int)nst_lower_bound(d->procs, d->nprocs, sizeof *d->procs, 0, proc);
 }
 
 static int cmp_i64(const void *a, const void *b)

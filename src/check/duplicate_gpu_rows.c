@@ -3,6 +3,7 @@
  * work written twice, and every sum over GPU rows counts it twice. */
 #include <stdlib.h>
 
+#include "core/search.h"
 #include "core/sqlstat.h"
 
 #include "check/launches.h"
@@ -58,21 +59,22 @@ static struct span span_at(const struct gpu_cols *g, size_t t, size_t i)
 			      (uint32_t)t, (uint32_t)i };
 }
 
-static uint64_t span_hash(const struct span *s)
+/* As an int64, so that the sorted hashes are searched with nst_lower_bound. */
+static int64_t span_hash(const struct span *s)
 {
 	uint64_t h = (uint64_t)s->dev * 0x9E3779B97F4A7C15ull;
 	h = (h ^ (uint64_t)s->stream) * 0xBF58476D1CE4E5B9ull;
 	h = (h ^ (uint64_t)s->start) * 0x94D049BB133111EBull;
 	h = (h ^ (uint64_t)s->end) * 0x9E3779B97F4A7C15ull;
-	return h ^ h >> 29;
+	return (int64_t)(h ^ h >> 29);
 }
 
 /* The hashes that two or more rows have, sorted: a row whose span repeats
  * another's has one of them (so do a few others, whose hashes collide). */
-static enum nst_status repeated_hashes(const struct gpu_cols *g, size_t total, uint64_t **out,
+static enum nst_status repeated_hashes(const struct gpu_cols *g, size_t total, int64_t **out,
 				       size_t *n, struct nst_error *err)
 {
-	uint64_t *h = malloc((total ? total : 1) * sizeof *h);
+	int64_t *h = malloc((total ? total : 1) * sizeof *h);
 	if (!h)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	size_t k = 0;
@@ -81,7 +83,7 @@ static enum nst_status repeated_hashes(const struct gpu_cols *g, size_t total, u
 			struct span s = span_at(g, t, i);
 			h[k++] = span_hash(&s);
 		}
-	nst_sort_u64(h, k);
+	nst_sort_i64(h, k);
 	*n = 0;
 	for (size_t i = 1; i < k; i++)
 		if (h[i] == h[i - 1] && (*n == 0 || h[*n - 1] != h[i]))
@@ -90,17 +92,10 @@ static enum nst_status repeated_hashes(const struct gpu_cols *g, size_t total, u
 	return NST_OK;
 }
 
-static bool among(const uint64_t *sorted, size_t n, uint64_t v)
+static bool among(const int64_t *sorted, size_t n, int64_t v)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (sorted[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && sorted[lo] == v;
+	size_t at = nst_lower_bound(sorted, n, sizeof *sorted, 0, v);
+	return at < n && sorted[at] == v;
 }
 
 /* Every row whose span may repeat another's: the groups of equal spans
@@ -111,7 +106,7 @@ static enum nst_status collect(struct chk_ctx *ctx, struct span **out, size_t *n
 	struct gpu_cols g;
 	enum nst_status s = read_cols(ctx, &g, err);
 	size_t total = g.rows[0] + g.rows[1] + g.rows[2], nrep = 0;
-	uint64_t *rep = NULL;
+	int64_t *rep = NULL;
 	*n = 0;
 	*out = NULL;
 	if (s == NST_OK)

@@ -20,7 +20,7 @@ struct chk_launches {
 	bool per_process;
 };
 
-/* Declares the columns chk_launches_build() and the GPU findings read. */
+/* Declares the columns chk_launches_of() and the GPU findings read. */
 enum nst_status chk_want_gpu(struct nst_events *ev);
 enum nst_status chk_want_calls(struct nst_events *ev);
 /* The pairing, built by the first finding that asks and kept for the

@@ -137,10 +137,11 @@ static enum nst_status load(struct page *p, struct nst_error *err)
 	enum nst_status s = parse_loads(p->n, false, jobs, &n, 64, err);
 	if (s == NST_OK && p->n == 2)
 		s = parse_loads(p->n, true, jobs, &n, 64, err);
-	for (size_t i = 0; s == NST_OK && i < p->n; i++)
+	for (size_t i = 0; s == NST_OK && i < p->n; i++) {
 		s = nst_audit_want(p->xs[i], err);
-	for (size_t i = 0; s == NST_OK && i < p->n; i++)
-		s = nst_export_load(p->xs[i], p->filter, jobs, n, err);
+		if (s == NST_OK)
+			s = nst_export_load(p->xs[i], p->filter, jobs, n, err);
+	}
 	for (size_t i = 0; i < n; i++)
 		nst_job_free(jobs[i]);
 	return s;

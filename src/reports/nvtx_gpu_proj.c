@@ -54,8 +54,7 @@ int64_t nst_proj_end(const struct nst_proj *p, size_t i)
 enum { OP_TABLES = 3 };
 
 struct ops {
-	struct nst_spans calls;
-	size_t n;
+	struct nst_spans calls;               /* calls.n: the launches so far */
 	size_t first[OP_TABLES];               /* the table's first launch */
 	struct nst_launches l[OP_TABLES];
 	struct nst_gpu_table t[OP_TABLES];
@@ -76,7 +75,7 @@ static uint32_t op_at(const struct ops *o, size_t i, size_t *k)
 	return o->l[*k].op[i - o->first[*k]];
 }
 
-/* The table's launches as call spans, at o->n on. */
+/* The table's launches as call spans, after those of the tables before. */
 static enum nst_status ops_fill(struct nst_ctx *ctx, const char *table, size_t k,
 				const struct nst_calls *c, struct ops *o, struct nst_error *err)
 {
@@ -84,16 +83,16 @@ static enum nst_status ops_fill(struct nst_ctx *ctx, const char *table, size_t k
 	enum nst_status s = nst_gpu_table_load(ctx, table, NST_GPU_TIMES, &o->t[k], err);
 	if (s == NST_OK && l->n > 0)
 		s = nst_ev_col(ctx->ev, table, "correlationId", &o->corr[k], err);
-	o->first[k] = o->n;
+	o->first[k] = o->calls.n;
 	for (size_t i = 0; s == NST_OK && i < l->n; i++) {
-		size_t at = o->n + i;
+		size_t at = o->calls.n + i;
 		uint32_t r = l->call[i];
 		o->calls.start[at] = c->start[r];
 		o->calls.end[at] = c->end[r];
 		o->calls.tid[at] = nst_col_or_null(c->gtid, r);
 	}
 	if (s == NST_OK)
-		o->n = o->calls.n = o->n + l->n;
+		o->calls.n += l->n;
 	return s;
 }
 
