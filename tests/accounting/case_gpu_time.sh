@@ -105,13 +105,16 @@ for bad in by=host by gap=-1 gap=1.5 gap=abc gap; do
 	[[ $rc == 2 ]] && grep -q "^nstats: error: .*gpu_time_sum" err.txt || fail "gpu_time_sum:$bad: exit $rc, $(cat err.txt)"
 done
 
-# listed as nstats's own, with help that states the definitions
+# listed as nstats's own, with help that states the definitions (each help read whole first:
+# `| grep -q` under pipefail fails when grep stops reading before nstats has written it all)
+reports_help=$("$NSTATS" stats --help-reports)
 for r in "gpu_time_sum -- GPU Time Summary" "cuda_gpu_kern_dist -- CUDA GPU Kernel Distribution"; do
 	checks=$((checks + 1))
-	"$NSTATS" stats --help-reports | grep -qxF "  $r (nstats addition)" || fail "--help-reports lacks '$r (nstats addition)'"
+	grep -qxF "  $r (nstats addition)" <<<"$reports_help" || fail "--help-reports lacks '$r (nstats addition)'"
 done
 checks=$((checks + 1))
-"$NSTATS" stats --help-reports gpu_time_sum | grep -q "ANALYSIS_DETAILS.duration" || fail "gpu_time_sum's help"
+gpu_time_help=$("$NSTATS" stats --help-reports gpu_time_sum)
+grep -q "ANALYSIS_DETAILS.duration" <<<"$gpu_time_help" || fail "gpu_time_sum's help"
 
 echo "gpu_time: $checks checks, $fails failed"
 ((fails == 0))

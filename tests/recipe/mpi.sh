@@ -60,7 +60,10 @@ rc_is() { # rc_is WHAT WANT
 
 # ---- the job ------------------------------------------------------------------------------------
 gen_ok=1
-if "$NSYSGEN" --help 2>&1 | grep -q -- '--rank '; then
+# The help read whole first: `nsysgen --help | grep -q` under pipefail fails whenever grep stops
+# reading before nsysgen has written all of it (SIGPIPE), which silently chose the other branch.
+nsysgen_help=$("$NSYSGEN" --help 2>&1)
+if grep -q -- '--rank ' <<<"$nsysgen_help"; then
 	for r in 0 1 2 3; do
 		"$NSYSGEN" -q --force --seed 31 --kernels 600 --ranks 4 --rank "$r" --iterations 4 \
 			-o "rank$r.sqlite" >/dev/null || gen_ok=0
