@@ -42,8 +42,17 @@ enum nst_status nst_calls_ids(struct nst_ctx *ctx, const struct nst_calls **out,
 		return s;
 	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "globalTid", &c->gtid, err);
 	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "correlationId", &c->corr, err);
-	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "returnValue", &c->ret, err);
 	ctx->shared->ids_loaded = s == NST_OK;
+	return s;
+}
+
+enum nst_status nst_calls_results(struct nst_ctx *ctx, const struct nst_calls **out,
+				  struct nst_error *err)
+{
+	struct nst_calls *c = &ctx->shared->calls;
+	enum nst_status s = nst_calls_ids(ctx, out, err);
+	if (s == NST_OK && !c->ret)
+		s = nst_ev_col(ctx->ev, RUNTIME, "returnValue", &c->ret, err);
 	return s;
 }
 

@@ -30,7 +30,8 @@ struct nst_calls {
 	const int64_t *start, *end;
 	/* Ids as stored (32 bits where they fit): read with nst_col_at(). */
 	const struct nst_col *name_id;
-	const struct nst_col *gtid, *corr, *ret; /* NULL until nst_calls_ids() */
+	const struct nst_col *gtid, *corr; /* NULL until nst_calls_ids() */
+	const struct nst_col *ret;         /* NULL until nst_calls_results() */
 };
 /* The columns nst_calls_get() reads, and those nst_calls_ids() adds,
  * for the `needs` of the reports that use them. */
@@ -39,15 +40,19 @@ struct nst_calls {
 	{ RUNTIME, "nameId", false }, { RUNTIME, "eventClass", false },  \
 	{ RUNTIME, "callchainId", false }
 #define NST_CALL_ID_NEEDS                                                \
-	{ RUNTIME, "globalTid", false }, { RUNTIME, "correlationId", false }, \
-	{ RUNTIME, "returnValue", false }
+	{ RUNTIME, "globalTid", false }, { RUNTIME, "correlationId", false }
+#define NST_CALL_RESULT_NEEDS { RUNTIME, "returnValue", false }
 
 /* The calls with their times and names; the summaries need no more. */
 enum nst_status nst_calls_get(struct nst_ctx *ctx, const struct nst_calls **out,
 			      struct nst_error *err);
-/* The same with globalTid, correlationId and returnValue loaded too. */
+/* The same with globalTid and correlationId loaded too. */
 enum nst_status nst_calls_ids(struct nst_ctx *ctx, const struct nst_calls **out,
 			      struct nst_error *err);
+/* The same with returnValue too: the traces print it, nothing else reads
+ * it (a column read for nothing costs a tenth of a table's scan). */
+enum nst_status nst_calls_results(struct nst_ctx *ctx, const struct nst_calls **out,
+				  struct nst_error *err);
 /* Builds the (globalPid, correlationId) index of the calls, once. */
 enum nst_status nst_calls_index(struct nst_ctx *ctx, struct nst_error *err);
 /* The call that launched GPU work (globalPid, correlationId), or -1;

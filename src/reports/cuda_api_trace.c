@@ -58,7 +58,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 		return nst_db_has_table(ctx->db, THREADS) ? nst_nodata(ctx, err, "CUDA trace data.")
 							  : nst_no_table(ctx, err, THREADS);
 	const struct nst_calls *c;
-	enum nst_status s = nst_calls_ids(ctx, &c, err);
+	enum nst_status s = nst_calls_results(ctx, &c, err);
 	if (s != NST_OK)
 		return s;
 	struct nst_threads t = { 0 };
@@ -80,6 +80,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 static const struct nst_need needs[] = {
 	NST_CALL_NEEDS,
 	NST_CALL_ID_NEEDS,
+	NST_CALL_RESULT_NEEDS,
 	NST_THREAD_NEEDS,
 	{ NULL, NULL, false },
 };

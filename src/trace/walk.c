@@ -47,7 +47,7 @@ const char *const trace_cat_names[CAT_COUNT] = {
 };
 
 static const struct nst_need needs[] = {
-	NST_CALL_NEEDS, NST_CALL_ID_NEEDS, NST_THREAD_NEEDS,
+	NST_CALL_NEEDS, NST_CALL_ID_NEEDS, NST_CALL_RESULT_NEEDS, NST_THREAD_NEEDS,
 	NST_GPU_ALL_NEEDS(KERNEL), NST_KERNEL_NAME_NEEDS,
 	{ KERNEL, "gridX", false }, { KERNEL, "gridY", false }, { KERNEL, "gridZ", false },
 	{ KERNEL, "blockX", false }, { KERNEL, "blockY", false }, { KERNEL, "blockZ", false },
@@ -650,7 +650,7 @@ static enum nst_status count_launches(struct walk *wk, struct nst_error *err)
 		return NST_OK;
 	enum nst_status s = nst_calls_index(wk->ctx, err);
 	if (s == NST_OK)
-		s = nst_calls_ids(wk->ctx, &wk->calls, err);
+		s = nst_calls_results(wk->ctx, &wk->calls, err);
 	if (s != NST_OK || !wk->calls->gtid || !wk->calls->corr)
 		return s;
 	wk->gpu_left = calloc(wk->calls->n ? wk->calls->n : 1, sizeof *wk->gpu_left);
