@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "check/launches.h"
+#include "core/clock.h"
 
 enum nst_status chk_declare(struct nst_events *ev)
 {
@@ -17,12 +17,6 @@ enum nst_status chk_declare(struct nst_events *ev)
 	return s;
 }
 
-static double seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* How long each finding took goes to the timing hook, as the events
  * layer says it for each table it reads. */
@@ -31,13 +25,13 @@ static enum nst_status run_all(struct chk_ctx *ctx, const struct nst_options *o,
 {
 	enum nst_status s = NST_OK;
 	for (size_t i = 0; s == NST_OK && i < ctx->nfindings; i++) {
-		double t0 = seconds();
+		double t0 = nst_seconds();
 		ctx->results[i].count = 0;
 		s = ctx->findings[i]->run(ctx, &ctx->results[i], err);
 		if (o && o->timing) {
 			char line[128];
 			snprintf(line, sizeof line, "check %s in %.3f s", ctx->findings[i]->name,
-				 seconds() - t0);
+				 nst_seconds() - t0);
 			o->timing(o->arg, line);
 		}
 	}

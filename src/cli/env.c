@@ -31,8 +31,9 @@ enum { ENV_TIMING, ENV_READ_THREADS, ENV_NUMERIC, ENV_COLUMNS, ENV_NO_COLOR, ENV
 
 const struct cli_env cli_environment[] = {
 	[ENV_TIMING] = { "NSTATS_TIMING",
-		"When set, how long each table took to read (with its bytes a row), each\n"
-		"column widened to 64 bits and each finding of check, on standard error." },
+		"When set, how long each table took to read (with the columns read and\n"
+		"their bytes a row), each column widened to 64 bits, each report run and\n"
+		"each finding of check, on standard error." },
 	[ENV_READ_THREADS] = { "NSTATS_READ_THREADS",
 		"1 reads every table on one thread; by default two tables are read at a\n"
 		"time, each on its own thread and connection." },

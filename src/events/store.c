@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "core/arena.h"
+#include "core/clock.h"
 #include "events/events_int.h"
 
 /* An integer column is read into 32-bit offsets from its first value
@@ -454,13 +455,6 @@ static size_t expected_rows(const struct reader *rd, const struct ev_table *t)
 	return n;
 }
 
-static double seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The time, and what a row of the columns just read costs: the memory
  * budget of docs/internals.md's Memory layout is measured with it. */
 static void note_timing(struct ev_store *ev, const struct ev_table *t, struct ev_col **load,
@@ -468,13 +462,17 @@ static void note_timing(struct ev_store *ev, const struct ev_table *t, struct ev
 {
 	if (!ev->base.hooks->timing)
 		return;
-	size_t narrow = 0, bytes = 0;
+	size_t narrow = 0, bytes = 0, used = 0;
+	char names[512] = "";
 	for (size_t k = 0; k < ncols; k++) {
 		narrow += !load[k]->text && !load[k]->i;
 		bytes += cell_size(load[k]);
+		if (used < sizeof names)
+			used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+						 k ? " " : "", load[k]->name);
 	}
-	say_timing(ev, "read %s (%zu rows, %zu columns, %zu of them 32-bit: %zu bytes a row)"
-		   " in %.3f s", t->name, t->nrows, ncols, narrow, bytes, seconds() - t0);
+	say_timing(ev, "read %s (%zu rows, %zu columns, %zu of them 32-bit: %zu bytes a row: %s)"
+		   " in %.3f s", t->name, t->nrows, ncols, narrow, bytes, names, nst_seconds() - t0);
 }
 
 /* Which reader still asks for a 32-bit column as int64, and what it costs. */
@@ -498,7 +496,7 @@ static enum nst_status scan(struct ev_store *ev, const struct reader *rd,
 			    struct ev_table *t, struct ev_col **load, size_t nload,
 			    struct nst_error *err)
 {
-	double t0 = seconds();
+	double t0 = nst_seconds();
 	char *sql = select_sql(t, load, nload);
 	if (!sql)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");

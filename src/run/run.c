@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "format/format.h"
 #include "reports/calls.h"
 #include "reports/graph_note.h"
@@ -317,7 +318,14 @@ enum nst_status nst_run(struct nst_export *x, const struct nst_run *run,
 	struct nst_ctx ctx = {
 		.db = x->db, .args = run->job->args, .nargs = run->job->nargs, .arena = &arena,
 	};
+	double t0 = x->opts.timing ? nst_seconds() : 0;
 	s = run_name_export(x, run_job(x, run, &ctx, res, err), err);
 	nst_arena_release(&arena);
+	if (x->opts.timing) {
+		char line[160];
+		snprintf(line, sizeof line, "ran %s in %.3f s", run->job->spec,
+			 nst_seconds() - t0);
+		x->opts.timing(x->opts.arg, line);
+	}
 	return s;
 }
