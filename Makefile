@@ -49,7 +49,7 @@ PIC_OBJ += $(B)/pic/gen/schema_sql.o
 LIB_OBJ += $(B)/obj/gen/perfetto_trace.pb-c.o
 PIC_OBJ += $(B)/pic/gen/perfetto_trace.pb-c.o
 
-.PHONY: all shared install uninstall deps run test unit cli golden corpus accounting hostile mpi valgrind bench clean sanitize fuzz fuzz-build fuzz-smoke export report
+.PHONY: all shared install uninstall deps run test unit cli golden corpus accounting hostile mpi valgrind bench clean sanitize tsan fuzz fuzz-build fuzz-smoke export report
 all: $(B)/nstats $(B)/nsysgen $(NSTATS_MPI)
 	@echo '$(MPI_NOTE)'
 
@@ -285,6 +285,14 @@ sanitize:
 		OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" SUITES="$(SAN_SUITES)" test
 
+# make tsan: nstats and nsysgen built again in build-tsan with ThreadSanitizer, and the parallel
+# reader run on an export where two tables are read at once (tests/tsan/run.sh says what runs)
+TSAN_OPT := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+tsan:
+	@$(MAKE) --no-print-directory $(TEST_PAR) B=build-tsan OPT="$(TSAN_OPT)" LDFLAGS="-fsanitize=thread" \
+		build-tsan/nstats build-tsan/nsysgen
+	@tests/tsan/run.sh build-tsan "$(CC)" "$(TSAN_OPT)"
+
 # nstats under valgrind on a few exports in every format, VALGRIND_JOBS runs at a time (.ci/run)
 valgrind: all $(EXAMPLE)
 	@tests/valgrind/run.sh $(B)
@@ -324,6 +332,6 @@ fuzz-smoke: fuzz-build $(B)/nsysgen
 	@tests/fuzz/run.sh $(FUZZ_B) $(B)/nsysgen 10 $(FUZZERS)
 
 clean:
-	rm -rf build build-san build-fuzz build-dev
+	rm -rf build build-san build-tsan build-fuzz build-dev
 
 -include $(shell find $(B)/obj $(B)/pic -name '*.d' 2>/dev/null)
