@@ -42,7 +42,7 @@ static int64_t busy_of_devices(int64_t *devs, size_t n, const struct nst_gt_grou
 }
 
 /* One group's percentiles and busy time; vals and devs are scratch. */
-static void group_extra(const struct nst_op_set *set, uint32_t grp, const int64_t *device,
+static void group_extra(const struct nst_op_set *set, uint32_t grp, const struct nst_col *device,
 			const struct nst_gt_group *dg, size_t ndev, int64_t *vals, int64_t *devs,
 			struct dist_extra *x)
 {
@@ -52,7 +52,7 @@ static void group_extra(const struct nst_op_set *set, uint32_t grp, const int64_
 	for (size_t i = 0; i < n; i++) {
 		vals[i] = set->rows.value[rows[i]];
 		/* a kernel-only set collects row i of the table as row i */
-		devs[i] = device ? device[rows[i]] : NST_NULL_I64;
+		devs[i] = nst_col_or_null(device, rows[i]);
 	}
 	nst_sort_i64(vals, n);
 	x->p50 = nearest_rank(vals, n, 50);
@@ -91,16 +91,17 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 			    const struct nst_op_set *set, const struct nst_gt_group *dg, size_t ndev,
 			    struct nst_error *err)
 {
-	const int64_t *device = NULL;
+	const struct nst_col *device = NULL;
 	size_t n = set->rows.n ? set->rows.n : 1;
-	enum nst_status s = nst_ev_i64(ctx->ev, KERNEL, "deviceId", &device, err);
+	size_t kept = ctx->rows_kept ? ctx->rows_kept : SIZE_MAX;
+	enum nst_status s = nst_ev_col(ctx->ev, KERNEL, "deviceId", &device, err);
 	if (s)
 		return s;
 	int64_t *vals = malloc(n * sizeof *vals), *devs = malloc(n * sizeof *devs);
 	if (!vals || !devs)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	else s = out->begin(out->ctx, cols, NCOLS, err);
-	for (size_t k = 0; !s && k < set->sum.n; k++) {
+	for (size_t k = 0; !s && k < set->sum.n && k < kept; k++) {
 		uint32_t grp = set->sum.order[k];
 		struct dist_extra x;
 		group_extra(set, grp, device, dg, ndev, vals, devs, &x);

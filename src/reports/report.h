@@ -51,6 +51,10 @@ struct nst_ctx {
 	const struct nst_arg *args;
 	size_t nargs;
 	struct nst_arena *arena; /* text of this report's rows */
+	/* rows=N: the sink keeps the first N rows, so a report may skip the
+	 * work of the others (SIZE_MAX, or 0 from a caller that never set it:
+	 * every row). */
+	size_t rows_kept;
 };
 
 struct nst_shared *nst_shared_new(void);

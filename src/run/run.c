@@ -317,6 +317,7 @@ enum nst_status nst_run(struct nst_export *x, const struct nst_run *run,
 	struct nst_arena arena = { 0 };
 	struct nst_ctx ctx = {
 		.db = x->db, .args = run->job->args, .nargs = run->job->nargs, .arena = &arena,
+		.rows_kept = run_top_rows_of(run->job),
 	};
 	double t0 = x->opts.timing ? nst_seconds() : 0;
 	s = run_name_export(x, run_job(x, run, &ctx, res, err), err);
