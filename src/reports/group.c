@@ -368,6 +368,87 @@ static bool sort_packed(uint32_t *idx, size_t n, const int64_t *key, enum nst_st
 	return true;
 }
 
+/* Keys of few distinct values (devices, streams, threads) sort in one
+ * stable counting pass by their rank, where the radix sorts make a pass
+ * per byte of the key's range (a thread id's range spans processes). */
+#define FEW_KEYS 64
+
+struct few_keys {
+	int64_t key[2 * FEW_KEYS]; /* open addressing: twice the keys it takes */
+	uint8_t used[2 * FEW_KEYS], slot[2 * FEW_KEYS];
+	size_t n;
+};
+
+/* The slot of k, added when new; false when it would be key FEW_KEYS + 1. */
+static bool few_slot(struct few_keys *f, int64_t k, uint8_t *slot)
+{
+	size_t h = (size_t)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> 57);
+	while (f->used[h] && f->key[h] != k)
+		h = (h + 1) % (2 * FEW_KEYS);
+	if (!f->used[h]) {
+		if (f->n == FEW_KEYS)
+			return false;
+		f->used[h] = 1;
+		f->key[h] = k;
+		f->slot[h] = (uint8_t)f->n++;
+	}
+	*slot = f->slot[h];
+	return true;
+}
+
+/* rank[slot]: where each slot's key comes among the keys, ascending. */
+static void few_ranks(const struct few_keys *f, uint8_t *rank)
+{
+	int64_t by_slot[FEW_KEYS];
+	for (size_t h = 0; h < 2 * FEW_KEYS; h++)
+		if (f->used[h])
+			by_slot[f->slot[h]] = f->key[h];
+	for (size_t a = 0; a < f->n; a++) {
+		size_t below = 0;
+		for (size_t b = 0; b < f->n; b++)
+			below += by_slot[b] < by_slot[a];
+		rank[a] = (uint8_t)below;
+	}
+}
+
+/* False, having looked at no more than the first keys past FEW_KEYS
+ * distinct ones, when the keys are not few. */
+static bool sort_few_keys(uint32_t *idx, size_t n, const int64_t *key, enum nst_status *s,
+			  struct nst_error *err)
+{
+	struct few_keys f = { .n = 0 };
+	uint8_t *slot = malloc(n ? n : 1);
+	if (!slot) {
+		*s = nst_fail(err, NST_ERR_NOMEM, "out of memory sorting rows");
+		return true;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!few_slot(&f, key[idx[i]], &slot[i])) {
+			free(slot);
+			return false;
+		}
+	uint8_t rank[FEW_KEYS];
+	size_t at[FEW_KEYS + 1] = { 0 };
+	few_ranks(&f, rank);
+	for (size_t i = 0; i < n; i++)
+		at[rank[slot[i]] + 1]++;
+	for (size_t r = 0; r < f.n; r++)
+		at[r + 1] += at[r];
+	uint32_t *out = malloc((n ? n : 1) * sizeof *out);
+	if (!out) {
+		free(slot);
+		*s = nst_fail(err, NST_ERR_NOMEM, "out of memory sorting rows");
+		return true;
+	}
+	for (size_t i = 0; i < n; i++)
+		out[at[rank[slot[i]]]++] = idx[i];
+	memcpy(idx, out, n * sizeof *idx);
+	free(out);
+	free(slot);
+	*s = NST_OK;
+	return true;
+}
+
 /* Rows gathered table after table, or group after group, come in a few
  * runs each in key order: merging them is a pass or two where a radix
  * sort makes one per byte of the key. */
@@ -428,7 +509,7 @@ enum nst_status nst_sort_by_key(uint32_t *idx, size_t n, const int64_t *key,
 	if (few_runs(idx, n, key, ends, &nruns))
 		return nruns > 1 ? merge_runs(idx, n, key, ends, nruns, err) : NST_OK;
 	enum nst_status packed;
-	if (sort_packed(idx, n, key, &packed, err))
+	if (sort_few_keys(idx, n, key, &packed, err) || sort_packed(idx, n, key, &packed, err))
 		return packed;
 	struct keyed_rows a = { malloc(n * sizeof *a.key), idx };
 	struct keyed_rows b = { malloc(n * sizeof *b.key), malloc(n * sizeof *b.row) };

@@ -1,6 +1,7 @@
 /* Compact columns and the row orderings over them (src/reports/common.c)
  * against brute force: nst_sort_by_key must be a stable sort whichever
- * path it takes (already in order, packed key and row, separate arrays),
+ * path it takes (already in order, few distinct keys, packed key and
+ * row, separate arrays),
  * and grouping over 32-bit columns must group as over int64 ones. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,7 +29,9 @@ static void brute_sort(uint32_t *idx, size_t n, const int64_t *key)
 	}
 }
 
-/* Keys of one of several shapes: small, wide, with NULLs, sorted. */
+/* Keys of one of several shapes: small, wide, with NULLs, sorted, few
+ * (64 and 65 distinct values: the counting sort's limit and one past it;
+ * far apart, so that they share hash slots). */
 static void fill_keys(int64_t *key, size_t n, int shape)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -37,6 +40,9 @@ static void fill_keys(int64_t *key, size_t n, int shape)
 		case 1: key[i] = (int64_t)rand() * 1000003 - 4000000000LL; break;
 		case 2: key[i] = rand() % 7 == 0 ? NST_NULL_I64 : rand() % 1000; break;
 		case 3: key[i] = (int64_t)i / 3; break;
+		case 4: key[i] = rand() % 64; break;
+		case 5: key[i] = rand() % 65; break;
+		case 6: key[i] = (rand() % 60 - 30) * (INT64_C(1) << 58); break;
 		default: key[i] = rand() % 2 ? INT64_MAX - rand() % 5 : INT64_MIN + rand() % 5; break;
 		}
 	}
@@ -48,9 +54,9 @@ static void sort_matches_stable_brute_force(void **state)
 	static int64_t key[ROWS];
 	static uint32_t idx[ROWS], want[ROWS];
 	srand(11);
-	for (int round = 0; round < 200; round++) {
+	for (int round = 0; round < 400; round++) {
 		size_t n = (size_t)(rand() % ROWS);
-		fill_keys(key, ROWS, round % 5);
+		fill_keys(key, ROWS, round % 8);
 		bool ascending = round % 3 != 0;
 		for (size_t i = 0; i < n; i++)
 			idx[i] = ascending ? (uint32_t)(i * 2 + (size_t)round % 2)
