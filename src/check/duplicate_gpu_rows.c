@@ -98,6 +98,86 @@ static bool among(const int64_t *sorted, size_t n, int64_t v)
 	return at < n && sorted[at] == v;
 }
 
+/* ---- tables in start order: one merged pass ---------------------------------- */
+
+static bool in_start_order(const struct gpu_cols *g)
+{
+	for (size_t t = 0; t < 3; t++)
+		for (size_t i = 1; i < g->rows[t]; i++)
+			if (nst_col_at(g->start[t], i) < nst_col_at(g->start[t], i - 1))
+				return false;
+	return true;
+}
+
+/* The table whose next row starts first, or 3 when all are done. */
+static size_t next_table(const struct gpu_cols *g, const size_t at[3])
+{
+	size_t best = 3;
+	for (size_t t = 0; t < 3; t++)
+		if (at[t] < g->rows[t] &&
+		    (best == 3 || nst_col_at(g->start[t], at[t]) <
+					  nst_col_at(g->start[best], at[best])))
+			best = t;
+	return best;
+}
+
+static enum nst_status append(struct span **out, size_t *n, size_t *cap, const struct span *sp,
+			      struct nst_error *err)
+{
+	if (*n == *cap) {
+		size_t grown = *cap ? 2 * *cap : 64;
+		struct span *p = realloc(*out, grown * sizeof *p);
+		if (!p)
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		*out = p;
+		*cap = grown;
+	}
+	(*out)[(*n)++] = *sp;
+	return NST_OK;
+}
+
+/* Rows of one start, across the tables: those whose span another row of
+ * the run has (every row, when the run is long). */
+static enum nst_status take_run(const struct span *run, size_t k, struct span **out, size_t *n,
+				size_t *cap, struct nst_error *err)
+{
+	enum nst_status s = NST_OK;
+	for (size_t i = 0; s == NST_OK && i < k; i++) {
+		bool twin = k > 16;
+		for (size_t j = 0; !twin && j < k; j++)
+			twin = j != i && same_span(&run[i], &run[j]);
+		if (twin)
+			s = append(out, n, cap, &run[i], err);
+	}
+	return s;
+}
+
+/* With every table in start order, equal spans are among the rows of equal
+ * start, which a merge of the three tables by start brings together. */
+static enum nst_status merged_candidates(const struct gpu_cols *g, struct span **out, size_t *n,
+					 struct nst_error *err)
+{
+	size_t at[3] = { 0 }, cap = 0, k = 0, runcap = 0;
+	struct span *run = NULL;
+	enum nst_status s = NST_OK;
+	for (size_t t; s == NST_OK && (t = next_table(g, at)) < 3;) {
+		struct span sp = span_at(g, t, at[t]++);
+		if (k > 0 && run[0].start != sp.start) {
+			if (k > 1)
+				s = take_run(run, k, out, n, &cap, err);
+			k = 0;
+		}
+		if (s == NST_OK)
+			s = append(&run, &k, &runcap, &sp, err);
+	}
+	if (s == NST_OK && k > 1)
+		s = take_run(run, k, out, n, &cap, err);
+	free(run);
+	return s;
+}
+
+/* ---- any order: hashes ------------------------------------------------------------ */
+
 /* Every row whose span may repeat another's: the groups of equal spans
  * are all there, and no other row can join one. */
 static enum nst_status collect(struct chk_ctx *ctx, struct span **out, size_t *n,
@@ -109,6 +189,8 @@ static enum nst_status collect(struct chk_ctx *ctx, struct span **out, size_t *n
 	int64_t *rep = NULL;
 	*n = 0;
 	*out = NULL;
+	if (s == NST_OK && in_start_order(&g))
+		return merged_candidates(&g, out, n, err);
 	if (s == NST_OK)
 		s = repeated_hashes(&g, total, &rep, &nrep, err);
 	if (s == NST_OK && nrep > 0 && !(*out = malloc(total * sizeof **out)))
