@@ -33,8 +33,9 @@
 #   NSTATS_BENCH_OUTPUTS    0 skips the timeline and the page (below)
 #   NSTATS_BENCH_CASES      space-separated case names (the first word of a row: default,
 #                           one-reader, cuda_kern_exec_trace, nvtx_kern_sum, ...); unset runs all
-# Exports are made once, in BUILD_DIR/bench, and reused; at 10M each takes about a minute to make
-# and 1.5 to 2 GB of disk.
+# Exports are made once, in BUILD_DIR/bench/start-order, and reused; at 10M each takes about two
+# minutes to make and 1.5 to 2 GB of disk. Their CUDA tables are in start order (nsysgen
+# --start-order), as nsys writes them: every GPU table of the 60 real exports in ../shared/data is.
 set -euo pipefail
 B=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,7 +45,7 @@ ref_runs=${NSTATS_BENCH_REF_RUNS:-3}
 limit=${NSTATS_BENCH_REF_LIMIT:-600}
 nvtx_mode=${NSTATS_BENCH_NVTX:-1}
 cases=${NSTATS_BENCH_CASES:-}
-work=$B/bench
+work=$B/bench/start-order
 mkdir -p "$work"
 measure=$B/measure
 [[ -x $measure ]] || { echo "bench: $measure: build it first (make $measure)" >&2; exit 2; }
@@ -55,7 +56,7 @@ make_export() {
 	shift 2
 	[[ -f $db ]] && return 0
 	echo "bench: generating $db ($what)" >&2
-	"$B/nsysgen" -q --seed 1 --kernels "$launches" --memcpy $((launches / 10)) \
+	"$B/nsysgen" -q --start-order --seed 1 --kernels "$launches" --memcpy $((launches / 10)) \
 		--memset $((launches / 20)) --other-api $((launches / 5)) \
 		--processes 2 --threads 4 --devices 2 --streams 4 --kernel-names 40 "$@" -o "$db"
 }

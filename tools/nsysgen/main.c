@@ -45,7 +45,24 @@ static void gen_free(struct gen *g)
     free(g->body);
 }
 
-/* Finishes the tables, damages them as the fault options ask, and commits the one transaction. */
+/* --start-order: each table rewritten in start order (ties in the order
+ * the rows were made), as nsys writes them. */
+static void order_by_start(void)
+{
+    static const char *const tables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                         "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME"};
+    for (size_t i = 0; i < COUNT_OF(tables); i++) {
+        char sql[512];
+        snprintf(sql, sizeof sql,
+                 "CREATE TEMP TABLE made AS SELECT * FROM %s ORDER BY start, rowid; DELETE FROM %s; "
+                 "INSERT INTO %s SELECT * FROM made; DROP TABLE made",
+                 tables[i], tables[i], tables[i]);
+        exec_sql(sql, "ordering rows by start");
+    }
+}
+
+/* Finishes the tables, damages them as the fault options ask, orders them
+ * when asked, and commits the one transaction. */
 static void close_output(struct gen *g)
 {
     struct table_writer *writers[] = {
@@ -55,6 +72,8 @@ static void close_output(struct gen *g)
     for (size_t i = 0; i < COUNT_OF(writers); i++)
         writer_close(writers[i]);
     apply_faults(g->cfg);
+    if (g->cfg->start_order)
+        order_by_start();
     exec_sql("COMMIT", "committing");
     if (sqlite3_close(g_out.db) != SQLITE_OK)
         fail_sqlite("closing the database");

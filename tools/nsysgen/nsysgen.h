@@ -134,6 +134,7 @@ struct config {
     int64_t launch_ranges; /* NVTX ranges around GPU launches (nvtx_launch_ranges.c) */
     bool backtrace;
     bool overlap;
+    bool start_order;
     bool collide;
     bool enums;
     bool green_context;

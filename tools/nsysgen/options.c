@@ -77,6 +77,9 @@ static const struct option_spec OPTIONS[] = {
      "every CUDA API call also gets a CUDA backtrace row (eventClass 67) and a callchain"},
     {"--overlap", NULL, OPT_SET, FIELD(overlap), 0, 0, true,
      "kernels on different streams of a device overlap in time (default: a device runs one operation at a time)"},
+    {"--start-order", NULL, OPT_SET, FIELD(start_order), 0, 0, true,
+     "write the kernel, memcpy, memset and CUDA runtime tables each in start order, as nsys writes them "
+     "(default: in the order rows are made, a thread or stream at a time; the test fixtures keep that)"},
     {"--collide", NULL, OPT_SET, FIELD(collide), 0, 0, true,
      "correlationIds start at the same value in every process, as in real captures (the default)"},
     {"--no-collide", NULL, OPT_CLEAR, FIELD(collide), 0, 0, true, "give each process its own correlationId range"},
