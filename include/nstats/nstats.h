@@ -41,7 +41,7 @@ extern "C" {
 
 #define NSTATS_VERSION "0.3.0"
 /* The version of the option structs below; set their .version to it. */
-#define NST_API_VERSION 3
+#define NST_API_VERSION 4
 
 /* ---- status and errors ------------------------------------------------- */
 
@@ -265,6 +265,12 @@ struct nst_options {
 	/* Seconds an SQL report's query may run, then NST_ERR_QUERY; 0 for
 	 * no limit. */
 	double query_limit;
+	/* ---- since version 4 (a version 2 or 3 caller's struct ends above) ---- */
+	/* true reads every table through SQLite; by default the tables of
+	 * integers are read straight from the file's b-tree pages where the
+	 * file is one nstats reads that way (docs/internals.md), each other
+	 * table through SQLite. */
+	bool sqlite_reader;
 };
 
 /* Opens an export read-only and immutable: an Nsight Systems SQLite

@@ -27,7 +27,7 @@ static void show_timing(void *arg, const char *line)
 	fprintf(stderr, "nstats: timing: %s\n", line);
 }
 
-enum { ENV_TIMING, ENV_READ_THREADS, ENV_NUMERIC, ENV_COLUMNS, ENV_NO_COLOR, ENV_MPI };
+enum { ENV_TIMING, ENV_READ_THREADS, ENV_READER, ENV_NUMERIC, ENV_COLUMNS, ENV_NO_COLOR, ENV_MPI };
 
 const struct cli_env cli_environment[] = {
 	[ENV_TIMING] = { "NSTATS_TIMING",
@@ -37,6 +37,10 @@ const struct cli_env cli_environment[] = {
 	[ENV_READ_THREADS] = { "NSTATS_READ_THREADS",
 		"1 reads every table on one thread; by default two tables are read at a\n"
 		"time, each on its own thread and connection." },
+	[ENV_READER] = { "NSTATS_READER",
+		"sqlite reads every table through SQLite; by default the tables of\n"
+		"integers are read straight from the export's pages where the file allows\n"
+		"(NSTATS_TIMING says which way each table was read)." },
 	[ENV_NUMERIC] = { "LC_ALL, LC_NUMERIC",
 		"The thousands separator, grouping and decimal point of the column and\n"
 		"table formats (csv, tsv and json keep plain numbers)." },
@@ -54,9 +58,11 @@ const size_t cli_nenvironment = sizeof cli_environment / sizeof *cli_environment
 void cli_export_options(struct nst_options *o, bool quiet)
 {
 	const char *threads = getenv(cli_environment[ENV_READ_THREADS].name);
+	const char *reader = getenv(cli_environment[ENV_READER].name);
 	*o = (struct nst_options){
 		.version = NST_API_VERSION,
 		.read_threads = threads && strcmp(threads, "1") == 0 ? 1 : 0,
+		.sqlite_reader = reader && strcmp(reader, "sqlite") == 0,
 		.timing = getenv(cli_environment[ENV_TIMING].name) ? show_timing : NULL,
 	};
 	if (!quiet && isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO))

@@ -381,6 +381,20 @@ static enum nst_status check_time(const struct ev_store *ev, const struct ev_tab
 	return NST_OK;
 }
 
+/* An integer cell, read (ok false: it was not an integer) and stored. */
+static enum nst_status store_cell(struct ev_store *ev, struct ev_table *t, struct ev_col *c,
+				  size_t row, size_t cap, bool ok, int64_t v, bool null,
+				  struct nst_error *err)
+{
+	if (!ok)
+		return nst_fail(err, NST_ERR_DB, "%s: %s.%s, row %zu: expected an integer",
+				nst_db_path(ev->base.db), t->name, c->name, row + 1);
+	enum nst_status s = c->is_time ? check_time(ev, t, c, row, v, null, err) : NST_OK;
+	if (s == NST_OK && store_int(c, row, cap, v))
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	return s;
+}
+
 static enum nst_status store_row(struct ev_store *ev, const struct reader *rd,
 				 struct ev_table *t, sqlite3_stmt *st, struct ev_col **load,
 				 size_t nload, size_t row, size_t cap, struct nst_error *err)
@@ -388,20 +402,14 @@ static enum nst_status store_row(struct ev_store *ev, const struct reader *rd,
 	for (size_t k = 0; k < nload; k++) {
 		struct ev_col *c = load[k];
 		if (!c->text) {
-			int64_t v;
-			if (int_cell(st, (int)k, &v))
-				return nst_fail(err, NST_ERR_DB,
-						"%s: %s.%s, row %zu: expected an integer",
-						nst_db_path(ev->base.db), t->name, c->name, row + 1);
+			int64_t v = 0;
+			bool ok = int_cell(st, (int)k, &v) == 0;
 			/* INT64_MIN is the NULL sentinel and a value: the cell says which */
-			bool null = v == NST_NULL_I64 &&
+			bool null = ok && v == NST_NULL_I64 &&
 				    sqlite3_column_type(st, (int)k) == SQLITE_NULL;
-			enum nst_status s = c->is_time ? check_time(ev, t, c, row, v, null, err)
-						       : NST_OK;
+			enum nst_status s = store_cell(ev, t, c, row, cap, ok, v, null, err);
 			if (s != NST_OK)
 				return s;
-			if (store_int(c, row, cap, v))
-				return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 			continue;
 		}
 		const char *v = (const char *)sqlite3_column_text(st, (int)k);
@@ -458,7 +466,7 @@ static size_t expected_rows(const struct reader *rd, const struct ev_table *t)
 /* The time, and what a row of the columns just read costs: the memory
  * budget of docs/internals.md's Memory layout is measured with it. */
 static void note_timing(struct ev_store *ev, const struct ev_table *t, struct ev_col **load,
-			size_t ncols, double t0)
+			size_t ncols, bool paged, double t0)
 {
 	if (!ev->base.hooks->timing)
 		return;
@@ -471,8 +479,9 @@ static void note_timing(struct ev_store *ev, const struct ev_table *t, struct ev
 			used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
 						 k ? " " : "", load[k]->name);
 	}
-	say_timing(ev, "read %s (%zu rows, %zu columns, %zu of them 32-bit: %zu bytes a row: %s)"
-		   " in %.3f s", t->name, t->nrows, ncols, narrow, bytes, names, nst_seconds() - t0);
+	say_timing(ev, "read %s %s (%zu rows, %zu columns, %zu of them 32-bit: %zu bytes a row: %s)"
+		   " in %.3f s", t->name, paged ? "from its pages" : "through SQLite", t->nrows, ncols,
+		   narrow, bytes, names, nst_seconds() - t0);
 }
 
 /* Which reader still asks for a 32-bit column as int64, and what it costs. */
@@ -491,47 +500,140 @@ static bool interrupted(const struct ev_store *ev)
 	return o->version >= 2 && o->interrupted && o->interrupted(o->arg);
 }
 
+/* Where one scan of t stands: rows read, and room for them. */
+struct scan_state {
+	struct ev_store *ev;
+	const struct reader *rd;
+	struct ev_table *t;
+	struct ev_col **load;
+	size_t nload, n, cap, expected;
+	struct nst_error *err;
+	enum nst_status s;
+};
+
+/* Room for one more row; after it, progress and the caller's Ctrl-C. */
+static enum nst_status make_room(struct scan_state *sc)
+{
+	if (sc->n < sc->cap)
+		return NST_OK;
+	sc->cap = sc->cap ? sc->cap * 2 : 1024;
+	if (grow(sc->load, sc->nload, sc->cap, sc->n))
+		return nst_fail(sc->err, NST_ERR_NOMEM, "%s: out of memory reading %s",
+				nst_db_path(sc->ev->base.db), sc->t->name);
+	return NST_OK;
+}
+
+static enum nst_status row_done(struct scan_state *sc)
+{
+	sc->n++;
+	show_progress(sc->ev, sc->rd, sc->t, sc->n, sc->expected);
+	if ((sc->n & 0xFFFF) == 0 && interrupted(sc->ev))
+		return nst_fail(sc->err, NST_ERR_INTERRUPTED, "%s: interrupted reading %s",
+				nst_db_path(sc->ev->base.db), sc->t->name);
+	return NST_OK;
+}
+
+static enum nst_status scan_sqlite(struct scan_state *sc)
+{
+	struct ev_store *ev = sc->ev;
+	char *sql = select_sql(sc->t, sc->load, sc->nload);
+	if (!sql)
+		return nst_fail(sc->err, NST_ERR_NOMEM, "out of memory");
+	sqlite3 *h = sc->rd->h;
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return nst_fail(sc->err, NST_ERR_DB, "%s: cannot read %s: %s",
+				nst_db_path(ev->base.db), sc->t->name, sqlite3_errmsg(h));
+	enum nst_status s = NST_OK;
+	while (s == NST_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		s = make_room(sc);
+		if (s == NST_OK)
+			s = store_row(ev, sc->rd, sc->t, st, sc->load, sc->nload, sc->n, sc->cap,
+				      sc->err);
+		if (s == NST_OK)
+			s = row_done(sc);
+	}
+	if (s == NST_OK && rc != SQLITE_DONE)
+		s = nst_fail(sc->err, NST_ERR_DB, "%s: cannot read %s: %s",
+			     nst_db_path(ev->base.db), sc->t->name, sqlite3_errmsg(h));
+	sqlite3_finalize(st);
+	return s;
+}
+
+/* A page cell as int_cell reads an SQLite one: a REAL only when whole. */
+static bool page_int(const struct nst_page_cell *c, int64_t *v)
+{
+	*v = c->kind == NST_CELL_INT ? c->i : NST_NULL_I64;
+	if (c->kind != NST_CELL_REAL)
+		return c->kind != NST_CELL_OTHER;
+	if (c->r >= -9.2e18 && c->r <= 9.2e18 && c->r == (double)(int64_t)c->r) {
+		*v = (int64_t)c->r;
+		return true;
+	}
+	return false;
+}
+
+static int page_row(void *arg, const struct nst_page_cell *cells)
+{
+	struct scan_state *sc = arg;
+	sc->s = make_room(sc);
+	for (size_t k = 0; sc->s == NST_OK && k < sc->nload; k++) {
+		int64_t v;
+		bool ok = page_int(&cells[k], &v);
+		sc->s = store_cell(sc->ev, sc->t, sc->load[k], sc->n, sc->cap, ok, v,
+				   cells[k].kind == NST_CELL_NULL, sc->err);
+	}
+	if (sc->s == NST_OK)
+		sc->s = row_done(sc);
+	return sc->s != NST_OK;
+}
+
+/* The table from its pages when it has no text column to read and the
+ * file allows; false when it must be read through SQLite (from its first
+ * row: what the pages gave is overwritten). */
+static bool scan_pages(struct scan_state *sc)
+{
+	const struct nst_options *o = sc->ev->base.hooks;
+	if (o->version >= 4 && o->sqlite_reader)
+		return false;
+	const char **cols = malloc((sc->nload ? sc->nload : 1) * sizeof *cols);
+	for (size_t k = 0; cols && k < sc->nload; k++) {
+		if (sc->load[k]->text) {
+			free(cols);
+			return false;
+		}
+		cols[k] = sc->load[k]->name;
+	}
+	int rc = cols ? nst_db_scan_pages(sc->ev->base.db, sc->rd->h, sc->t->name, cols,
+					  sc->nload, page_row, sc)
+		      : NST_PAGES_UNSUPPORTED;
+	free(cols);
+	if (rc == NST_PAGES_UNSUPPORTED) {
+		sc->n = 0;
+		sc->s = NST_OK;
+		return false;
+	}
+	return true;
+}
+
 /* One scan of t reading the columns in load[]. */
 static enum nst_status scan(struct ev_store *ev, const struct reader *rd,
 			    struct ev_table *t, struct ev_col **load, size_t nload,
 			    struct nst_error *err)
 {
 	double t0 = nst_seconds();
-	char *sql = select_sql(t, load, nload);
-	if (!sql)
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	sqlite3 *h = rd->h;
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
-	free(sql);
-	if (rc != SQLITE_OK)
-		return nst_fail(err, NST_ERR_DB, "%s: cannot read %s: %s",
-				nst_db_path(ev->base.db), t->name, sqlite3_errmsg(h));
 	size_t expected = strchr(t->name, '"') ? 0 : expected_rows(rd, t);
-	size_t n = 0, cap = expected;
-	enum nst_status s = NST_OK;
-	if (cap && grow(load, nload, cap, 0))
-		cap = 0;
-	while (s == NST_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			if (grow(load, nload, cap, n)) {
-				s = nst_fail(err, NST_ERR_NOMEM, "%s: out of memory reading %s",
-					     nst_db_path(ev->base.db), t->name);
-				break;
-			}
-		}
-		s = store_row(ev, rd, t, st, load, nload, n, cap, err);
-		n++;
-		show_progress(ev, rd, t, n, expected);
-		if (s == NST_OK && (n & 0xFFFF) == 0 && interrupted(ev))
-			s = nst_fail(err, NST_ERR_INTERRUPTED, "%s: interrupted reading %s",
-				     nst_db_path(ev->base.db), t->name);
-	}
-	if (s == NST_OK && rc != SQLITE_DONE)
-		s = nst_fail(err, NST_ERR_DB, "%s: cannot read %s: %s",
-			     nst_db_path(ev->base.db), t->name, sqlite3_errmsg(h));
-	sqlite3_finalize(st);
+	struct scan_state sc = {
+		.ev = ev, .rd = rd, .t = t, .load = load, .nload = nload,
+		.cap = expected, .expected = expected, .err = err,
+	};
+	if (sc.cap && grow(load, nload, sc.cap, 0))
+		sc.cap = 0;
+	bool paged = scan_pages(&sc);
+	enum nst_status s = paged ? sc.s : scan_sqlite(&sc);
+	size_t n = sc.n, cap = sc.cap;
 	end_progress(ev, rd, t, n, expected);
 	/* An empty column is still a column: never leave it NULL. */
 	if (s == NST_OK && cap == 0 && grow(load, nload, 1, 0))
@@ -544,7 +646,7 @@ static enum nst_status scan(struct ev_store *ev, const struct reader *rd,
 	t->nrows = n;
 	for (size_t k = 0; k < nload; k++)
 		load[k]->loaded = true;
-	note_timing(ev, t, load, nload, t0);
+	note_timing(ev, t, load, nload, paged, t0);
 	return NST_OK;
 }
 

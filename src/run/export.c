@@ -130,8 +130,11 @@ static enum nst_status options_of(const struct nst_options *o, struct nst_option
 	if (o->read_threads < 0 || o->read_threads > 2)
 		return nst_fail(err, NST_ERR_USAGE, "nst_options: read_threads is %d, not 0, 1 or 2",
 				o->read_threads);
-	/* a version 1 struct ends before the fields of version 2 */
-	memcpy(out, o, o->version == 1 ? offsetof(struct nst_options, sqlite) : sizeof *o);
+	/* a version 1 struct ends before the fields of version 2, a version 2
+	 * or 3 one before those of version 4 */
+	memcpy(out, o, o->version == 1   ? offsetof(struct nst_options, sqlite)
+		       : o->version < 4 ? offsetof(struct nst_options, sqlite_reader)
+					: sizeof *o);
 	if (out->query_limit < 0 || out->query_limit != out->query_limit)
 		return nst_fail(err, NST_ERR_USAGE, "nst_options: query_limit is negative");
 	return NST_OK;

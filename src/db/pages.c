@@ -1,0 +1,371 @@
+/* A table's rows read straight from the file's b-tree pages, in rowid
+ * order, as SQLite's file format document describes them
+ * (https://www.sqlite.org/fileformat2.html: the database header, table
+ * b-tree pages, cells, records and serial types).  SQLite's virtual
+ * machine decodes every cell through its general machinery; the integer
+ * tables of an export are plain leaf pages of plain records, which this
+ * reads a page at a time.
+ *
+ * Only what it fully understands: a rollback-journal database (no WAL) of
+ * one file, a rowid table without generated columns, records without
+ * overflow pages.  Anything else, or a page that breaks a rule of the
+ * format, answers NST_PAGES_UNSUPPORTED and the caller reads the table
+ * through SQLite, which says what is wrong in its own words.  The file is
+ * only read (pread), never mapped, so that its pages stay out of our
+ * resident memory. */
+#define _DEFAULT_SOURCE
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "db/db_int.h"
+
+enum { MAX_DEPTH = 32, LEAF = 0x0D, INTERIOR = 0x05 };
+
+struct file {
+	int fd;
+	size_t page_size, usable;
+	uint64_t npages;
+};
+
+/* Where each requested column is in a record: its index among the stored
+ * columns, or -1 for the rowid. */
+struct layout {
+	int *field;
+	size_t n;
+	int max_field;      /* the largest field index asked for, -1 when none */
+	bool short_is_null; /* a record without a field reads NULL (no DEFAULT) */
+};
+
+/* ---- the file ------------------------------------------------------------------- */
+
+static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static bool read_page(const struct file *f, uint64_t page, uint8_t *buf)
+{
+	if (page < 1 || page > f->npages)
+		return false;
+	off_t at = (off_t)((page - 1) * f->page_size);
+	size_t done = 0;
+	while (done < f->page_size) {
+		ssize_t r = pread(f->fd, buf + done, f->page_size - done, at + (off_t)done);
+		if (r <= 0)
+			return false;
+		done += (size_t)r;
+	}
+	return true;
+}
+
+/* The header's promises: the format, a page size, no WAL, a file of
+ * whole pages. */
+static bool open_file(const char *path, struct file *f)
+{
+	uint8_t h[100];
+	struct stat st;
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return false;
+	if (fstat(f->fd, &st) != 0 || pread(f->fd, h, sizeof h, 0) != (ssize_t)sizeof h ||
+	    memcmp(h, "SQLite format 3", 16) != 0 || h[18] != 1 || h[19] != 1)
+		goto refuse;
+	f->page_size = be16(h + 16) == 1 ? 65536 : be16(h + 16);
+	if (f->page_size < 512 || f->page_size > 65536 || (f->page_size & (f->page_size - 1)))
+		goto refuse;
+	f->usable = f->page_size - h[20];
+	if (f->usable < 480 || st.st_size <= 0 || (uint64_t)st.st_size % f->page_size)
+		goto refuse;
+	f->npages = (uint64_t)st.st_size / f->page_size;
+	/* the header's own page count, when it vouches for it, bounds the pages */
+	if (be32(h + 92) == be32(h + 24) && be32(h + 28) && be32(h + 28) < f->npages)
+		f->npages = be32(h + 28);
+	return true;
+refuse:
+	close(f->fd);
+	return false;
+}
+
+/* ---- varints, serial types, values ---------------------------------------------- */
+
+/* A varint at p (at most end - p bytes); its length, or 0 when cut off. */
+static inline size_t varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
+{
+	if (p < end && p[0] < 0x80) { /* serial types of integers, small sizes */
+		*v = p[0];
+		return 1;
+	}
+	uint64_t x = 0;
+	for (size_t i = 0; i < 8; i++) {
+		if (p + i >= end)
+			return 0;
+		x = x << 7 | (p[i] & 0x7f);
+		if (!(p[i] & 0x80)) {
+			*v = x;
+			return i + 1;
+		}
+	}
+	if (p + 8 >= end)
+		return 0;
+	*v = x << 8 | p[8];
+	return 9;
+}
+
+/* Bytes of a value of serial type t; false for the reserved types. */
+static inline bool type_size(uint64_t t, uint64_t *size)
+{
+	static const uint8_t small[10] = { 0, 1, 2, 3, 4, 6, 8, 8, 0, 0 };
+	if (t < 10)
+		*size = small[t];
+	else if (t >= 12)
+		*size = (t - 12) / 2;
+	else
+		return false;
+	return true;
+}
+
+static void value_of(uint64_t t, const uint8_t *p, struct nst_page_cell *c)
+{
+	if (t == 0) {
+		c->kind = NST_CELL_NULL;
+		return;
+	}
+	if (t == 8 || t == 9) {
+		*c = (struct nst_page_cell){ .kind = NST_CELL_INT, .i = (int64_t)t - 8 };
+		return;
+	}
+	if (t >= 10) {
+		c->kind = NST_CELL_OTHER;
+		return;
+	}
+	uint64_t size, u = 0;
+	type_size(t, &size);
+	for (uint64_t k = 0; k < size; k++)
+		u = u << 8 | p[k];
+	if (t == 7) {
+		double d;
+		memcpy(&d, &u, sizeof d);
+		*c = (struct nst_page_cell){ .kind = NST_CELL_REAL, .r = d };
+		return;
+	}
+	if (size < 8 && (u >> (8 * size - 1)) & 1)
+		u |= ~(uint64_t)0 << (8 * size); /* sign-extend */
+	*c = (struct nst_page_cell){ .kind = NST_CELL_INT, .i = (int64_t)u };
+}
+
+/* The cells of one record: payload[0..n) holds it all (no overflow). */
+static bool decode(const struct layout *lay, const uint8_t *payload, uint64_t n, int64_t rowid,
+		   struct nst_page_cell *cells, uint64_t *types, const uint8_t **at)
+{
+	const uint8_t *end = payload + n;
+	uint64_t hsize, t, size;
+	size_t k = varint(payload, end, &hsize);
+	if (!k || hsize < k || hsize > n)
+		return false;
+	const uint8_t *h = payload + k, *hend = payload + hsize, *body = hend;
+	int nf = 0;
+	for (; nf <= lay->max_field && h < hend; nf++) {
+		size_t len = varint(h, hend, &t);
+		if (!len || !type_size(t, &size) || size > (uint64_t)(end - body))
+			return false;
+		types[nf] = t;
+		at[nf] = body;
+		h += len;
+		body += size;
+	}
+	for (size_t c = 0; c < lay->n; c++) {
+		int f = lay->field[c];
+		if (f < 0)
+			cells[c] = (struct nst_page_cell){ .kind = NST_CELL_INT, .i = rowid };
+		else if (f < nf)
+			value_of(types[f], at[f], &cells[c]);
+		else if (lay->short_is_null)
+			cells[c].kind = NST_CELL_NULL;
+		else
+			return false;
+	}
+	return true;
+}
+
+/* ---- the b-tree -------------------------------------------------------------------- */
+
+struct walk {
+	const struct file *f;
+	const struct layout *lay;
+	nst_page_row_fn fn;
+	void *arg;
+	uint8_t *buf[MAX_DEPTH]; /* one page per level */
+	struct nst_page_cell *cells;
+	uint64_t *types;
+	const uint8_t **at;
+	uint64_t visited;
+	bool any;        /* a row was read: last is its rowid */
+	int64_t last;
+};
+
+/* The page's header (after the file header on page 1) and its cell
+ * count, checked against the page. */
+static const uint8_t *page_header(const struct walk *w, uint64_t page, const uint8_t *buf,
+				  size_t *ncells, int *type)
+{
+	const uint8_t *h = buf + (page == 1 ? 100 : 0);
+	*type = h[0];
+	size_t hlen = *type == INTERIOR ? 12 : 8;
+	*ncells = be16(h + 3);
+	if ((*type != INTERIOR && *type != LEAF) ||
+	    (size_t)(h - buf) + hlen + 2 * *ncells > w->f->usable)
+		return NULL;
+	return h;
+}
+
+static int leaf(struct walk *w, const uint8_t *buf, const uint8_t *h, size_t ncells)
+{
+	const uint8_t *end = buf + w->f->usable;
+	for (size_t i = 0; i < ncells; i++) {
+		uint32_t off = be16(h + 8 + 2 * i);
+		uint64_t size, rowid;
+		if (off < 8 || off >= w->f->usable)
+			return NST_PAGES_UNSUPPORTED;
+		const uint8_t *p = buf + off;
+		size_t a = varint(p, end, &size), b = a ? varint(p + a, end, &rowid) : 0;
+		/* a payload longer than usable - 35 spills onto overflow pages */
+		if (!b || size > w->f->usable - 35 || size > (uint64_t)(end - (p + a + b)))
+			return NST_PAGES_UNSUPPORTED;
+		/* rowids ascend through a table's leaves: one that does not is a
+		 * damaged tree */
+		if ((w->any && (int64_t)rowid <= w->last) ||
+		    !decode(w->lay, p + a + b, size, (int64_t)rowid, w->cells, w->types, w->at))
+			return NST_PAGES_UNSUPPORTED;
+		w->any = true;
+		w->last = (int64_t)rowid;
+		int rc = w->fn(w->arg, w->cells);
+		if (rc)
+			return rc;
+	}
+	return NST_PAGES_OK;
+}
+
+/* The subtree at page, depth levels down, in rowid order. */
+static int descend(struct walk *w, uint64_t page, int depth)
+{
+	if (depth >= MAX_DEPTH || ++w->visited > w->f->npages)
+		return NST_PAGES_UNSUPPORTED;
+	uint8_t *buf = w->buf[depth];
+	size_t ncells;
+	int type;
+	const uint8_t *h;
+	if (!read_page(w->f, page, buf) || !(h = page_header(w, page, buf, &ncells, &type)))
+		return NST_PAGES_UNSUPPORTED;
+	if (type == LEAF)
+		return leaf(w, buf, h, ncells);
+	for (size_t i = 0; i <= ncells; i++) {
+		uint32_t child;
+		if (i == ncells) {
+			child = be32(h + 8);
+		} else {
+			uint32_t off = be16(h + 12 + 2 * i);
+			if (off < 12 || off + 4 > w->f->usable)
+				return NST_PAGES_UNSUPPORTED;
+			child = be32(buf + off);
+		}
+		int rc = descend(w, child, depth + 1);
+		if (rc)
+			return rc;
+		/* the deeper levels reused their buffers: this one is intact */
+	}
+	return NST_PAGES_OK;
+}
+
+/* ---- the table's place and columns, from the schema -------------------------------- */
+
+static int64_t root_page(sqlite3 *h, const char *table)
+{
+	sqlite3_stmt *st;
+	int64_t root = 0;
+	/* a WITHOUT ROWID table is an index b-tree: not read here */
+	if (sqlite3_prepare_v2(h, "SELECT rootpage FROM sqlite_master WHERE type = 'table' "
+			       "AND name = ?1 AND sql NOT LIKE '%without rowid%'", -1, &st,
+			       NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		root = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return root;
+}
+
+/* Each column's field, from the stored columns in declaration order; an
+ * INTEGER PRIMARY KEY is the rowid itself. */
+static bool lay_out(sqlite3 *h, const char *table, const char *const *cols, struct layout *lay)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(h, "SELECT name, type, pk, hidden, dflt_value IS NULL, "
+			       "(SELECT count(*) FROM pragma_table_xinfo(?1) WHERE pk > 0) "
+			       "FROM pragma_table_xinfo(?1)", -1, &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	bool ok = true;
+	int stored = 0;
+	lay->short_is_null = true;
+	lay->max_field = -1;
+	for (size_t c = 0; c < lay->n; c++)
+		lay->field[c] = strcmp(cols[c], "rowid") == 0 ? -1 : -2;
+	while (ok && sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *type = (const char *)sqlite3_column_text(st, 1);
+		bool alias = sqlite3_column_int(st, 2) == 1 && sqlite3_column_int(st, 5) == 1 &&
+			     type && strcasecmp(type, "INTEGER") == 0;
+		ok = name && sqlite3_column_int(st, 3) == 0; /* no generated or hidden column */
+		lay->short_is_null = lay->short_is_null && sqlite3_column_int(st, 4);
+		for (size_t c = 0; ok && c < lay->n; c++) {
+			if (strcmp(cols[c], name) != 0)
+				continue;
+			lay->field[c] = alias ? -1 : stored;
+			lay->max_field = alias || stored < lay->max_field ? lay->max_field : stored;
+		}
+		stored++;
+	}
+	sqlite3_finalize(st);
+	for (size_t c = 0; ok && c < lay->n; c++)
+		ok = lay->field[c] != -2;
+	return ok && stored > 0;
+}
+
+int nst_db_scan_pages(struct nst_db *db, sqlite3 *h, const char *table, const char *const *cols,
+		      size_t n, nst_page_row_fn fn, void *arg)
+{
+	struct layout lay = { .field = malloc((n ? n : 1) * sizeof *lay.field), .n = n };
+	struct file f = { .fd = -1 };
+	int64_t root = db->uri ? root_page(h, table) : 0;
+	int rc = NST_PAGES_UNSUPPORTED;
+	if (!lay.field || root <= 0 || !lay_out(h, table, cols, &lay) || !open_file(db->path, &f)) {
+		free(lay.field);
+		return rc;
+	}
+	size_t nf = (size_t)lay.max_field + 1;
+	struct walk w = {
+		.f = &f, .lay = &lay, .fn = fn, .arg = arg,
+		.cells = malloc((n ? n : 1) * sizeof *w.cells),
+		.types = malloc((nf ? nf : 1) * sizeof *w.types),
+		.at = malloc((nf ? nf : 1) * sizeof *w.at),
+	};
+	bool ready = w.cells && w.types && w.at;
+	for (int d = 0; ready && d < MAX_DEPTH; d++)
+		ready = (w.buf[d] = malloc(f.page_size)) != NULL;
+	if (ready)
+		rc = descend(&w, (uint64_t)root, 0);
+	for (int d = 0; d < MAX_DEPTH; d++)
+		free(w.buf[d]);
+	free(w.cells);
+	free(w.types);
+	free(w.at);
+	free(lay.field);
+	close(f.fd);
+	return rc;
+}
