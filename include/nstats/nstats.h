@@ -266,10 +266,10 @@ struct nst_options {
 	 * no limit. */
 	double query_limit;
 	/* ---- since version 4 (a version 2 or 3 caller's struct ends above) ---- */
-	/* true reads every table through SQLite; by default the tables of
-	 * integers are read straight from the file's b-tree pages where the
-	 * file is one nstats reads that way (docs/internals.md), each other
-	 * table through SQLite. */
+	/* true reads every table through SQLite; by default tables are read
+	 * straight from the file's b-tree pages where the file and the table
+	 * are what nstats reads that way (docs/internals.md), the others
+	 * through SQLite. */
 	bool sqlite_reader;
 };
 

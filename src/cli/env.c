@@ -38,9 +38,9 @@ const struct cli_env cli_environment[] = {
 		"1 reads every table on one thread; by default two tables are read at a\n"
 		"time, each on its own thread and connection." },
 	[ENV_READER] = { "NSTATS_READER",
-		"sqlite reads every table through SQLite; by default the tables of\n"
-		"integers are read straight from the export's pages where the file allows\n"
-		"(NSTATS_TIMING says which way each table was read)." },
+		"sqlite reads every table through SQLite; by default tables are read\n"
+		"straight from the export's pages where the file allows (NSTATS_TIMING\n"
+		"says which way each table was read)." },
 	[ENV_NUMERIC] = { "LC_ALL, LC_NUMERIC",
 		"The thousands separator, grouping and decimal point of the column and\n"
 		"table formats (csv, tsv and json keep plain numbers)." },

@@ -63,11 +63,14 @@ const char *nst_db_meta(struct nst_db *db, const char *name);
 
 /* ---- a table read from its pages (pages.c) ------------------------------ */
 
-/* One value of a record, as stored. */
+/* One value of a record, as stored: TEXT is n bytes at s (UTF-8, not
+ * NUL-terminated, valid during the callback), OTHER a BLOB. */
 struct nst_page_cell {
-	enum { NST_CELL_NULL, NST_CELL_INT, NST_CELL_REAL, NST_CELL_OTHER } kind;
+	enum { NST_CELL_NULL, NST_CELL_INT, NST_CELL_REAL, NST_CELL_TEXT, NST_CELL_OTHER } kind;
 	int64_t i;
 	double r;
+	const char *s;
+	size_t n;
 };
 
 enum { NST_PAGES_OK = 0, NST_PAGES_UNSUPPORTED = -1 };

@@ -2,13 +2,13 @@
  * order, as SQLite's file format document describes them
  * (https://www.sqlite.org/fileformat2.html: the database header, table
  * b-tree pages, cells, records and serial types).  SQLite's virtual
- * machine decodes every cell through its general machinery; the integer
- * tables of an export are plain leaf pages of plain records, which this
- * reads a page at a time.
+ * machine decodes every cell through its general machinery; the tables
+ * of an export are plain leaf pages of plain records, which this reads a
+ * page at a time.
  *
  * Only what it fully understands: a rollback-journal database (no WAL) of
- * one file, a rowid table without generated columns, records without
- * overflow pages.  Anything else, or a page that breaks a rule of the
+ * one file in UTF-8, a rowid table without generated columns, records
+ * without overflow pages.  Anything else, or a page that breaks a rule of the
  * format, answers NST_PAGES_UNSUPPORTED and the caller reads the table
  * through SQLite, which says what is wrong in its own words.  The file is
  * only read (pread), never mapped, so that its pages stay out of our
@@ -74,7 +74,8 @@ static bool open_file(const char *path, struct file *f)
 	if (f->fd < 0)
 		return false;
 	if (fstat(f->fd, &st) != 0 || pread(f->fd, h, sizeof h, 0) != (ssize_t)sizeof h ||
-	    memcmp(h, "SQLite format 3", 16) != 0 || h[18] != 1 || h[19] != 1)
+	    memcmp(h, "SQLite format 3", 16) != 0 || h[18] != 1 || h[19] != 1 ||
+	    be32(h + 56) != 1 /* text in UTF-8 */)
 		goto refuse;
 	f->page_size = be16(h + 16) == 1 ? 65536 : be16(h + 16);
 	if (f->page_size < 512 || f->page_size > 65536 || (f->page_size & (f->page_size - 1)))
@@ -138,6 +139,11 @@ static void value_of(uint64_t t, const uint8_t *p, struct nst_page_cell *c)
 	}
 	if (t == 8 || t == 9) {
 		*c = (struct nst_page_cell){ .kind = NST_CELL_INT, .i = (int64_t)t - 8 };
+		return;
+	}
+	if (t >= 13 && t % 2) {
+		*c = (struct nst_page_cell){ .kind = NST_CELL_TEXT, .s = (const char *)p,
+					     .n = (size_t)(t - 13) / 2 };
 		return;
 	}
 	if (t >= 10) {

@@ -567,7 +567,7 @@ static bool page_int(const struct nst_page_cell *c, int64_t *v)
 {
 	*v = c->kind == NST_CELL_INT ? c->i : NST_NULL_I64;
 	if (c->kind != NST_CELL_REAL)
-		return c->kind != NST_CELL_OTHER;
+		return c->kind == NST_CELL_INT || c->kind == NST_CELL_NULL;
 	if (c->r >= -9.2e18 && c->r <= 9.2e18 && c->r == (double)(int64_t)c->r) {
 		*v = (int64_t)c->r;
 		return true;
@@ -575,14 +575,33 @@ static bool page_int(const struct nst_page_cell *c, int64_t *v)
 	return false;
 }
 
+/* A text cell is TEXT or NULL; SQLite would show a number or a BLOB in
+ * a text column as text, which is left to it (-1). */
+static int page_text(struct scan_state *sc, struct ev_col *c, const struct nst_page_cell *cell)
+{
+	if (cell->kind != NST_CELL_TEXT && cell->kind != NST_CELL_NULL)
+		return -1;
+	c->s[sc->n] = cell->kind == NST_CELL_NULL ? NULL
+						  : nst_arena_strndup(sc->rd->arena, cell->s, cell->n);
+	if (cell->kind == NST_CELL_TEXT && !c->s[sc->n])
+		sc->s = nst_fail(sc->err, NST_ERR_NOMEM, "out of memory");
+	return 0;
+}
+
 static int page_row(void *arg, const struct nst_page_cell *cells)
 {
 	struct scan_state *sc = arg;
 	sc->s = make_room(sc);
 	for (size_t k = 0; sc->s == NST_OK && k < sc->nload; k++) {
+		struct ev_col *c = sc->load[k];
 		int64_t v;
+		if (c->text) {
+			if (page_text(sc, c, &cells[k]))
+				return NST_PAGES_UNSUPPORTED;
+			continue;
+		}
 		bool ok = page_int(&cells[k], &v);
-		sc->s = store_cell(sc->ev, sc->t, sc->load[k], sc->n, sc->cap, ok, v,
+		sc->s = store_cell(sc->ev, sc->t, c, sc->n, sc->cap, ok, v,
 				   cells[k].kind == NST_CELL_NULL, sc->err);
 	}
 	if (sc->s == NST_OK)
@@ -590,22 +609,17 @@ static int page_row(void *arg, const struct nst_page_cell *cells)
 	return sc->s != NST_OK;
 }
 
-/* The table from its pages when it has no text column to read and the
- * file allows; false when it must be read through SQLite (from its first
- * row: what the pages gave is overwritten). */
+/* The table from its pages when the file allows; false when it must be
+ * read through SQLite (from its first row: what the pages gave is
+ * overwritten). */
 static bool scan_pages(struct scan_state *sc)
 {
 	const struct nst_options *o = sc->ev->base.hooks;
 	if (o->version >= 4 && o->sqlite_reader)
 		return false;
 	const char **cols = malloc((sc->nload ? sc->nload : 1) * sizeof *cols);
-	for (size_t k = 0; cols && k < sc->nload; k++) {
-		if (sc->load[k]->text) {
-			free(cols);
-			return false;
-		}
+	for (size_t k = 0; cols && k < sc->nload; k++)
 		cols[k] = sc->load[k]->name;
-	}
 	int rc = cols ? nst_db_scan_pages(sc->ev->base.db, sc->rd->h, sc->t->name, cols,
 					  sc->nload, page_row, sc)
 		      : NST_PAGES_UNSUPPORTED;

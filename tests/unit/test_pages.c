@@ -66,9 +66,26 @@ static int take(void *arg, const struct nst_page_cell *cells)
 		r->cells = realloc(r->cells, r->cap * sizeof *r->cells);
 		assert_non_null(r->cells);
 	}
-	memcpy(r->cells + r->n * r->ncols, cells, r->ncols * sizeof *cells);
+	struct nst_page_cell *row = r->cells + r->n * r->ncols;
+	memcpy(row, cells, r->ncols * sizeof *cells);
+	for (size_t c = 0; c < r->ncols; c++) {
+		if (row[c].kind != NST_CELL_TEXT)
+			continue;
+		char *copy = malloc(row[c].n + 1); /* the page's bytes go with the page */
+		assert_non_null(copy);
+		memcpy(copy, row[c].s, row[c].n);
+		row[c].s = copy;
+	}
 	r->n++;
 	return 0;
+}
+
+static void release(struct rows *r)
+{
+	for (size_t i = 0; i < r->n * r->ncols; i++)
+		if (r->cells[i].kind == NST_CELL_TEXT)
+			free((char *)r->cells[i].s);
+	free(r->cells);
 }
 
 /* The table's columns from its pages: the reader's answer, rows in *r. */
@@ -115,6 +132,11 @@ static void same_as_sqlite(const char *table, const char *const *cols, size_t n)
 				assert_int_equal(got->kind, NST_CELL_REAL);
 				assert_true(got->r == sqlite3_column_double(st, (int)c));
 				break;
+			case SQLITE_TEXT:
+				assert_int_equal(got->kind, NST_CELL_TEXT);
+				assert_int_equal(got->n, sqlite3_column_bytes(st, (int)c));
+				assert_memory_equal(got->s, sqlite3_column_text(st, (int)c), got->n);
+				break;
 			default:
 				assert_int_equal(got->kind, NST_CELL_OTHER);
 			}
@@ -124,14 +146,14 @@ static void same_as_sqlite(const char *table, const char *const *cols, size_t n)
 	assert_int_equal(row, r.n);
 	sqlite3_finalize(st);
 	sqlite3_close(h);
-	free(r.cells);
+	release(&r);
 }
 
 static void assert_unsupported(const char *table, const char *const *cols, size_t n)
 {
 	struct rows r;
 	assert_int_equal(from_pages(table, cols, n, &r), NST_PAGES_UNSUPPORTED);
-	free(r.cells);
+	release(&r);
 }
 
 /* 20,000 rows of every serial type on 512-byte pages (a tree of several
@@ -145,7 +167,7 @@ static const char deep_sql[] =
 	"  WHEN 8 THEN -1099511627776 WHEN 9 THEN 140737488355327 WHEN 10 THEN 9223372036854775807"
 	"  WHEN 11 THEN -9223372036854775808 ELSE NULL END,"
 	" i * 1000003, CASE i % 5 WHEN 0 THEN 2.0 WHEN 1 THEN 2.5 WHEN 2 THEN 'text' "
-	"  WHEN 3 THEN x'00ff' ELSE -i END, i, NULL FROM n;"
+	"  WHEN 3 THEN x'00ff' ELSE -i END, i, CASE WHEN i % 3 = 0 THEN NULL ELSE 'r' || i END FROM n;"
 	"DELETE FROM t WHERE rowid % 7 = 0;";
 
 static void deep_tree_reads_as_sqlite(void **state)
