@@ -271,6 +271,11 @@ struct nst_options {
 	 * are what nstats reads that way (docs/internals.md), the others
 	 * through SQLite. */
 	bool sqlite_reader;
+	/* Bytes the tables may take in memory: a read whose columns alone
+	 * would take more is refused before it starts (NST_ERR_NOMEM, saying
+	 * how much), rather than ended by the system halfway.  0 for this
+	 * machine's memory, or the process's address-space limit when lower. */
+	uint64_t memory_limit;
 };
 
 /* Opens an export read-only and immutable: an Nsight Systems SQLite

@@ -27,7 +27,7 @@ static void show_timing(void *arg, const char *line)
 	fprintf(stderr, "nstats: timing: %s\n", line);
 }
 
-enum { ENV_TIMING, ENV_READ_THREADS, ENV_READER, ENV_NUMERIC, ENV_COLUMNS, ENV_NO_COLOR, ENV_MPI };
+enum { ENV_TIMING, ENV_READ_THREADS, ENV_READER, ENV_MEMORY, ENV_NUMERIC, ENV_COLUMNS, ENV_NO_COLOR, ENV_MPI };
 
 const struct cli_env cli_environment[] = {
 	[ENV_TIMING] = { "NSTATS_TIMING",
@@ -41,6 +41,10 @@ const struct cli_env cli_environment[] = {
 		"sqlite reads every table through SQLite; by default tables are read\n"
 		"straight from the export's pages where the file allows (NSTATS_TIMING\n"
 		"says which way each table was read)." },
+	[ENV_MEMORY] = { "NSTATS_MEMORY_LIMIT",
+		"The memory the tables may take, in bytes or with K, M or G (powers of\n"
+		"1024): an export whose columns alone would take more is refused before\n"
+		"it is read. By default this machine's memory, or ulimit -v when lower." },
 	[ENV_NUMERIC] = { "LC_ALL, LC_NUMERIC",
 		"The thousands separator, grouping and decimal point of the column and\n"
 		"table formats (csv, tsv and json keep plain numbers)." },
@@ -55,6 +59,21 @@ const struct cli_env cli_environment[] = {
 };
 const size_t cli_nenvironment = sizeof cli_environment / sizeof *cli_environment;
 
+/* NSTATS_MEMORY_LIMIT as bytes; 0 (this machine's) when unset or not a
+ * size. */
+static uint64_t memory_limit(void)
+{
+	const char *v = getenv(cli_environment[ENV_MEMORY].name);
+	char *end;
+	if (!v || *v < '0' || *v > '9')
+		return 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+	if ((shift && end[1]) || (!shift && *end) || n > (UINT64_MAX >> shift))
+		return 0;
+	return (uint64_t)n << shift;
+}
+
 void cli_export_options(struct nst_options *o, bool quiet)
 {
 	const char *threads = getenv(cli_environment[ENV_READ_THREADS].name);
@@ -63,6 +82,7 @@ void cli_export_options(struct nst_options *o, bool quiet)
 		.version = NST_API_VERSION,
 		.read_threads = threads && strcmp(threads, "1") == 0 ? 1 : 0,
 		.sqlite_reader = reader && strcmp(reader, "sqlite") == 0,
+		.memory_limit = memory_limit(),
 		.timing = getenv(cli_environment[ENV_TIMING].name) ? show_timing : NULL,
 	};
 	if (!quiet && isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO))

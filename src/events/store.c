@@ -10,6 +10,8 @@
 #include <string.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "core/arena.h"
@@ -752,6 +754,59 @@ static void split(struct ev_store *ev, struct ev_table **all, size_t n,
 	free(w);
 }
 
+static const char *show_bytes(double v, char *buf, size_t size)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+	size_t u = 0;
+	for (v /= 1024; v >= 1024 && u < 3; u++)
+		v /= 1024;
+	snprintf(buf, size, "%.1f %s", v, unit[u]);
+	return buf;
+}
+
+/* What the process may take: the caller's limit, else this machine's
+ * memory or the address-space limit (ulimit -v) when lower; 0 unknown. */
+static double memory_limit(const struct nst_options *o)
+{
+	if (o->version >= 4 && o->memory_limit)
+		return (double)o->memory_limit;
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	double have = pages > 0 && size > 0 ? (double)pages * (double)size : 0;
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (have <= 0 || (double)rl.rlim_cur < have))
+		have = (double)rl.rlim_cur;
+	return have;
+}
+
+/* The least the columns about to be read take (integers at 32 bits but
+ * times, a pointer a text), against the limit: a capture too big for the
+ * machine is refused in one line before its first row, not killed by the
+ * system after minutes of reading. */
+static enum nst_status fits_memory(struct ev_store *ev, struct ev_table **all, size_t n,
+				   struct nst_error *err)
+{
+	struct reader rd = { nst_db_handle(ev->base.db), NULL, false };
+	double need = 0, limit = memory_limit(ev->base.hooks);
+	uint64_t rows = 0;
+	for (size_t i = 0; limit > 0 && i < n; i++) {
+		size_t r = expected_rows(&rd, all[i]), bytes = 0;
+		for (size_t c = 0; c < all[i]->ncols; c++) {
+			const struct ev_col *col = all[i]->cols[c];
+			if (col->wanted && col->present && !col->loaded)
+				bytes += col->text || col->is_time ? 8 : 4;
+		}
+		rows += r;
+		need += (double)r * (double)bytes;
+	}
+	if (limit <= 0 || need <= limit)
+		return NST_OK;
+	char a[32], b[32];
+	return nst_fail(err, NST_ERR_NOMEM, "%s: its tables take at least %s of memory to read "
+			"(%" PRIu64 " rows), more than the %s there are", nst_db_path(ev->base.db),
+			show_bytes(need, a, sizeof a), rows, show_bytes(limit, b, sizeof b));
+}
+
 static enum nst_status store_preload(struct nst_events *base, struct nst_error *err)
 {
 	struct ev_store *ev = (struct ev_store *)base;
@@ -773,6 +828,8 @@ static enum nst_status store_preload(struct nst_events *base, struct nst_error *
 	for (struct ev_table *t = ev->tables; t; t = t->next)
 		if (needs_read(t))
 			all[n++] = t;
+	if ((s = fits_memory(ev, all, n, err)) != NST_OK)
+		goto out;
 	a.tables = lists;
 	b.tables = lists + n;
 	pthread_t worker;

@@ -248,3 +248,15 @@ test_argument_quoting_help() {
 	run stats --help-reports nvtx_sum; rc_is 0
 	out_has $'      All also take start=NS, end=NS and nvtx=RANGE[@DOMAIN][/INDEX].\n      In an argument "::"'
 }
+
+# ---- a capture too big for the machine (NSTATS_MEMORY_LIMIT) ------------------------------------
+
+test_memory_limit_refuses_before_reading() {
+	NSTATS_MEMORY_LIMIT=1K run stats ex.sqlite; rc_is 1; out_is ""
+	err_line '^nstats: error: ex\.sqlite: its tables take at least [0-9.]+ KiB of memory to read \([0-9]+ rows\), more than the 1\.0 KiB there are$'
+	NSTATS_MEMORY_LIMIT=1K run report ex.sqlite -o page.html; rc_is 1
+	[[ ! -e $WORK/page.html ]] || fail "a refused page was written"
+	NSTATS_MEMORY_LIMIT=1G run stats -q -r cuda_gpu_kern_sum -f csv ex.sqlite; rc_is 0
+	local want=$OUT
+	run stats -q -r cuda_gpu_kern_sum -f csv ex.sqlite; rc_is 0; out_is "$want"
+}
