@@ -105,6 +105,16 @@ void cli_about_from(FILE *out, const struct nst_about *a, bool whole, const char
 	"In an argument \"::\" belongs to the value (nvtx=ns::op), and a value\n" \
 	"in double quotes is taken whole (nvtx=\"a:b,c\")."
 
+/* How a .nsys-rep becomes an export, said alike by every command that
+ * takes --force-export and --sqlite (stats, analyze, export). */
+#define CLI_FORCE_EXPORT_HELP \
+	"Export a .nsys-rep again (nsys export) even when its SQLite export\n" \
+	"is up to date.  Other inputs ignore it (nsys refuses it for them)."
+#define CLI_SQLITE_HELP \
+	"The SQLite export of the one .nsys-rep given: read when it is at\n" \
+	"least as new as the .nsys-rep, else written by nsys export (default:\n" \
+	"the .sqlite beside it).  Other inputs ignore it (nsys refuses it)."
+
 /* ---- errors ------------------------------------------------------------ */
 
 /* "nstats: error: <msg>" on stderr, once, at the top. */
@@ -119,10 +129,9 @@ const char *cli_hint_catalogs(const char *name, const enum nst_catalog *cats, si
 
 /* ---- what the environment and the terminal set (env.c) ------------------ */
 
-/* The library's options: NSTATS_TIMING=1 prints how long each table read
- * took, NSTATS_READ_THREADS=1 reads every table on one thread; progress
- * of big reads on a terminal on stderr, when stdout is not that terminal
- * (the Processing lines show it there) and not quiet. */
+/* The library's options from the environment (cli_environment says
+ * which); progress of big reads on a terminal on stderr, when stdout is
+ * not that terminal (the Processing lines show it there) and not quiet. */
 void cli_export_options(struct nst_options *o, bool quiet);
 /* The environment variables nstats reads, for the manual. */
 struct cli_env {

@@ -9,7 +9,8 @@
 #include "cli/cli.h"
 #include "cli/outfile.h"
 
-enum { O_TYPE, O_OUTPUT, O_FORCE, O_FILTER_TIME, O_FILTER_NVTX, O_QUIET, O_HELP };
+enum { O_TYPE, O_OUTPUT, O_FORCE, O_FILTER_TIME, O_FILTER_NVTX, O_FORCE_EXPORT, O_SQLITE, O_QUIET,
+       O_HELP };
 
 static const struct opt options[] = {
 	{ 't', "type", OPT_REQUIRED, "perfetto|chrome-json",
@@ -26,16 +27,18 @@ static const struct opt options[] = {
 	  O_FILTER_TIME },
 	{ 0, "filter-nvtx", OPT_REQUIRED, "RANGE[@DOMAIN][/INDEX]",
 	  "Only what overlaps that NVTX range of each input (as stats).", O_FILTER_NVTX },
+	{ 0, "force-export", OPT_OPTIONAL, "[true|false]", CLI_FORCE_EXPORT_HELP, O_FORCE_EXPORT },
+	{ 0, "sqlite", OPT_REQUIRED, "FILE", CLI_SQLITE_HELP, O_SQLITE },
 	{ 'q', "quiet", OPT_NONE, NULL, "No progress on stderr.", O_QUIET },
 	{ 'h', "help", OPT_NONE, NULL, "Show this help.", O_HELP },
 };
 #define NOPTIONS (sizeof options / sizeof *options)
 
 struct export_cmd {
-	const char *type, *output, *filter_time, *filter_nvtx;
+	const char *type, *output, *filter_time, *filter_nvtx, *sqlite;
 	const char **inputs;
 	size_t ninputs;
-	bool force, quiet, help;
+	bool force, force_export, quiet, help;
 };
 
 static int on_option(void *state, const struct opt *o, const char *v)
@@ -57,6 +60,8 @@ static int on_option(void *state, const struct opt *o, const char *v)
 	case O_FORCE: return opt_bool("export", o, v, &c->force);
 	case O_FILTER_TIME: c->filter_time = v; return 0;
 	case O_FILTER_NVTX: c->filter_nvtx = v; return 0;
+	case O_FORCE_EXPORT: return opt_bool("export", o, v, &c->force_export);
+	case O_SQLITE: c->sqlite = v; return 0;
 	case O_QUIET: c->quiet = true; return 0;
 	default: c->help = true; return 0;
 	}
@@ -104,6 +109,8 @@ static int add_inputs(const struct export_cmd *c, struct nst_trace *t, const str
 {
 	struct nst_options opts;
 	cli_export_options(&opts, c->quiet);
+	opts.sqlite = c->sqlite;
+	opts.force_export = c->force_export;
 	for (size_t i = 0; i < c->ninputs; i++) {
 		struct nst_error err = { 0 };
 		struct nst_export *x = NULL;
@@ -125,6 +132,11 @@ static int run(const struct export_cmd *c)
 	int rc = parse_type(c->type, &type);
 	if (rc)
 		return rc;
+	if (c->sqlite && c->ninputs > 1) {
+		cli_error("export: --sqlite names the export of one input, and %zu are given",
+			  c->ninputs);
+		return EXIT_USAGE;
+	}
 	if (!c->output) {
 		cli_error("export: where to? -o FILE (or -o - for standard output)");
 		return EXIT_USAGE;

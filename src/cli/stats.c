@@ -14,15 +14,8 @@
 enum { S_FORCE_EXPORT = T_OWN, S_SQLITE, S_REPORT_DIR, S_QUERY_LIMIT };
 
 const struct opt cli_stats_opts[] = {
-	{ 0, "force-export", OPT_OPTIONAL, "[true|false]",
-	  "Export a .nsys-rep again (nsys export) even when its SQLite export\n"
-	  "is up to date.  Other inputs ignore it (nsys refuses it for them).",
-	  S_FORCE_EXPORT },
-	{ 0, "sqlite", OPT_REQUIRED, "FILE",
-	  "The SQLite export of the one .nsys-rep given: read when it is at\n"
-	  "least as new as the .nsys-rep, else written by nsys export (default:\n"
-	  "the .sqlite beside it).  Other inputs ignore it (nsys refuses it).",
-	  S_SQLITE },
+	{ 0, "force-export", OPT_OPTIONAL, "[true|false]", CLI_FORCE_EXPORT_HELP, S_FORCE_EXPORT },
+	{ 0, "sqlite", OPT_REQUIRED, "FILE", CLI_SQLITE_HELP, S_SQLITE },
 	{ 0, "report-dir", OPT_REQUIRED, "DIR",
 	  "Reports of your own: each DIR/NAME.sql, one SELECT after a comment\n"
 	  "that gives its title and help, runs as -r NAME (see\n"

@@ -509,3 +509,22 @@ test_sqlite_option() {
 	rc_is 2; out_is ""; err_is "nstats: error: stats: option '--sqlite' needs a value"
 	same_export ex.sqlite "$sum"
 }
+test_export_takes_the_nsys_rep_options() { # the timeline of a .nsys-rep, as stats reads it
+	fake_nsys
+	run export --type chrome-json -o - ex.sqlite
+	local want=$OUT
+	PATH=$WORK/bin:$PATH run export --type chrome-json -o - --sqlite mine.sqlite cap.nsys-rep
+	rc_is 0; err_is ""; out_is "$want"
+	[[ $(nsys_calls) == "export --type=sqlite --force-overwrite=true --output=mine.sqlite cap.nsys-rep" ]] ||
+		fail "nsys was not asked to write mine.sqlite"
+	PATH=$WORK/bin:$PATH run export --type chrome-json -o - --sqlite mine.sqlite cap.nsys-rep
+	rc_is 0; out_is "$want"; [[ -z $(nsys_calls) ]] || fail "an up-to-date mine.sqlite was made again"
+	PATH=$WORK/bin:$PATH run export --type chrome-json -o - --sqlite mine.sqlite --force-export cap.nsys-rep
+	rc_is 0; out_is "$want"
+	[[ $(nsys_calls) == "export --type=sqlite --force-overwrite=true --output=mine.sqlite cap.nsys-rep" ]] ||
+		fail "--force-export did not write mine.sqlite again"
+	run export --type chrome-json -o - --sqlite mine.sqlite cap.nsys-rep ex.sqlite
+	rc_is 2; out_is ""; err_is "nstats: error: export: --sqlite names the export of one input, and 2 are given"
+	run export --type chrome-json -o - --force-export maybe ex.sqlite
+	rc_is 2; out_is ""; err_is "nstats: error: export: option '--force-export' takes true or false, not 'maybe'"
+}
