@@ -247,12 +247,13 @@ test: deps
 # make sanitize: everything built again in build-san with ASan and UBSan, and the suites where a
 # memory error or undefined behaviour can hide run on it: unit, cli, hostile (bad exports, every
 # report, rule and format on one export), accounting (nstats's own reports against brute force,
-# and its commands on every export of shared/data), and golden on SAN_GOLDEN only. The byte
+# and its commands on every export of shared/data), diff, recipe, export, report (the page on
+# fixtures, real and hostile exports, loaded in Chromium), and golden on SAN_GOLDEN only. The byte
 # comparisons of every golden fixture and of the corpus are the normal pass's job (make test): a
 # second copy of all of them under ASan cost most of CI's time. Every report, rule and format
 # still runs under ASan here (golden below, hostile's unchanged-export.sh, cli's escaping tests),
 # and the corpus's reports run on real exports under valgrind in .ci/run.
-SAN_SUITES := unit cli golden accounting hostile diff recipe export
+SAN_SUITES := unit cli golden accounting hostile diff recipe export report
 # The golden fixtures under ASan+UBSan, and why each: together they give rows to every report and
 # rule entry of tests/corpus/reports and tests/golden/extra-reports (rule:gpu_gaps at its default
 # 500 ms finds nothing in any fixture; gap=0 and gap=1 do), cross every size at which nstats
