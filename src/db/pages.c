@@ -336,7 +336,8 @@ static bool lay_out(sqlite3 *h, const char *table, const char *const *cols, stru
 			if (strcmp(cols[c], name) != 0)
 				continue;
 			lay->field[c] = alias ? -1 : stored;
-			lay->max_field = alias || stored < lay->max_field ? lay->max_field : stored;
+			if (!alias && stored > lay->max_field)
+				lay->max_field = stored;
 		}
 		stored++;
 	}

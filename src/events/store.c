@@ -41,6 +41,8 @@ struct ev_table {
 	size_t nrows;
 	struct ev_col **cols; /* each column at a fixed address: pub is lent */
 	size_t ncols;
+	bool sized;           /* expected is known (rows_to_expect) */
+	size_t expected;
 	struct ev_table *next;
 };
 
@@ -217,6 +219,15 @@ static enum nst_status store_want(struct nst_events *base, const char *table,
 /* The value of an integer cell; a cell that is not an integer is an error
  * rather than a silently converted number.  (Through sqlite3_value: one
  * lookup per cell instead of two.) */
+/* A REAL read as an integer only when it is a whole number in range. */
+static bool whole(double d, int64_t *out)
+{
+	if (!(d >= -9.2e18 && d <= 9.2e18 && d == (double)(int64_t)d))
+		return false;
+	*out = (int64_t)d;
+	return true;
+}
+
 static int int_cell(sqlite3_stmt *st, int i, int64_t *out)
 {
 	sqlite3_value *v = sqlite3_column_value(st, i);
@@ -227,14 +238,8 @@ static int int_cell(sqlite3_stmt *st, int i, int64_t *out)
 	case SQLITE_NULL:
 		*out = NST_NULL_I64;
 		return 0;
-	case SQLITE_FLOAT: {
-		double d = sqlite3_value_double(v);
-		if (d >= -9.2e18 && d <= 9.2e18 && d == (double)(int64_t)d) {
-			*out = (int64_t)d;
-			return 0;
-		}
-		return -1;
-	}
+	case SQLITE_FLOAT:
+		return whole(sqlite3_value_double(v), out) ? 0 : -1;
 	default:
 		return -1;
 	}
@@ -397,6 +402,16 @@ static enum nst_status store_cell(struct ev_store *ev, struct ev_table *t, struc
 	return s;
 }
 
+/* A text cell (v NULL for NULL), copied into the reader's arena. */
+static enum nst_status store_text_cell(struct ev_col *c, size_t row, struct nst_arena *arena,
+				  const char *v, size_t len, struct nst_error *err)
+{
+	c->s[row] = v ? nst_arena_strndup(arena, v, len) : NULL;
+	if (v && !c->s[row])
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	return NST_OK;
+}
+
 static enum nst_status store_row(struct ev_store *ev, const struct reader *rd,
 				 struct ev_table *t, sqlite3_stmt *st, struct ev_col **load,
 				 size_t nload, size_t row, size_t cap, struct nst_error *err)
@@ -415,11 +430,10 @@ static enum nst_status store_row(struct ev_store *ev, const struct reader *rd,
 			continue;
 		}
 		const char *v = (const char *)sqlite3_column_text(st, (int)k);
-		c->s[row] = v ? nst_arena_strndup(rd->arena, v,
-						  (size_t)sqlite3_column_bytes(st, (int)k))
-			      : NULL;
-		if (v && !c->s[row])
-			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		enum nst_status s = store_text_cell(c, row, rd->arena, v,
+						    v ? (size_t)sqlite3_column_bytes(st, (int)k) : 0, err);
+		if (s != NST_OK)
+			return s;
 	}
 	return NST_OK;
 }
@@ -463,6 +477,18 @@ static size_t expected_rows(const struct reader *rd, const struct ev_table *t)
 	}
 	sqlite3_finalize(st);
 	return n;
+}
+
+/* expected_rows, asked once a table: the preload weighs its split and
+ * checks the memory with it (before the reader threads start), each scan
+ * sizes its columns with it. */
+static size_t rows_to_expect(const struct reader *rd, struct ev_table *t)
+{
+	if (!t->sized) {
+		t->expected = strchr(t->name, '"') ? 0 : expected_rows(rd, t);
+		t->sized = true;
+	}
+	return t->expected;
 }
 
 /* The time, and what a row of the columns just read costs: the memory
@@ -570,11 +596,7 @@ static bool page_int(const struct nst_page_cell *c, int64_t *v)
 	*v = c->kind == NST_CELL_INT ? c->i : NST_NULL_I64;
 	if (c->kind != NST_CELL_REAL)
 		return c->kind == NST_CELL_INT || c->kind == NST_CELL_NULL;
-	if (c->r >= -9.2e18 && c->r <= 9.2e18 && c->r == (double)(int64_t)c->r) {
-		*v = (int64_t)c->r;
-		return true;
-	}
-	return false;
+	return whole(c->r, v);
 }
 
 /* A text cell is TEXT or NULL; SQLite would show a number or a BLOB in
@@ -583,10 +605,8 @@ static int page_text(struct scan_state *sc, struct ev_col *c, const struct nst_p
 {
 	if (cell->kind != NST_CELL_TEXT && cell->kind != NST_CELL_NULL)
 		return -1;
-	c->s[sc->n] = cell->kind == NST_CELL_NULL ? NULL
-						  : nst_arena_strndup(sc->rd->arena, cell->s, cell->n);
-	if (cell->kind == NST_CELL_TEXT && !c->s[sc->n])
-		sc->s = nst_fail(sc->err, NST_ERR_NOMEM, "out of memory");
+	sc->s = store_text_cell(c, sc->n, sc->rd->arena,
+				cell->kind == NST_CELL_TEXT ? cell->s : NULL, cell->n, sc->err);
 	return 0;
 }
 
@@ -640,7 +660,7 @@ static enum nst_status scan(struct ev_store *ev, const struct reader *rd,
 			    struct nst_error *err)
 {
 	double t0 = nst_seconds();
-	size_t expected = strchr(t->name, '"') ? 0 : expected_rows(rd, t);
+	size_t expected = rows_to_expect(rd, t);
 	struct scan_state sc = {
 		.ev = ev, .rd = rd, .t = t, .load = load, .nload = nload,
 		.cap = expected, .expected = expected, .err = err,
@@ -733,7 +753,7 @@ static void split(struct ev_store *ev, struct ev_table **all, size_t n,
 	struct reader rd = { nst_db_handle(ev->base.db), NULL, false };
 	uint64_t *w = malloc((n ? n : 1) * sizeof *w);
 	for (size_t i = 0; w && i < n; i++)
-		w[i] = (uint64_t)expected_rows(&rd, all[i]) * all[i]->ncols + 1;
+		w[i] = (uint64_t)rows_to_expect(&rd, all[i]) * all[i]->ncols + 1;
 	for (size_t done = 0; done < n; done++) {
 		size_t best = done;
 		for (size_t i = done; w && i < n; i++)
@@ -790,7 +810,7 @@ static enum nst_status fits_memory(struct ev_store *ev, struct ev_table **all, s
 	double need = 0, limit = memory_limit(ev->base.hooks);
 	uint64_t rows = 0;
 	for (size_t i = 0; limit > 0 && i < n; i++) {
-		size_t r = expected_rows(&rd, all[i]), bytes = 0;
+		size_t r = rows_to_expect(&rd, all[i]), bytes = 0;
 		for (size_t c = 0; c < all[i]->ncols; c++) {
 			const struct ev_col *col = all[i]->cols[c];
 			if (col->wanted && col->present && !col->loaded)
