@@ -138,6 +138,9 @@ void page_boxes(struct page *p, const char *title, const struct page_rows *t, si
 /* A heat map: one row a (rank and) device, one cell a bucket of a
  * gpu_time_util recipe's util table; shade by busy percent. */
 void page_heat(struct page *p, const char *title, const struct page_rows *util, bool ranks);
+/* One bucket a pixel of the heat map's plot, for one input's strips (a
+ * string: it is part of the recipe's spec). */
+#define PAGE_STRIP_BUCKETS "800"
 
 /* ---- the sections (sections.c) -------------------------------------------------- */
 

@@ -1,5 +1,5 @@
 /* GPU time: each device's busy, idle and overlapping time (gpu_time_sum)
- * and when it was busy, a strip of buckets: both from the gpu_time_util
+ * and when it was busy, a strip of a bucket a pixel: both from the gpu_time_util
  * recipe on the one input, whose rank table is gpu_time_sum's numbers
  * (docs/recipes.md), so that they are computed once. */
 #include <stdio.h>
@@ -17,7 +17,8 @@ enum nst_status page_gpu(struct page *p, struct nst_error *err)
 	struct page_rows t[2] = { 0 };
 	page_section_open(p, "gpu", "GPU time", "gpu_time_sum (as the gpu_time_util recipe gives it), "
 			  "and the gpu_time_util recipe's buckets");
-	enum nst_status s = page_run_recipe(p, "gpu_time_util:buckets=100", tables, t, err);
+	enum nst_status s = page_run_recipe(p, "gpu_time_util:buckets=" PAGE_STRIP_BUCKETS, tables, t,
+					    err);
 	snprintf(t[0].spec, sizeof t[0].spec, "gpu_time_sum");
 	t[0].table[0] = '\0';
 	if (s == NST_OK && t[0].rows.nrows) {
@@ -30,7 +31,8 @@ enum nst_status page_gpu(struct page *p, struct nst_error *err)
 		page_raw(p->out, "<p class=\"sub\">Busy: the union of the GPU's kernels, memory copies and "
 			 "sets; Overlap: time during which two or more ran at once; Idle: the capture "
 			 "span less Busy.</p>\n");
-		page_heat(p, "GPU utilisation over time, 100 buckets of each GPU's span", &t[1], false);
+		page_heat(p, "GPU utilisation over time, " PAGE_STRIP_BUCKETS " buckets of each GPU's span",
+			  &t[1], false);
 	} else if (s == NST_OK) {
 		page_absent(p, "No GPU operations (kernels, memory copies or sets) in this capture.");
 	}

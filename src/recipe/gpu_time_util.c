@@ -11,9 +11,9 @@
 #include "reports/gpu_time.h"
 
 #define DEFAULT_BUCKETS 100
-/* With Rank, Device and Bucket Time, within RECIPE_MAX_COLS; a heat map
- * finer than a percent of the span shows no more. */
-#define MAX_BUCKETS 100
+/* With Rank, Device and Bucket Time, within RECIPE_MAX_COLS: a strip a
+ * screen wide, about a bucket a pixel. */
+#define MAX_BUCKETS 2000
 
 enum { TAB_RANK, TAB_UTIL };
 enum { COL_RANK, COL_DEVICE, COL_TIME };
@@ -21,7 +21,7 @@ enum { COL_RANK, COL_DEVICE, COL_TIME };
 struct args {
 	int64_t gap;
 	size_t buckets;
-	char names[MAX_BUCKETS][4]; /* the bucket columns: "0" ... */
+	char names[MAX_BUCKETS][5]; /* the bucket columns: "0" ... */
 };
 
 static bool parse_count(const char *v, long long lo, long long hi, long long *out)
@@ -56,7 +56,7 @@ static enum nst_status parse(const struct nst_arg *args, size_t nargs, struct ar
 		}
 	}
 	for (size_t i = 0; i < a->buckets; i++)
-		snprintf(a->names[i], sizeof a->names[i], "%u", (unsigned)(i % 1000));
+		snprintf(a->names[i], sizeof a->names[i], "%u", (unsigned)i % 10000);
 	return NST_OK;
 }
 
@@ -327,7 +327,7 @@ const struct nst_report nst_recipe_gpu_time_util = {
 		"Union, Kernel Sum, Overlap, Graph, Idle, Capture Util, GPU Span Util,\n"
 		"Idle Gaps, Gap Time) over that rank's GPU operations.  util: per rank\n"
 		"and device, its GPU span (first start to last end of its operations)\n"
-		"cut in buckets=N buckets (1 to 100, default 100) of Bucket Time ns, the\n"
+		"cut in buckets=N buckets (1 to 2000, default 100) of Bucket Time ns, the\n"
 		"last one running to the span's end, and the percentage of each during\n"
 		"which some operation ran: a rank x time heat map.  gap=NS as\n"
 		"gpu_time_sum's (whole ns, default 1000).",

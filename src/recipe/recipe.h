@@ -88,7 +88,7 @@ struct recipe_rows {
 	struct nst_arena *arena;
 };
 
-#define RECIPE_MAX_COLS 128
+#define RECIPE_MAX_COLS 2048
 #define RECIPE_MAX_CLASSES 4
 #define RECIPE_MAX_KEYS 8
 

@@ -97,7 +97,7 @@ check() { # check JOB RECIPE [--ranks MODE] INPUT...: nstats recipe on the input
 
 for spec in cuda_gpu_kern_sum cuda_gpu_kern_sum:base cuda_gpu_kern_sum:mangled cuda_api_sum \
 	cuda_gpu_mem_time_sum nvtx_sum nccl_sum mpi_sum nccl_overlap stragglers stragglers:iteration=step \
-	gpu_time_util gpu_time_util:buckets=16; do
+	gpu_time_util gpu_time_util:buckets=16 gpu_time_util:buckets=2000; do
 	check train "$spec" "${train[@]}"
 done
 for spec in cuda_gpu_kern_sum cuda_api_sum cuda_gpu_mem_time_sum nvtx_sum nccl_sum mpi_sum gpu_time_util:buckets=10; do

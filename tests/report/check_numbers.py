@@ -16,13 +16,32 @@ RULES = {"gpu_gaps", "gpu_time_util", "cuda_api_sync", "cuda_memcpy_async", "cud
 
 
 class Tables(html.parser.HTMLParser):
+    """The tables, and the heat map's strips as a table: a <g> of strips names the recipe's table,
+    a <g> in it is a row (its Rank, Device, Bucket Time), a <rect> in that the buckets data-k to
+    data-k + data-n - 1, each data-v."""
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.tables, self.cur, self.row = [], None, None
+        self.gs = []  # what each open <g> is: "strips", "strip" or None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if tag == "table" and a.get("data-report"):
+        if tag == "g":
+            kind = None
+            if a.get("data-report"):
+                kind = "strips"
+                self.cur = {"spec": a["data-report"], "table": a.get("data-table", ""), "input": 0,
+                            "rows": [], "buckets": int(a["data-buckets"])}
+                self.tables.append(self.cur)
+            elif self.gs and self.gs[-1] == "strips":
+                kind = "strip"
+                self.row = [("Rank", a["data-rank"]), ("Device", a["data-device"]),
+                            ("Bucket Time", a["data-bucket-time"])]
+            self.gs.append(kind)
+        elif tag == "rect" and self.gs and self.gs[-1] == "strip":
+            k, n = int(a["data-k"]), int(a["data-n"])
+            self.row += [(str(b), a["data-v"]) for b in range(k, k + n)]
+        elif tag == "table" and a.get("data-report"):
             self.cur = {"spec": a["data-report"], "table": a.get("data-table", ""),
                         "input": int(a.get("data-input", "0")), "rows": []}
             self.tables.append(self.cur)
@@ -32,6 +51,15 @@ class Tables(html.parser.HTMLParser):
             self.row.append((a["data-col"], a.get("data-v", "")))
 
     def handle_endtag(self, tag):
+        if tag == "g" and self.gs:
+            kind = self.gs.pop()
+            if kind == "strip":
+                if len(self.row) != 3 + self.cur["buckets"]:
+                    self.cur["short"] = True
+                self.cur["rows"].append(self.row)
+                self.row = None
+            elif kind == "strips":
+                self.cur = None
         if tag == "tr" and self.row:
             self.cur["rows"].append(self.row)
         if tag == "tr":
@@ -94,6 +122,9 @@ def check(nstats, page, inputs, extra):
             bad += 1
             continue
         head, body = rows[0], rows[1:]
+        if t.get("short"):
+            print("%s: %s: a strip without all of its %d buckets" % (page, t["spec"], t["buckets"]))
+            bad += 1
         if len(t["rows"]) > len(body):
             print("%s: %s: %d rows on the page, %d in the csv" % (page, t["spec"], len(t["rows"]), len(body)))
             bad += 1

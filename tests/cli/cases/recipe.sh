@@ -43,6 +43,10 @@ test_recipe_mistakes() {
 	rc_is 2; err_line "-j takes a number of processes from 1 to 4096, not '0'"
 	run recipe cuda_gpu_kern_sum --ranks proces job
 	rc_is 2; err_line "--ranks takes auto, input or process, not 'proces'; did you mean process\?"
+	run recipe gpu_time_util:buckets=2001 job
+	rc_is 2; err_line "buckets=2001: not a whole number from 1 to 2000"
+	run recipe gpu_time_util:buckets=0 job
+	rc_is 2; err_line "buckets=0: not a whole number from 1 to 2000"
 	run recipe cuda_gpu_kern_sum -f cvs job
 	rc_is 2; err_line "did you mean csv"
 	run recipe cuda_gpu_kern_sum @missing.txt

@@ -171,9 +171,9 @@ test_report_ranks() {
 	run report r0.sqlite r1.sqlite r2.sqlite r3.sqlite -o page.html
 	rc_is 0; out_is ""; err_is ""
 	grep -q '<section id="ranks">' "$WORK/page.html" || fail "no ranks section"
-	# the heat map: one strip per rank and GPU, 100 cells each
+	# the heat map: one strip per rank and GPU (report_numbers checks their buckets)
 	local strips
-	strips=$(grep -c '^<g><text x="124" y="[0-9.]*" text-anchor="end">rank ' "$WORK/page.html")
+	strips=$(grep -c '^<g data-rank="[0-9]*" data-device="[0-9]*" data-bucket-time="[0-9]*"><text x="124" y="[0-9.]*" text-anchor="end">rank ' "$WORK/page.html")
 	[[ $strips == 8 ]] || fail "$strips strips in the heat map, expected 8 (4 ranks x 2 GPUs)"
 	report_numbers "$WORK/page.html" "$WORK"/r{0,1,2,3}.sqlite
 }
