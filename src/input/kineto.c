@@ -69,6 +69,7 @@ enum key {
 	/* its args */
 	K_DEVICE, K_CONTEXT, K_STREAM, K_CORR, K_REGS, K_BYTES, K_GRID, K_BLOCK,
 	K_FROM_DEVICE, K_IN_DEVICE, K_TO_DEVICE, K_FROM_CONTEXT, K_IN_CONTEXT, K_TO_CONTEXT,
+	K_SSMEM, K_DSMEM, K_GREEN, K_COPY_KIND, K_SRC_KIND, K_DST_KIND, K_MEM_KIND,
 	K_ARGNAME,
 	/* distributedInfo */
 	K_RANK,
@@ -104,6 +105,11 @@ static const struct key_name {
 	KEY(R_ARGS, K_FROM_DEVICE, "fromDevice"), KEY(R_ARGS, K_IN_DEVICE, "inDevice"),
 	KEY(R_ARGS, K_TO_DEVICE, "toDevice"), KEY(R_ARGS, K_FROM_CONTEXT, "fromContext"),
 	KEY(R_ARGS, K_IN_CONTEXT, "inContext"), KEY(R_ARGS, K_TO_CONTEXT, "toContext"),
+	/* what nstats's own traces add (export -t chrome-json), which Kineto's do not have */
+	KEY(R_ARGS, K_SSMEM, "static shared memory"), KEY(R_ARGS, K_DSMEM, "dynamic shared memory"),
+	KEY(R_ARGS, K_GREEN, "green context"), KEY(R_ARGS, K_COPY_KIND, "copy kind"),
+	KEY(R_ARGS, K_SRC_KIND, "src kind"), KEY(R_ARGS, K_DST_KIND, "dst kind"),
+	KEY(R_ARGS, K_MEM_KIND, "memory kind"),
 	KEY(R_DIST, K_RANK, "rank"),
 	KEY(R_DEVICE, K_DP_ID, "id"), KEY(R_DEVICE, K_DP_NAME, "name"),
 	KEY(R_DEVICE, K_DP_MEM, "totalGlobalMem"), KEY(R_DEVICE, K_DP_SMS, "numSms"),
@@ -610,8 +616,8 @@ static void put_optional(struct kparse *p, int k)
  * correlation of its call when there is one. */
 static bool gpu_place(struct kparse *p, int64_t start, int64_t end)
 {
-	int64_t device, context, stream, corr;
-	bool has_corr;
+	int64_t device, context, stream, corr, green;
+	bool has_corr, has_green;
 	/* a copy between devices says "inDevice" and "inContext" for the one it ran on */
 	int dk = p->f[K_DEVICE].type == T_ABSENT && p->f[K_IN_DEVICE].type != T_ABSENT ? K_IN_DEVICE
 										       : K_DEVICE;
@@ -620,12 +626,14 @@ static bool gpu_place(struct kparse *p, int64_t start, int64_t end)
 	if (!need_int(p, dk, dk == K_DEVICE ? "device" : "inDevice", &device) ||
 	    !need_int(p, ck, ck == K_CONTEXT ? "context" : "inContext", &context) ||
 	    !need_int(p, K_STREAM, "stream", &stream) ||
-	    !event_int(p, K_CORR, "correlation", true, false, &has_corr, &corr))
+	    !event_int(p, K_CORR, "correlation", true, false, &has_corr, &corr) ||
+	    !event_int(p, K_GREEN, "green context", true, false, &has_green, &green))
 		return false;
 	md_int(p->db, start);
 	md_int(p->db, end);
 	md_int(p->db, device);
 	md_int(p->db, context);
+	put_optional(p, K_GREEN);
 	md_int(p->db, stream);
 	put_optional(p, K_CORR);
 	return true;
@@ -680,9 +688,12 @@ static int64_t kernel_base_id(struct kparse *p, const struct sbuf *name, int64_t
 static int kernel(struct kparse *p, int64_t start, int64_t end)
 {
 	const struct sbuf *name;
-	int64_t regs;
+	int64_t regs, smem;
+	bool present;
 	if (!event_name(p, &name) || !need_int(p, K_REGS, "registers per thread", &regs) ||
-	    !event_dims(p, &p->grid, "grid") || !event_dims(p, &p->block, "block"))
+	    !event_dims(p, &p->grid, "grid") || !event_dims(p, &p->block, "block") ||
+	    !event_int(p, K_SSMEM, "static shared memory", true, false, &present, &smem) ||
+	    !event_int(p, K_DSMEM, "dynamic shared memory", true, false, &present, &smem))
 		return 0;
 	int64_t name_id = string_id(p, name->p, name->len);
 	int64_t base_id = name_id < 0 ? -1 : kernel_base_id(p, name, name_id);
@@ -698,6 +709,8 @@ static int kernel(struct kparse *p, int64_t start, int64_t end)
 		md_int(p->db, p->grid.v[i]);
 	for (int i = 0; i < 3; i++)
 		md_int(p->db, p->block.v[i]);
+	put_optional(p, K_SSMEM);
+	put_optional(p, K_DSMEM);
 	return finish_row(p);
 }
 
@@ -737,19 +750,57 @@ static void put_kind(struct kparse *p, int64_t kind)
 		md_int(p->db, kind);
 }
 
-/* "Memcpy HtoD (Pageable -> Device)": copyKind as ENUM_CUDA_MEMCPY_OPER
- * numbers it (0, Unknown, for a word Kineto would not write), srcKind and
- * dstKind; a copy between devices gives their devices and contexts too. */
-static int memcpy_row(struct kparse *p, int64_t start, int64_t end)
+/* An optional text of the args, k: *text NULL when it is absent or null. */
+static bool event_text(struct kparse *p, int k, const char *name, const struct sbuf **text)
+{
+	const struct field *f = &p->f[k];
+	*text = NULL;
+	if (f->type == T_ABSENT || f->type == T_NULL)
+		return true;
+	if (f->type != T_STR)
+		return fail_at(p, f->off, "%s event: \"args\" \"%s\" is %s, not a string", cat_text(p),
+			       name, TYPE_NAME[f->type]);
+	*text = &p->str[k];
+	return true;
+}
+
+/* ENUM_CUDA_MEMCPY_OPER's copy kinds: Kineto's words for 1 to 10, and
+ * those of nstats's "copy kind" arg for the unified-memory ones; 0,
+ * Unknown, for a word neither writes. */
+static int64_t copy_kind(const char *s, size_t len)
 {
 	static const char *const ops[] = { "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD",
-					   "DtoA", "DtoD", "HtoH", "PtoP" };
+					   "DtoA", "DtoD", "HtoH", "PtoP",
+					   "UVM HtoD", "UVM DtoH", "UVM DtoD" };
+	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+		if (strlen(ops[i]) == len && memcmp(ops[i], s, len) == 0)
+			return (int64_t)i + 1;
+	return 0;
+}
+
+/* A memory kind of the args, k, over the one the name gave (*kind). */
+static bool kind_arg(struct kparse *p, int k, const char *name, int64_t *kind)
+{
+	const struct sbuf *text;
+	if (!event_text(p, k, name, &text))
+		return false;
+	if (text)
+		*kind = mem_kind(text->p, text->len);
+	return true;
+}
+
+/* "Memcpy HtoD (Pageable -> Device)": copyKind as ENUM_CUDA_MEMCPY_OPER
+ * numbers it, srcKind and dstKind, from the name or, where nstats wrote
+ * the trace, from its args; a copy between devices gives their devices
+ * and contexts too. */
+static int memcpy_row(struct kparse *p, int64_t start, int64_t end)
+{
 	static const struct {
 		int key;
 		const char *name;
 	} ends[] = { { K_FROM_DEVICE, "fromDevice" }, { K_FROM_CONTEXT, "fromContext" },
 		     { K_TO_DEVICE, "toDevice" }, { K_TO_CONTEXT, "toContext" } };
-	const struct sbuf *name;
+	const struct sbuf *name, *kind;
 	int64_t bytes, op = 0, src = -1, dst = -1, v;
 	bool present;
 	if (!event_name(p, &name) || !need_int(p, K_BYTES, "bytes", &bytes))
@@ -760,12 +811,15 @@ static int memcpy_row(struct kparse *p, int64_t start, int64_t end)
 	if (strncmp(name->p, "Memcpy ", 7) == 0) {
 		const char *w = name->p + 7;
 		size_t n = strcspn(w, " ");
-		for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
-			if (strlen(ops[i]) == n && memcmp(ops[i], w, n) == 0)
-				op = (int64_t)i + 1;
+		op = copy_kind(w, n);
 		if (w[n] == ' ')
 			kinds_in_parens(w + n + 1, &src, &dst);
 	}
+	if (!event_text(p, K_COPY_KIND, "copy kind", &kind) ||
+	    !kind_arg(p, K_SRC_KIND, "src kind", &src) || !kind_arg(p, K_DST_KIND, "dst kind", &dst))
+		return 0;
+	if (kind)
+		op = copy_kind(kind->p, kind->len);
 	md_begin(p->db, MD_MEMCPY);
 	if (!gpu_place(p, start, end))
 		return 0;
@@ -787,6 +841,8 @@ static int memset_row(struct kparse *p, int64_t start, int64_t end)
 		return 0;
 	if (strncmp(name->p, "Memset ", 7) == 0)
 		kinds_in_parens(name->p + 7, &kind, &unused);
+	if (!kind_arg(p, K_MEM_KIND, "memory kind", &kind))
+		return 0;
 	md_begin(p->db, MD_MEMSET);
 	if (!gpu_place(p, start, end))
 		return 0;

@@ -23,19 +23,26 @@ enum { T_STRINGS = MD_ROWS, T_META, T_ANALYSIS, T_SESSION, T_PROCESSES, T_THREAD
  * is the real one, less the lines of the NOT NULL columns rows do not
  * give: the export has no such column rather than a made-up value in it.
  * A table left without rows is dropped, as nsys exports only what it
- * recorded, except those every export has. */
+ * recorded, except those every export has.  Columns of `nullable` are
+ * given, but some traces have no value for them (Kineto writes one shared
+ * memory size, nstats's own traces the static and dynamic ones): they are
+ * kept without their NOT NULL, NULL where the trace is silent. */
 static const struct table_def {
 	const char *name, *cols;
 	bool always;
+	const char *nullable;
 } TABLES[T_COUNT] = {
 	[MD_KERNEL] = { "CUPTI_ACTIVITY_KIND_KERNEL",
 			"start end deviceId contextId streamId correlationId demangledName shortName "
-			"registersPerThread gridX gridY gridZ blockX blockY blockZ", false },
+			"registersPerThread gridX gridY gridZ blockX blockY blockZ staticSharedMemory "
+			"dynamicSharedMemory greenContextId", false,
+			"staticSharedMemory dynamicSharedMemory" },
 	[MD_MEMCPY] = { "CUPTI_ACTIVITY_KIND_MEMCPY",
 			"start end deviceId contextId streamId correlationId bytes copyKind srcKind "
-			"dstKind srcDeviceId srcContextId dstDeviceId dstContextId", false },
+			"dstKind srcDeviceId srcContextId dstDeviceId dstContextId greenContextId", false },
 	[MD_MEMSET] = { "CUPTI_ACTIVITY_KIND_MEMSET",
-			"start end deviceId contextId streamId correlationId bytes memKind", false },
+			"start end deviceId contextId streamId correlationId bytes memKind greenContextId",
+			false },
 	[MD_RUNTIME] = { "CUPTI_ACTIVITY_KIND_RUNTIME",
 			 "start end eventClass globalTid correlationId nameId", false },
 	[MD_NVTX] = { "NVTX_EVENTS", "start end eventType text globalTid domainId", false },
@@ -177,16 +184,28 @@ static size_t count_words(const char *cols)
 	return n;
 }
 
-/* "NOT NULL" in line[0..len) before its "--" comment. */
-static bool declared_not_null(const char *line, size_t len)
+/* Where "NOT NULL" is in line[0..len) before its "--" comment; len when
+ * it is not. */
+static size_t not_null_at(const char *line, size_t len)
 {
 	for (size_t i = 0; i + 8 <= len; i++) {
 		if (line[i] == '-' && line[i + 1] == '-')
-			return false;
+			return len;
 		if (memcmp(line + i, "NOT NULL", 8) == 0)
-			return true;
+			return i;
 	}
-	return false;
+	return len;
+}
+
+/* A column's line of CREATE TABLE, its NOT NULL blanked out. */
+static void append_nullable(sqlite3_str *create, const char *line, size_t len)
+{
+	size_t at = not_null_at(line, len);
+	sqlite3_str_append(create, line, (int)at);
+	if (at < len) {
+		sqlite3_str_appendchar(create, 8, ' ');
+		sqlite3_str_append(create, line + at + 8, (int)(len - at - 8));
+	}
 }
 
 /* The statement "CREATE TABLE <name> (" ... ")" of schema.sql, which
@@ -229,7 +248,9 @@ static enum nst_status create_table(struct memdb *m, int t, struct nst_error *er
 			sqlite3_str_appendf(cols, "%s%.*s", given ? ", " : "", (int)name_len, p);
 			sqlite3_str_appendall(vals, given++ ? ", ?" : "?");
 		}
-		if (!column || gives || !declared_not_null(line, n))
+		if (gives && d->nullable && has_word(d->nullable, p, name_len))
+			append_nullable(create, line, n);
+		else if (!column || gives || not_null_at(line, n) == n)
 			sqlite3_str_append(create, line, (int)n);
 		line += n;
 	}

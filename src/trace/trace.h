@@ -47,7 +47,7 @@ enum trace_cat {
 enum trace_key {
 	KEY_CORRELATION, KEY_RESULT, KEY_DEVICE, KEY_CONTEXT, KEY_STREAM, KEY_GRID, KEY_BLOCK,
 	KEY_REGISTERS, KEY_STATIC_SMEM, KEY_DYNAMIC_SMEM, KEY_BYTES, KEY_COPY_KIND,
-	KEY_SRC_KIND, KEY_DST_KIND, KEY_MEM_KIND, KEY_DOMAIN, KEY_COUNT,
+	KEY_SRC_KIND, KEY_DST_KIND, KEY_MEM_KIND, KEY_DOMAIN, KEY_GREEN_CONTEXT, KEY_COUNT,
 };
 /* The keys' names: Kineto's where it has one, so that its readers find them. */
 extern const char *const trace_key_names[KEY_COUNT];

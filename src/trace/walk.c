@@ -37,6 +37,7 @@ const char *const trace_key_names[KEY_COUNT] = {
 	[KEY_STATIC_SMEM] = "static shared memory", [KEY_DYNAMIC_SMEM] = "dynamic shared memory",
 	[KEY_BYTES] = "bytes", [KEY_COPY_KIND] = "copy kind", [KEY_SRC_KIND] = "src kind",
 	[KEY_DST_KIND] = "dst kind", [KEY_MEM_KIND] = "memory kind", [KEY_DOMAIN] = "domain",
+	[KEY_GREEN_CONTEXT] = "green context",
 };
 
 /* Kineto's categories, which its readers (nstats's among them) know. */
@@ -665,12 +666,18 @@ static enum nst_status count_launches(struct walk *wk, struct nst_error *err)
 	return NST_OK;
 }
 
-/* CUPTI's copy kinds as Kineto spells them (ENUM_CUDA_MEMCPY_OPER's ids). */
-static const char *copy_kind_short(int64_t kind)
+/* ENUM_CUDA_MEMCPY_OPER's ids in Kineto's words, and in the words of the
+ * "copy kind" arg, which names the unified-memory copies that Kineto has
+ * no word for (its name for them is "Memcpy Unknown") so that nstats's
+ * reader of the trace gets them back. */
+static const char *const copy_kinds[] = { "Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
+					  "AtoD", "DtoA", "DtoD", "HtoH", "PtoP",
+					  "UVM HtoD", "UVM DtoH", "UVM DtoD" };
+#define KINETO_COPY_KINDS 11
+
+static const char *copy_kind_word(int64_t kind, int64_t known)
 {
-	static const char *const names[] = { "Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
-					     "AtoD", "DtoA", "DtoD", "HtoH", "PtoP" };
-	return kind >= 0 && kind < (int64_t)(sizeof names / sizeof *names) ? names[kind] : "Unknown";
+	return kind >= 0 && kind < known ? copy_kinds[kind] : "Unknown";
 }
 
 static const char *mem_kind(struct walk *wk, const struct nst_col *c, size_t row)
@@ -703,14 +710,14 @@ static enum nst_status copy_args(struct walk *wk, const struct gpu_source *g, si
 		return nomem(err);
 	sl->name = name ? nst_op_name(&wk->op_names, name) : "[CUDA memcpy]";
 	const char *src = mem_kind(wk, g->src, row), *dst = mem_kind(wk, g->dst, row);
-	const char *k = copy_kind_short(kind == NST_NULL_I64 ? 0 : kind);
+	const char *k = copy_kind_word(kind, KINETO_COPY_KINDS);
 	if (src && dst)
 		snprintf(wk->kineto_name, sizeof wk->kineto_name, "Memcpy %s (%s -> %s)", k, src, dst);
 	else
 		snprintf(wk->kineto_name, sizeof wk->kineto_name, "Memcpy %s", k);
 	sl->kineto_name = wk->kineto_name;
 	arg_int(sl, KEY_BYTES, g->t.bytes ? g->t.bytes[row] : NST_NULL_I64);
-	arg_text(sl, KEY_COPY_KIND, k);
+	arg_text(sl, KEY_COPY_KIND, copy_kind_word(kind, sizeof copy_kinds / sizeof *copy_kinds));
 	arg_text(sl, KEY_SRC_KIND, src);
 	arg_text(sl, KEY_DST_KIND, dst);
 	return NST_OK;
@@ -760,6 +767,9 @@ static enum nst_status gpu_op(struct walk *wk, const struct gpu_source *g, size_
 	arg_col(sl, KEY_CONTEXT, t->context, row);
 	arg_col(sl, KEY_STREAM, t->stream, row);
 	arg_col(sl, KEY_CORRELATION, t->corr, row);
+	int64_t green = nst_col_or_null(t->green, row);
+	if (green != 0) /* cuda_gpu_trace's "no green context", as 2024.2's exports write it */
+		arg_int(sl, KEY_GREEN_CONTEXT, green);
 	if (g->cat == CAT_KERNEL)
 		kernel_args(wk, g, row, sl);
 	else

@@ -3,7 +3,8 @@
  * launched them) come out with their times from the session's start and
  * each GPU row's process as the calls say: the caller's, none when calls
  * of several processes share its correlation id, the only caller's when
- * no call has it; rows past one batch, and texts, come out as given. */
+ * no call has it; rows past one batch, and texts, come out as given; a
+ * column a trace may not fill is NULL there. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,6 +28,7 @@ static void kernel(struct memdb *m, int64_t start, int64_t corr, int64_t name)
 	md_int(m, start + 10);
 	md_int(m, 0);     /* device */
 	md_int(m, 1);     /* context */
+	md_null(m);       /* greenContextId */
 	md_int(m, 7);     /* stream */
 	if (corr < 0)
 		md_null(m);
@@ -37,6 +39,8 @@ static void kernel(struct memdb *m, int64_t start, int64_t corr, int64_t name)
 	md_int(m, 32);    /* registers */
 	for (int i = 0; i < 6; i++)
 		md_int(m, 1); /* grid, block */
+	md_int(m, 48);    /* staticSharedMemory */
+	md_null(m);       /* dynamicSharedMemory: a Kineto trace has none */
 	assert_int_equal(md_end(m, NULL), NST_OK);
 }
 
@@ -102,6 +106,9 @@ static void processes_of_gpu_rows(void **state)
 	assert_int_equal(pid_of_kernel(h, 300), -1);
 	assert_int_equal(pid_of_kernel(h, 400), -1);
 	assert_int_equal(pid_of_kernel(h, 500), -1);
+	/* a NOT NULL column of nsys's schema that a trace may leave empty */
+	assert_int_equal(one_int(h, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE "
+				    "staticSharedMemory = 48 AND dynamicSharedMemory IS NULL"), 5);
 	assert_int_equal(one_int(h, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME"), 50);
 	assert_int_equal(one_int(h, "SELECT duration FROM ANALYSIS_DETAILS"), 1000);
 	sqlite3_close(h);
