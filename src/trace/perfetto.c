@@ -57,24 +57,61 @@ static size_t varint(uint8_t *p, uint64_t v)
 	return n;
 }
 
-/* One packet as field 1 of Trace, packed in place in the chunk. */
+/* Room for n more bytes in the chunk. */
+static enum nst_status room(struct perfetto *pf, size_t n, struct nst_error *err)
+{
+	if (pf->len + n <= pf->cap)
+		return NST_OK;
+	size_t cap = pf->len + n > CHUNK ? 2 * (pf->len + n) : CHUNK + 4096;
+	uint8_t *buf = realloc(pf->buf, cap);
+	if (!buf)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	pf->buf = buf;
+	pf->cap = cap;
+	return NST_OK;
+}
+
+/* Trace.packet (field 1, length-delimited): its tag and length. */
+#define PACKET_HEAD_MAX 11
+/* What a field of perfetto_trace.proto packs to at most: a varint one a
+ * tag (field numbers below 2048: 2 bytes) and 10 bytes, a fixed64 one a
+ * tag and 8, a string or message one a tag, a length of 5 bytes and what
+ * it holds. */
+#define VARINT_MAX 12
+#define FIXED64_MAX 10
+#define LENGTH_MAX 7
+/* A slice's packet: timestamp, sequence id and flags, the track event
+ * (type, name, track, one category, a flow) and the interned data's head. */
+#define SLICE_PACKET_MAX (3 * VARINT_MAX + LENGTH_MAX + 4 * VARINT_MAX + 2 * FIXED64_MAX + LENGTH_MAX)
+/* An annotation (name and an integer or a string of len bytes) and an
+ * interned event name of len bytes. */
+#define ANNOTATION_MAX(len) (LENGTH_MAX + 2 * VARINT_MAX + LENGTH_MAX + (len))
+#define EVENT_NAME_MAX(len) (LENGTH_MAX + VARINT_MAX + LENGTH_MAX + (len))
+
+/* One packet as field 1 of Trace, packed in place in the chunk.  Its
+ * length comes first, and protobuf-c finds it by walking the packet as
+ * packing it does: a packet whose size is at most bound (a slice's,
+ * millions of them) is packed once, after room for the widest length,
+ * and moved back over what the length did not take; bound 0: walked
+ * twice (tracks, the first packet). */
 static enum nst_status write_packet(struct perfetto *pf, Perfetto__Protos__TracePacket *p,
-				    struct nst_error *err)
+				    size_t bound, struct nst_error *err)
 {
 	p->has_trusted_packet_sequence_id = true;
 	p->trusted_packet_sequence_id = SEQUENCE_ID;
-	size_t size = protobuf_c_message_get_packed_size(&p->base);
-	if (pf->len + size + 11 > pf->cap) {
-		size_t cap = pf->len + size + 11 > CHUNK ? 2 * (pf->len + size + 11) : CHUNK + 4096;
-		uint8_t *buf = realloc(pf->buf, cap);
-		if (!buf)
-			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		pf->buf = buf;
-		pf->cap = cap;
-	}
-	pf->buf[pf->len++] = 0x0A; /* Trace.packet: field 1, length-delimited */
-	pf->len += varint(pf->buf + pf->len, size);
-	pf->len += protobuf_c_message_pack(&p->base, pf->buf + pf->len);
+	size_t size = bound ? bound : protobuf_c_message_get_packed_size(&p->base);
+	enum nst_status s = room(pf, PACKET_HEAD_MAX + size, err);
+	if (s != NST_OK)
+		return s;
+	uint8_t *head = pf->buf + pf->len, *body = head + PACKET_HEAD_MAX;
+	size = protobuf_c_message_pack(&p->base, body);
+	if (size > (bound ? bound : size))
+		return nst_fail(err, NST_ERR_INTERNAL, "a Perfetto packet of %zu bytes, past its bound %zu",
+				size, bound);
+	head[0] = 0x0A;
+	size_t n = 1 + varint(head + 1, size);
+	memmove(head + n, body, size);
+	pf->len += n + size;
 	return pf->len >= CHUNK ? flush_chunk(pf, err) : NST_OK;
 }
 
@@ -121,7 +158,7 @@ static enum nst_status first_packet(struct perfetto *pf, struct nst_error *err)
 	p.has_sequence_flags = true;
 	p.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
 	p.interned_data = &in;
-	return write_packet(pf, &p, err);
+	return write_packet(pf, &p, 0, err);
 }
 
 /* ---- tracks --------------------------------------------------------------------------- */
@@ -159,7 +196,7 @@ static enum nst_status pf_track(void *self, const struct trace_track *t, struct 
 	Perfetto__Protos__TracePacket p;
 	perfetto__protos__trace_packet__init(&p);
 	p.track_descriptor = &d;
-	return write_packet(pf, &p, err);
+	return write_packet(pf, &p, 0, err);
 }
 
 /* ---- slices ------------------------------------------------------------------------------ */
@@ -202,8 +239,9 @@ static void dims_text(char *b, const int64_t *v)
 	*b = '\0';
 }
 
-static void annotation(struct perfetto *pf, const struct trace_arg *a,
-		       Perfetto__Protos__DebugAnnotation *d, int *ndims)
+/* Returns the most it packs to. */
+static size_t annotation(struct perfetto *pf, const struct trace_arg *a,
+			 Perfetto__Protos__DebugAnnotation *d, int *ndims)
 {
 	perfetto__protos__debug_annotation__init(d);
 	d->has_name_iid = true;
@@ -218,6 +256,7 @@ static void annotation(struct perfetto *pf, const struct trace_arg *a,
 		dims_text(b, a->i);
 		d->string_value = b;
 	}
+	return ANNOTATION_MAX(d->string_value ? strlen(d->string_value) : 0);
 }
 
 /* A GPU operation's device, context and stream are its track's (whose
@@ -237,11 +276,11 @@ static enum nst_status begin_packet(struct perfetto *pf, const struct trace_slic
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	Perfetto__Protos__DebugAnnotation ann[TRACE_MAX_ARGS], *pann[TRACE_MAX_ARGS];
 	int ndims = 0;
-	size_t nann = 0;
+	size_t nann = 0, bound = SLICE_PACKET_MAX;
 	for (size_t i = 0; i < s->nargs; i++) {
 		if (placement(s, &s->arg[i]))
 			continue;
-		annotation(pf, &s->arg[i], &ann[nann], &ndims);
+		bound += annotation(pf, &s->arg[i], &ann[nann], &ndims);
 		pann[nann] = &ann[nann];
 		nann++;
 	}
@@ -279,12 +318,13 @@ static enum nst_status begin_packet(struct perfetto *pf, const struct trace_slic
 		in.n_event_names = 1;
 		in.event_names = &pen;
 		p.interned_data = &in;
+		bound += EVENT_NAME_MAX(strlen(text));
 	}
 	p.has_timestamp = p.has_sequence_flags = true;
 	p.timestamp = (uint64_t)s->start;
 	p.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
 	p.track_event = &ev;
-	return write_packet(pf, &p, err);
+	return write_packet(pf, &p, bound, err);
 }
 
 static enum nst_status end_packet(struct perfetto *pf, const struct trace_slice *s,
@@ -301,7 +341,7 @@ static enum nst_status end_packet(struct perfetto *pf, const struct trace_slice 
 	p.timestamp = (uint64_t)s->end;
 	p.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
 	p.track_event = &ev;
-	return write_packet(pf, &p, err);
+	return write_packet(pf, &p, SLICE_PACKET_MAX, err);
 }
 
 static enum nst_status pf_slice(void *self, const struct trace_slice *s, struct nst_error *err)
