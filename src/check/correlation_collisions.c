@@ -16,7 +16,7 @@ struct use {
 /* The runtime rows that are calls with an id and a process. */
 struct calls {
 	size_t n;
-	const struct nst_col *cls, *chain, *gtid, *corr;
+	const struct nst_col *cls, *chain, *gtid, *corr, *rowid;
 };
 
 static bool is_use(const struct calls *c, size_t i)
@@ -26,15 +26,14 @@ static bool is_use(const struct calls *c, size_t i)
 	       nst_col_at(c->gtid, i) != NST_NULL_I64;
 }
 
-static void note_id(struct chk_ctx *ctx, struct chk_result *r, int64_t corr, uint32_t row,
+/* Called for every id that collides: all of them, in a capture of two
+ * processes that each number their calls from 1. */
+static void note_id(const struct calls *c, struct chk_result *r, int64_t corr, uint32_t row,
 		    int64_t procs, int64_t calls, int64_t first, int64_t other)
 {
-	const struct nst_col *rowid = NULL;
-	struct nst_error ignored;
-	chk_col(ctx, CHK_RUNTIME, "rowid", &rowid, &ignored);
 	r->count++;
 	chk_part_add(r, "calls sharing those ids", calls);
-	struct chk_example *e = chk_example(r, CHK_RUNTIME, chk_at(rowid, row));
+	struct chk_example *e = chk_example(r, CHK_RUNTIME, chk_at(c->rowid, row));
 	chk_num(e, "correlationId", corr);
 	chk_num(e, "processes", procs);
 	chk_num(e, "calls", calls);
@@ -53,7 +52,8 @@ static int by_corr_proc(const void *a, const void *b)
 	return x->row < y->row ? -1 : x->row > y->row;
 }
 
-static void count_group(struct chk_ctx *ctx, struct chk_result *r, const struct use *u, size_t n)
+static void count_group(const struct calls *c, struct chk_result *r, const struct use *u,
+			size_t n)
 {
 	int64_t procs = 1, other = NST_NULL_I64;
 	for (size_t i = 1; i < n; i++)
@@ -63,11 +63,11 @@ static void count_group(struct chk_ctx *ctx, struct chk_result *r, const struct 
 				other = u[i].proc;
 		}
 	if (procs > 1)
-		note_id(ctx, r, u[0].corr, u[0].row, procs, (int64_t)n, u[0].proc, other);
+		note_id(c, r, u[0].corr, u[0].row, procs, (int64_t)n, u[0].proc, other);
 }
 
-static enum nst_status sorted_ids(struct chk_ctx *ctx, struct chk_result *r,
-				  const struct calls *c, struct nst_error *err)
+static enum nst_status sorted_ids(struct chk_result *r, const struct calls *c,
+				  struct nst_error *err)
 {
 	struct use *u = malloc((c->n ? c->n : 1) * sizeof *u);
 	if (!u)
@@ -81,7 +81,7 @@ static enum nst_status sorted_ids(struct chk_ctx *ctx, struct chk_result *r,
 	for (size_t g = 0, end; g < n; g = end) {
 		for (end = g + 1; end < n && u[end].corr == u[g].corr; end++)
 			;
-		count_group(ctx, r, &u[g], end - g);
+		count_group(c, r, &u[g], end - g);
 	}
 	free(u);
 	return NST_OK;
@@ -166,8 +166,7 @@ static void first_rows(const struct calls *c, const struct dense *d, const int64
 	}
 }
 
-static void count_dense(struct chk_ctx *ctx, struct chk_result *r, const struct calls *c,
-			const struct dense *d)
+static void count_dense(struct chk_result *r, const struct calls *c, const struct dense *d)
 {
 	int64_t ids[CHK_MAX_EXAMPLES];
 	uint32_t rows[CHK_MAX_EXAMPLES];
@@ -185,13 +184,13 @@ static void count_dense(struct chk_ctx *ctx, struct chk_result *r, const struct 
 		for (size_t k = 0; k < nids; k++)
 			if (ids[k] == id)
 				row = rows[k];
-		note_id(ctx, r, id, row, __builtin_popcountll(m), d->calls[at],
+		note_id(c, r, id, row, __builtin_popcountll(m), d->calls[at],
 			d->procs[__builtin_ctzll(m)], d->procs[__builtin_ctzll(m & (m - 1))]);
 	}
 }
 
-static enum nst_status dense_ids(struct chk_ctx *ctx, struct chk_result *r,
-				 const struct calls *c, struct dense *d, struct nst_error *err)
+static enum nst_status dense_ids(struct chk_result *r, const struct calls *c, struct dense *d,
+				 struct nst_error *err)
 {
 	d->mask = calloc(d->span, sizeof *d->mask);
 	d->calls = calloc(d->span, sizeof *d->calls);
@@ -206,7 +205,7 @@ static enum nst_status dense_ids(struct chk_ctx *ctx, struct chk_result *r,
 			d->mask[at] |= 1ull << proc_index(d, chk_gpid(nst_col_at(c->gtid, i)));
 			d->calls[at]++;
 		}
-		count_dense(ctx, r, c, d);
+		count_dense(r, c, d);
 	}
 	free(d->mask);
 	free(d->calls);
@@ -224,13 +223,14 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 	if (!s) s = chk_col(ctx, CHK_RUNTIME, "callchainId", &c.chain, err);
 	if (!s) s = chk_col(ctx, CHK_RUNTIME, "globalTid", &c.gtid, err);
 	if (!s) s = chk_col(ctx, CHK_RUNTIME, "correlationId", &c.corr, err);
+	if (!s) s = chk_col(ctx, CHK_RUNTIME, "rowid", &c.rowid, err);
 	if (s || !c.corr || !c.gtid)
 		return s;
 	struct dense d = { .nprocs = 0 };
 	if (!dense_fits(&c, &d))
-		s = sorted_ids(ctx, r, &c, err);
+		s = sorted_ids(r, &c, err);
 	else if (d.nprocs > 1)
-		s = dense_ids(ctx, r, &c, &d, err);
+		s = dense_ids(r, &c, &d, err);
 	if (r->count > 0)
 		r->note = "nstats pairs calls and GPU rows by (process, correlationId); a join "
 			  "on correlationId alone pairs these wrong";

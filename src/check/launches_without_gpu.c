@@ -49,12 +49,21 @@ static enum nst_status read_calls(struct chk_ctx *ctx, struct call_cols *c,
 static void scan(struct chk_ctx *ctx, struct chk_launches *l,
 		 const struct call_cols *c, struct chk_result *r)
 {
+	/* calls come in runs of one name (a loop of launches): its name and
+	 * whether it launches are looked up once a run */
+	int64_t last_id = NST_NULL_I64;
+	const char *name = NULL;
+	bool launch = false;
 	for (size_t i = 0; c->corr && i < c->n; i++) {
-		int64_t corr = nst_col_at(c->corr, i);
+		int64_t corr = nst_col_at(c->corr, i), id = chk_at(c->name, i);
 		if (chk_is_backtrace(c->cls, c->chain, i) || corr == NST_NULL_I64 || corr == 0)
 			continue;
-		const char *name = chk_string(ctx, chk_at(c->name, i));
-		if (!is_launch(name) || chk_has_gpu(l, chk_at(c->gtid, i), corr))
+		if (!name || id != last_id) {
+			name = chk_string(ctx, id);
+			launch = is_launch(name);
+			last_id = id;
+		}
+		if (!launch || chk_has_gpu(l, chk_at(c->gtid, i), corr))
 			continue;
 		r->count++;
 		chk_part_add(r, name, 1);
