@@ -133,6 +133,9 @@ const char *cli_hint_catalogs(const char *name, const enum nst_catalog *cats, si
  * which); progress of big reads on a terminal on stderr, when stdout is
  * not that terminal (the Processing lines show it there) and not quiet. */
 void cli_export_options(struct nst_options *o, bool quiet);
+/* Whether the environment's values are ones nstats takes; says what is
+ * wrong (cli_error) when not, so that a typo is not a silent default. */
+bool cli_environment_ok(void);
 /* The environment variables nstats reads, for the manual. */
 struct cli_env {
 	const char *name;

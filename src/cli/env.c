@@ -1,5 +1,6 @@
 /* What the environment, the locale and the terminal decide: the only
  * place nstats reads them; the library is told through its options. */
+#include <errno.h>
 #include <locale.h>
 #include <sys/ioctl.h>
 #include <stdlib.h>
@@ -44,7 +45,8 @@ const struct cli_env cli_environment[] = {
 	[ENV_MEMORY] = { "NSTATS_MEMORY_LIMIT",
 		"The memory the tables may take, in bytes or with K, M or G (powers of\n"
 		"1024): an export whose columns alone would take more is refused before\n"
-		"it is read. By default this machine's memory, or ulimit -v when lower." },
+		"it is read. By default this machine's memory, or ulimit -v when lower;\n"
+		"a value that is not a size is refused (exit status 2)." },
 	[ENV_NUMERIC] = { "LC_ALL, LC_NUMERIC",
 		"The thousands separator, grouping and decimal point of the column and\n"
 		"table formats (csv, tsv and json keep plain numbers)." },
@@ -59,19 +61,42 @@ const struct cli_env cli_environment[] = {
 };
 const size_t cli_nenvironment = sizeof cli_environment / sizeof *cli_environment;
 
-/* NSTATS_MEMORY_LIMIT as bytes; 0 (this machine's) when unset or not a
- * size. */
+/* v as bytes ("1048576", "512M"); false when it is not such a size. */
+static bool parse_size(const char *v, uint64_t *out)
+{
+	char *end;
+	if (*v < '0' || *v > '9')
+		return false;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	if (errno == ERANGE)
+		return false;
+	int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+	if ((shift && end[1]) || (!shift && *end) || n > (UINT64_MAX >> shift))
+		return false;
+	*out = (uint64_t)n << shift;
+	return true;
+}
+
+/* NSTATS_MEMORY_LIMIT as bytes; 0 (this machine's) when unset or empty
+ * (cli_environment_ok refused any other value). */
 static uint64_t memory_limit(void)
 {
 	const char *v = getenv(cli_environment[ENV_MEMORY].name);
-	char *end;
-	if (!v || *v < '0' || *v > '9')
-		return 0;
-	unsigned long long n = strtoull(v, &end, 10);
-	int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
-	if ((shift && end[1]) || (!shift && *end) || n > (UINT64_MAX >> shift))
-		return 0;
-	return (uint64_t)n << shift;
+	uint64_t n = 0;
+	return v && parse_size(v, &n) ? n : 0;
+}
+
+bool cli_environment_ok(void)
+{
+	const char *name = cli_environment[ENV_MEMORY].name, *v = getenv(name);
+	uint64_t n;
+	if (v && *v && (!parse_size(v, &n) || n == 0)) {
+		cli_error("%s='%s' is not a size: a number of bytes, or with K, M or G after it", name,
+			  v);
+		return false;
+	}
+	return true;
 }
 
 void cli_export_options(struct nst_options *o, bool quiet)

@@ -85,6 +85,8 @@ int main(int argc, char **argv)
 		cli_manual(stdout);
 		return close_stdout(EXIT_OK);
 	}
+	if (!cli_environment_ok())
+		return EXIT_USAGE;
 	for (size_t i = 0; i < cli_nsetup_commands; i++)
 		if (strcmp(argv[1], cli_setup_commands[i].name) == 0)
 			return close_stdout(cli_setup_commands[i].run(argc - 1, argv + 1));

@@ -259,4 +259,10 @@ test_memory_limit_refuses_before_reading() {
 	NSTATS_MEMORY_LIMIT=1G run stats -q -r cuda_gpu_kern_sum -f csv ex.sqlite; rc_is 0
 	local want=$OUT
 	run stats -q -r cuda_gpu_kern_sum -f csv ex.sqlite; rc_is 0; out_is "$want"
+	# a value that is not a size is refused, not taken as no limit
+	local bad
+	for bad in 12X 1.5G G 0 99999999999999999999; do
+		NSTATS_MEMORY_LIMIT=$bad run stats ex.sqlite; rc_is 2; out_is ""
+		err_line "^nstats: error: NSTATS_MEMORY_LIMIT='$bad' is not a size: a number of bytes, or with K, M or G after it$"
+	done
 }
