@@ -310,7 +310,7 @@ bench: all $(B)/measure
 # coverage and sanitizers; each harness runs FUZZ_SECONDS on its corpus in
 # build-fuzz/corpus/NAME, seeded by tests/fuzz/seeds.sh.
 FUZZ_SECONDS ?= 60
-FUZZERS  := export options text kineto part
+FUZZERS  := export pages options text kineto part
 FUZZ_B   := build-fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CLI := $(filter-out $(FUZZ_B)/obj/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ_B)/obj/%.o))
@@ -320,7 +320,7 @@ fuzz-build:
 		OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
 		$(FUZZ_B)/libnstats.a $(FUZZ_CLI)
 	@for f in $(FUZZERS); do \
-		extra=; [ $$f = export ] && extra=tests/fuzz/sqlite_mutator.c; \
+		extra=; case $$f in export|pages) extra=tests/fuzz/sqlite_mutator.c;; esac; \
 		clang $(CPPFLAGS) -std=c11 -Wall -Wextra -Werror -D_XOPEN_SOURCE=700 -O1 -g \
 			-fsanitize=fuzzer $(FUZZ_SAN) -o $(FUZZ_B)/fuzz_$$f tests/fuzz/fuzz_$$f.c $$extra \
 			tests/fuzz/fuzz_common.c $(FUZZ_CLI) $(FUZZ_B)/libnstats.a $(LDLIBS) || exit 1; \

@@ -39,6 +39,7 @@
 set -euo pipefail
 B=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/lib.sh"
 launches=${NSTATS_BENCH_LAUNCHES:-1000000}
 runs=${NSTATS_BENCH_RUNS:-5}
 ref_runs=${NSTATS_BENCH_REF_RUNS:-3}
@@ -47,44 +48,28 @@ nvtx_mode=${NSTATS_BENCH_NVTX:-1}
 cases=${NSTATS_BENCH_CASES:-}
 work=$B/bench/start-order
 mkdir -p "$work"
+bench_need_measure "$B"
 measure=$B/measure
-[[ -x $measure ]] || { echo "bench: $measure: build it first (make $measure)" >&2; exit 2; }
 
-# make_export DB WHAT NSYSGEN_OPTIONS...: the export, unless it is there already
+# make_export DB WHAT NSYSGEN_OPTIONS...: a launches export in start order, unless it is there
 make_export() {
-	local db=$1 what=$2
+	local db=$1
 	shift 2
-	[[ -f $db ]] && return 0
-	echo "bench: generating $db ($what)" >&2
-	"$B/nsysgen" -q --start-order --seed 1 --kernels "$launches" --memcpy $((launches / 10)) \
-		--memset $((launches / 20)) --other-api $((launches / 5)) \
-		--processes 2 --threads 4 --devices 2 --streams 4 --kernel-names 40 "$@" -o "$db"
+	bench_make_launches "$B" "$db" "$launches" --start-order "$@"
 }
 
-nsys=
 ref_note="reference: nsys 2024.2.3, killed after $limit s"
-if [[ ${NSTATS_BENCH_REF:-1} == 0 ]]; then
-	ref_note="reference: not run (NSTATS_BENCH_REF=0)"
-elif [[ -x $root/../shared/tools/nsys-oracle ]]; then
-	nsys=$("$root/../shared/tools/nsys-oracle" 2>/dev/null) || nsys=
-fi
+nsys=$(bench_nsys)
+[[ ${NSTATS_BENCH_REF:-1} != 0 ]] || ref_note="reference: not run (NSTATS_BENCH_REF=0)"
 [[ -n $nsys || ${NSTATS_BENCH_REF:-1} == 0 ]] || ref_note="reference: not installed (shared/tools/nsys-oracle failed)"
 
 # ---- floors: the columns each case reads, summed by sqlite3 -------------------------------------
 
-cols() { # TABLE COLUMN...: one SELECT that reads those columns of every row
-	local table=$1 expr="" c
-	shift
-	for c in "$@"; do expr+="${expr:+,}total(\"$c\")"; done
-	printf 'SELECT %s FROM %s;' "$expr" "$table"
-}
+cols() { bench_cols "$@"; }
 call_cols=(start end nameId eventClass callchainId globalTid correlationId returnValue)
 gpu_time_cols=(start end deviceId streamId globalPid)
 nvtx_cols=(start end eventType globalTid textId domainId text endGlobalTid)
-memops="$(cols CUPTI_ACTIVITY_KIND_MEMCPY start end bytes copyKind) $(cols CUPTI_ACTIVITY_KIND_MEMSET start end bytes)"
-floor_default="$(cols CUPTI_ACTIVITY_KIND_RUNTIME start end nameId eventClass callchainId)
- $(cols CUPTI_ACTIVITY_KIND_KERNEL start end demangledName) $memops
- $(cols NVTX_EVENTS start end eventType textId text globalTid domainId) $(cols OSRT_API start end eventClass nameId)"
+floor_default=$bench_floor_default
 floor_exec_trace="$(cols CUPTI_ACTIVITY_KIND_RUNTIME "${call_cols[@]}")
  $(cols CUPTI_ACTIVITY_KIND_KERNEL start end globalPid correlationId demangledName deviceId gridX gridY gridZ blockX blockY blockZ)"
 gpu_ids=(correlationId deviceId contextId greenContextId streamId)
@@ -103,8 +88,7 @@ floor_nvtx_proj="$(cols NVTX_EVENTS "${nvtx_cols[@]}" rowid) $(cols CUPTI_ACTIVI
 
 # ---- measuring ------------------------------------------------------------------------------------
 
-# timed RUNS COMMAND...: "seconds MiB" (medians), or "- -" when the command failed
-timed() { "$measure" "$@" 2>/dev/null || echo "- -"; }
+timed() { bench_timed "$@"; }
 
 # ref_timed COMMAND...: the reference under the limit: "seconds MiB", "killed -" when a run
 # was killed at the limit, "failed -", or "none -" when there is no reference to run
@@ -115,10 +99,7 @@ ref_timed() {
 	((rc == 0)) || { ((rc == 124)) && echo "killed -" || echo "failed -"; }
 }
 
-ratio() { # A B: A/B as "N.Nx" ("0.0Nx" below 0.1), "-" when either is missing
-	awk -v a="$1" -v b="$2" 'BEGIN { if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) print "-"
-		else printf(a / b < 0.1 ? "%.2fx\n" : "%.1fx\n", a / b) }'
-}
+ratio() { bench_ratio "$@"; }
 
 wanted() { local w=${1%% *}; [[ -z $cases || " $cases " == *" ${w%:} "* ]]; }
 

@@ -39,24 +39,24 @@ static const struct table_def {
 			"staticSharedMemory dynamicSharedMemory" },
 	[MD_MEMCPY] = { "CUPTI_ACTIVITY_KIND_MEMCPY",
 			"start end deviceId contextId streamId correlationId bytes copyKind srcKind "
-			"dstKind srcDeviceId srcContextId dstDeviceId dstContextId greenContextId", false },
+			"dstKind srcDeviceId srcContextId dstDeviceId dstContextId greenContextId", false, NULL },
 	[MD_MEMSET] = { "CUPTI_ACTIVITY_KIND_MEMSET",
 			"start end deviceId contextId streamId correlationId bytes memKind greenContextId",
-			false },
+			false, NULL },
 	[MD_RUNTIME] = { "CUPTI_ACTIVITY_KIND_RUNTIME",
-			 "start end eventClass globalTid correlationId nameId", false },
-	[MD_NVTX] = { "NVTX_EVENTS", "start end eventType text globalTid domainId", false },
+			 "start end eventClass globalTid correlationId nameId", false, NULL },
+	[MD_NVTX] = { "NVTX_EVENTS", "start end eventType text globalTid domainId", false, NULL },
 	[MD_GPU] = { "TARGET_INFO_GPU",
 		     "id name totalMemory smCount maxRegistersPerBlock maxShmemPerBlock "
 		     "maxShmemPerBlockOptin maxShmemPerSm maxRegistersPerSm threadsPerWarp "
-		     "maxThreadsPerBlock computeMajor computeMinor", false },
-	[T_STRINGS] = { "StringIds", "id value", true },
-	[T_META] = { "META_DATA_EXPORT", "name value", true },
-	[T_ANALYSIS] = { "ANALYSIS_DETAILS", "duration startTime stopTime", true },
-	[T_SESSION] = { "TARGET_INFO_SESSION_START_TIME", "utcEpochNs utcTime", false },
-	[T_PROCESSES] = { "PROCESSES", "globalPid pid name", false },
-	[T_THREADS] = { "ThreadNames", "nameId globalTid", false },
-	[T_RANKS] = { "MPI_RANKS", "globalTid rank", false },
+		     "maxThreadsPerBlock computeMajor computeMinor", false, NULL },
+	[T_STRINGS] = { "StringIds", "id value", true, NULL },
+	[T_META] = { "META_DATA_EXPORT", "name value", true, NULL },
+	[T_ANALYSIS] = { "ANALYSIS_DETAILS", "duration startTime stopTime", true, NULL },
+	[T_SESSION] = { "TARGET_INFO_SESSION_START_TIME", "utcEpochNs utcTime", false, NULL },
+	[T_PROCESSES] = { "PROCESSES", "globalPid pid name", false, NULL },
+	[T_THREADS] = { "ThreadNames", "nameId globalTid", false, NULL },
+	[T_RANKS] = { "MPI_RANKS", "globalTid rank", false, NULL },
 };
 
 /* A process's or thread's name, as it stands. */

@@ -22,10 +22,12 @@ text_seed() { # text_seed NAME SELECTOR TEXT: the text harness picks its parser 
 	printf '%b%s' "$2" "$3" >"$dir/text/$1"
 }
 
-mkdir -p "$dir/export" "$dir/options" "$dir/text" "$dir/kineto" "$dir/part"
+mkdir -p "$dir/export" "$dir/pages" "$dir/options" "$dir/text" "$dir/kineto" "$dir/part"
 export_seed cuda --seed 1 --kernels 4 --memcpy 2 --memset 1 --kernel-names 3 --other-api 2
 export_seed nvtx --seed 2 --kernels 3 --nvtx 3 --osrt 3 --backtrace
 export_seed overlap --seed 3 --kernels 5 --streams 2 --overlap --processes 2
+# the page reader's harness starts from the same exports
+for f in "$dir"/export/*; do [[ -e $dir/pages/${f##*/} ]] || cp "$f" "$dir/pages/"; done
 
 printf 'nothing\0' >"$dir/options/0"
 printf '\0-r\ncuda_gpu_kern_sum:base,nvtx_sum\n-f\ncsv,json:time=us\n-o\nout\n--force-overwrite\nx.sqlite' >"$dir/options/1"

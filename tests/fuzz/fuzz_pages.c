@@ -1,0 +1,107 @@
+/* libFuzzer harness, differential: the input is a SQLite image, read as an
+ * export twice, once from its b-tree pages (src/db/pages.c, the default)
+ * and once through SQLite alone (nst_options.sqlite_reader).  Each report
+ * of a set that reads every column kind the page reader handles (integers
+ * of every width, reals, text, NULLs, rowids) must give the same bytes and
+ * the same status and message either way: the page reader reads a table as
+ * SQLite does, or declines it and SQLite reads it.  A difference aborts. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "sqlite_mutator.h"
+#include "nstats/nstats.h"
+
+static const char *const REPORTS[] = {
+	"cuda_gpu_trace", "cuda_api_trace", "nvtx_pushpop_trace", "osrt_sum",
+	"cuda_gpu_mem_size_sum", "nvtx_sum", "cuda_kern_exec_trace",
+};
+
+struct outcome {
+	char *text;
+	size_t len;
+	enum nst_status status;
+	char msg[sizeof((struct nst_error *)0)->msg];
+};
+
+static void run_report(struct nst_export *x, const char *spec, const struct nst_format *fmt,
+		       FILE *out, struct outcome *o)
+{
+	struct nst_job *job = NULL;
+	struct nst_error err = { 0 };
+	o->status = nst_job_parse(NST_REPORTS, spec, &job, &err);
+	if (o->status == NST_OK)
+		o->status = nst_run(x, &(struct nst_run){ .job = job, .format = fmt, .out = out },
+				    NULL, &err);
+	snprintf(o->msg, sizeof o->msg, "%s", o->status == NST_OK ? "" : err.msg);
+	nst_job_free(job);
+}
+
+/* Every report on path, read one way, its text and its last failure. */
+static void read_all(const char *path, bool sqlite, const struct nst_format *fmt,
+		     struct outcome *o)
+{
+	memset(o, 0, sizeof *o);
+	FILE *out = open_memstream(&o->text, &o->len);
+	if (!out)
+		abort();
+	struct nst_options opt = { .version = NST_API_VERSION, .read_threads = 1,
+				   .sqlite_reader = sqlite };
+	struct nst_export *x = NULL;
+	struct nst_error err = { 0 };
+	o->status = nst_export_open(path, &opt, &x, &err);
+	if (o->status != NST_OK)
+		snprintf(o->msg, sizeof o->msg, "%s", err.msg);
+	for (size_t i = 0; x && i < sizeof REPORTS / sizeof *REPORTS; i++) {
+		struct outcome one;
+		run_report(x, REPORTS[i], fmt, out, &one);
+		fprintf(out, "\n[%s: status %d: %s]\n", REPORTS[i], (int)one.status, one.msg);
+	}
+	nst_export_close(x);
+	fclose(out);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_setup();
+	const char *path = "pages.sqlite";
+	if (fuzz_write(path, data, size) != 0)
+		return 0;
+	struct nst_format *fmt = NULL;
+	struct nst_error err;
+	if (nst_format_parse("csv", NULL, &fmt, &err) != NST_OK)
+		abort();
+	struct outcome pages, sqlite;
+	read_all(path, false, fmt, &pages);
+	read_all(path, true, fmt, &sqlite);
+	if (pages.status != sqlite.status || strcmp(pages.msg, sqlite.msg) != 0 ||
+	    pages.len != sqlite.len || memcmp(pages.text, sqlite.text, pages.len) != 0) {
+		fprintf(stderr, "fuzz_pages: the page reader and SQLite disagree\n"
+				"--- pages (status %d: %s)\n%.*s\n--- sqlite (status %d: %s)\n%.*s\n",
+			(int)pages.status, pages.msg, (int)(pages.len < 4000 ? pages.len : 4000),
+			pages.text, (int)sqlite.status, sqlite.msg,
+			(int)(sqlite.len < 4000 ? sqlite.len : 4000), sqlite.text);
+		abort();
+	}
+	free(pages.text);
+	free(sqlite.text);
+	nst_format_free(fmt);
+	return 0;
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed)
+{
+	return sqlite_mutate(data, size, max, seed);
+}
+
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t asize, const uint8_t *b, size_t bsize,
+				 uint8_t *out, size_t max, unsigned seed);
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t asize, const uint8_t *b, size_t bsize,
+				 uint8_t *out, size_t max, unsigned seed)
+{
+	return sqlite_cross_over(a, asize, b, bsize, out, max, seed);
+}
