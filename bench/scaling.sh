@@ -6,7 +6,8 @@
 # BUILD_DIR/bench/scaling/scaling.csv, a markdown table on stdout, and docs/scaling.svg (two
 # log-log panels, seconds and MiB against launches) through bench/scaling_svg.py.
 #
-# The exports are bench/run.sh's launches exports, but with their CUDA tables in the order
+# The exports are bench/run.sh's launches exports (NVTX and OS runtime rows included), but with
+# their CUDA tables in the order
 # nsysgen writes them rather than in start order (--start-order would sort 134M runtime rows at
 # 100M, longer than making the export): every size is made the same way, so the curve compares
 # like with like; bench/run.sh's start-ordered 10M export is faster to read by about a fifth.
@@ -33,7 +34,7 @@ echo "| launches | export MB | nstats s | nstats MiB | nsys s | nsys MiB | floor
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for n in $sizes; do
 	db=$work/launches-$n.sqlite
-	bench_make_launches "$B" "$db" "$n"
+	bench_make_launches "$B" "$db" "$n" --nvtx $((n / 10)) --osrt $((n / 10))
 	r=$runs
 	((n < 100000000)) || r=1
 	read -r ns nm < <(bench_timed "$r" "$B/nstats" stats -q "$db")

@@ -9,7 +9,7 @@ from xml.sax.saxutils import escape
 
 TOOLS = [("nstats", "nstats", "#0072B2"), ("nsys", "nsys stats 2024.2.3", "#D55E00"),
          ("floor", "floor: sqlite3 reading the same columns", "#009E73")]
-W, H = 960, 440
+W, H = 1000, 440
 PANEL_W, PANEL_H = 380, 300
 LEFT, TOP = 80, 60
 

@@ -26,8 +26,17 @@ mkdir -p "$dir/export" "$dir/pages" "$dir/options" "$dir/text" "$dir/kineto" "$d
 export_seed cuda --seed 1 --kernels 4 --memcpy 2 --memset 1 --kernel-names 3 --other-api 2
 export_seed nvtx --seed 2 --kernels 3 --nvtx 3 --osrt 3 --backtrace
 export_seed overlap --seed 3 --kernels 5 --streams 2 --overlap --processes 2
-# the page reader's harness starts from the same exports
+# the page reader's harness starts from the same exports, and one whose call results take every
+# integer width of the record format, negative (sign extension) and positive
 for f in "$dir"/export/*; do [[ -e $dir/pages/${f##*/} ]] || cp "$f" "$dir/pages/"; done
+if [[ ! -s $dir/pages/widths ]]; then
+	cp "$dir/export/cuda" "$dir/pages/widths.tmp"
+	sqlite3 "$dir/pages/widths.tmp" "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET returnValue =
+		(CASE rowid % 2 WHEN 0 THEN -1 ELSE 1 END) * (CASE rowid % 7 WHEN 0 THEN 100
+		WHEN 1 THEN 30000 WHEN 2 THEN 8000000 WHEN 3 THEN 2000000000 WHEN 4 THEN 100000000000000
+		WHEN 5 THEN 9000000000000000000 ELSE 1 END); VACUUM"
+	mv "$dir/pages/widths.tmp" "$dir/pages/widths"
+fi
 
 printf 'nothing\0' >"$dir/options/0"
 printf '\0-r\ncuda_gpu_kern_sum:base,nvtx_sum\n-f\ncsv,json:time=us\n-o\nout\n--force-overwrite\nx.sqlite' >"$dir/options/1"
