@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "sqlite_mutator.h"
 
 static const char REPORTS[] =
 	"cuda_api_sum,cuda_gpu_kern_sum:base,cuda_gpu_mem_time_sum,cuda_gpu_trace,"
@@ -60,18 +59,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_run("diff", 9, diff);
 	fuzz_outputs(h >> 12, path);
 	return 0;
-}
-
-size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed);
-size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed)
-{
-	return sqlite_mutate(data, size, max, seed);
-}
-
-size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t asize, const uint8_t *b, size_t bsize,
-				 uint8_t *out, size_t max, unsigned seed);
-size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t asize, const uint8_t *b, size_t bsize,
-				 uint8_t *out, size_t max, unsigned seed)
-{
-	return sqlite_cross_over(a, asize, b, bsize, out, max, seed);
 }

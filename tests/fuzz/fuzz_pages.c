@@ -20,7 +20,6 @@
 #include <sqlite3.h>
 
 #include "fuzz.h"
-#include "sqlite_mutator.h"
 #include "nstats/nstats.h"
 
 static const char *const REPORTS[] = {
@@ -113,18 +112,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(sqlite.text);
 	nst_format_free(fmt);
 	return 0;
-}
-
-size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed);
-size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed)
-{
-	return sqlite_mutate(data, size, max, seed);
-}
-
-size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t asize, const uint8_t *b, size_t bsize,
-				 uint8_t *out, size_t max, unsigned seed);
-size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t asize, const uint8_t *b, size_t bsize,
-				 uint8_t *out, size_t max, unsigned seed)
-{
-	return sqlite_cross_over(a, asize, b, bsize, out, max, seed);
 }

@@ -503,3 +503,19 @@ size_t sqlite_cross_over(const uint8_t *a, size_t asize, const uint8_t *b, size_
 	memcpy(out + from, b + from, len);
 	return n;
 }
+
+/* libFuzzer's hooks, for every harness built with this file (fuzz_export,
+ * fuzz_pages). */
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed)
+{
+	return sqlite_mutate(data, size, max, seed);
+}
+
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t asize, const uint8_t *b, size_t bsize,
+				 uint8_t *out, size_t max, unsigned seed);
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t asize, const uint8_t *b, size_t bsize,
+				 uint8_t *out, size_t max, unsigned seed)
+{
+	return sqlite_cross_over(a, asize, b, bsize, out, max, seed);
+}

@@ -1,4 +1,6 @@
-/* A structure-aware mutator for SQLite images (fuzz_export's inputs).
+/* A structure-aware mutator for SQLite images (fuzz_export's and
+ * fuzz_pages's inputs; the file also defines libFuzzer's custom mutator
+ * and crossover hooks with it, so a harness linked with it uses them).
  * libFuzzer's byte mutations almost never keep an image a database, so
  * the readers would rarely see a valid export holding hostile values; this
  * edits rows through SQLite most of the time, pages now and then, and the
