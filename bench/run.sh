@@ -65,30 +65,28 @@ nsys=$(bench_nsys)
 
 # ---- floors: the columns each case reads, summed by sqlite3 -------------------------------------
 
-cols() { bench_cols "$@"; }
 call_cols=(start end nameId eventClass callchainId globalTid correlationId returnValue)
 gpu_time_cols=(start end deviceId streamId globalPid)
 nvtx_cols=(start end eventType globalTid textId domainId text endGlobalTid)
 floor_default=$bench_floor_default
-floor_exec_trace="$(cols CUPTI_ACTIVITY_KIND_RUNTIME "${call_cols[@]}")
- $(cols CUPTI_ACTIVITY_KIND_KERNEL start end globalPid correlationId demangledName deviceId gridX gridY gridZ blockX blockY blockZ)"
+floor_exec_trace="$(bench_cols CUPTI_ACTIVITY_KIND_RUNTIME "${call_cols[@]}")
+ $(bench_cols CUPTI_ACTIVITY_KIND_KERNEL start end globalPid correlationId demangledName deviceId gridX gridY gridZ blockX blockY blockZ)"
 gpu_ids=(correlationId deviceId contextId greenContextId streamId)
-floor_gpu_trace="$(cols CUPTI_ACTIVITY_KIND_KERNEL start end "${gpu_ids[@]}" demangledName gridX gridY gridZ \
+floor_gpu_trace="$(bench_cols CUPTI_ACTIVITY_KIND_KERNEL start end "${gpu_ids[@]}" demangledName gridX gridY gridZ \
 	blockX blockY blockZ registersPerThread staticSharedMemory dynamicSharedMemory)
- $(cols CUPTI_ACTIVITY_KIND_MEMCPY start end bytes "${gpu_ids[@]}" copyKind srcKind dstKind)
- $(cols CUPTI_ACTIVITY_KIND_MEMSET start end bytes "${gpu_ids[@]}" memKind) $(cols TARGET_INFO_GPU id deviceId name)"
-floor_gpu_time="$(cols CUPTI_ACTIVITY_KIND_KERNEL "${gpu_time_cols[@]}") $(cols CUPTI_ACTIVITY_KIND_MEMCPY "${gpu_time_cols[@]}")
- $(cols CUPTI_ACTIVITY_KIND_MEMSET "${gpu_time_cols[@]}") $(cols ANALYSIS_DETAILS duration)"
-floor_nvtx_kern="$(cols NVTX_EVENTS "${nvtx_cols[@]}") $(cols CUPTI_ACTIVITY_KIND_RUNTIME "${call_cols[@]}")
- $(cols CUPTI_ACTIVITY_KIND_KERNEL start end demangledName correlationId globalPid)"
-floor_nvtx_proj="$(cols NVTX_EVENTS "${nvtx_cols[@]}" rowid) $(cols CUPTI_ACTIVITY_KIND_RUNTIME "${call_cols[@]}")
- $(cols CUPTI_ACTIVITY_KIND_KERNEL start end correlationId globalPid)
- $(cols CUPTI_ACTIVITY_KIND_MEMCPY start end bytes correlationId globalPid)
- $(cols CUPTI_ACTIVITY_KIND_MEMSET start end bytes correlationId globalPid)"
+ $(bench_cols CUPTI_ACTIVITY_KIND_MEMCPY start end bytes "${gpu_ids[@]}" copyKind srcKind dstKind)
+ $(bench_cols CUPTI_ACTIVITY_KIND_MEMSET start end bytes "${gpu_ids[@]}" memKind) $(bench_cols TARGET_INFO_GPU id deviceId name)"
+floor_gpu_time="$(bench_cols CUPTI_ACTIVITY_KIND_KERNEL "${gpu_time_cols[@]}") $(bench_cols CUPTI_ACTIVITY_KIND_MEMCPY "${gpu_time_cols[@]}")
+ $(bench_cols CUPTI_ACTIVITY_KIND_MEMSET "${gpu_time_cols[@]}") $(bench_cols ANALYSIS_DETAILS duration)"
+floor_nvtx_kern="$(bench_cols NVTX_EVENTS "${nvtx_cols[@]}") $(bench_cols CUPTI_ACTIVITY_KIND_RUNTIME "${call_cols[@]}")
+ $(bench_cols CUPTI_ACTIVITY_KIND_KERNEL start end demangledName correlationId globalPid)"
+floor_nvtx_proj="$(bench_cols NVTX_EVENTS "${nvtx_cols[@]}" rowid) $(bench_cols CUPTI_ACTIVITY_KIND_RUNTIME "${call_cols[@]}")
+ $(bench_cols CUPTI_ACTIVITY_KIND_KERNEL start end correlationId globalPid)
+ $(bench_cols CUPTI_ACTIVITY_KIND_MEMCPY start end bytes correlationId globalPid)
+ $(bench_cols CUPTI_ACTIVITY_KIND_MEMSET start end bytes correlationId globalPid)"
 
 # ---- measuring ------------------------------------------------------------------------------------
 
-timed() { bench_timed "$@"; }
 
 # ref_timed COMMAND...: the reference under the limit: "seconds MiB", "killed -" when a run
 # was killed at the limit, "failed -", or "none -" when there is no reference to run
@@ -98,8 +96,6 @@ ref_timed() {
 	"$measure" "$ref_runs" timeout "$limit" "$nsys" "$@" 2>/dev/null || rc=$?
 	((rc == 0)) || { ((rc == 124)) && echo "killed -" || echo "failed -"; }
 }
-
-ratio() { bench_ratio "$@"; }
 
 wanted() { local w=${1%% *}; [[ -z $cases || " $cases " == *" ${w%:} "* ]]; }
 
@@ -111,18 +107,18 @@ row() {
 	shift 4
 	wanted "$label" || return 0
 	local ns nm rs rm fs _ speed
-	read -r ns nm < <(timed "$runs" env ${NSTATS_ENV:-} "$B/nstats" stats -q "$@" "$db")
-	read -r fs _ < <(timed "$runs" sqlite3 -readonly "$db" "$floor")
+	read -r ns nm < <(bench_timed "$runs" env ${NSTATS_ENV:-} "$B/nstats" stats -q "$@" "$db")
+	read -r fs _ < <(bench_timed "$runs" sqlite3 -readonly "$db" "$floor")
 	if [[ $ref == addition ]]; then rs="n/a (nstats addition)" rm=-
 	elif [[ $ref == same ]]; then rs="n/a (nstats variant)" rm=-
 	else read -r rs rm < <(ref_timed stats -q "$@" "$db"); fi
-	speed=$(ratio "$rs" "$ns")
+	speed=$(bench_ratio "$rs" "$ns")
 	case $rs in
-	killed) rs="> $limit s, did not finish"; speed="> $(ratio "$limit" "$ns")" ;;
+	killed) rs="> $limit s, did not finish"; speed="> $(bench_ratio "$limit" "$ns")" ;;
 	none) rs="not run" ;;
 	failed) rs="failed" ;;
 	esac
-	echo "| $label | $ns | $nm | $rs | $rm | $fs | $speed | $(ratio "$ns" "$fs") | $(ratio "$nm" "$rm") |"
+	echo "| $label | $ns | $nm | $rs | $rm | $fs | $speed | $(bench_ratio "$ns" "$fs") | $(bench_ratio "$nm" "$rm") |"
 }
 
 header() {
@@ -165,8 +161,8 @@ diff_row() {
 	shift 3
 	wanted "$label" || return 0
 	local ds dm
-	read -r ds dm < <(timed "$runs" "$B/nstats" diff -q "$@")
-	echo "| $label | $ds | $dm | $bs | $bm | $(ratio "$ds" "$bs") | $(ratio "$dm" "$bm") |"
+	read -r ds dm < <(bench_timed "$runs" "$B/nstats" diff -q "$@")
+	echo "| $label | $ds | $dm | $bs | $bm | $(bench_ratio "$ds" "$bs") | $(bench_ratio "$dm" "$bm") |"
 }
 
 if [[ ${NSTATS_BENCH_DIFF:-1} != 0 && $nvtx_mode != only ]]; then
@@ -176,8 +172,8 @@ if [[ ${NSTATS_BENCH_DIFF:-1} != 0 && $nvtx_mode != only ]]; then
 	make_export "$twin" "$launches launches, one kernel 10% slower, 100 dropped" \
 		--nvtx $((launches / 10)) --osrt $((launches / 10)) --slow-kernel gemm_tile:10 \
 		--drop-launches 100 --kineto "$trace"
-	read -r s1 m1 < <(timed "$runs" "$B/nstats" stats -q -r gpu_time_sum,cuda_gpu_kern_sum "$db")
-	read -r s2 m2 < <(timed "$runs" "$B/nstats" stats -q -r gpu_time_sum,cuda_gpu_kern_sum "$twin")
+	read -r s1 m1 < <(bench_timed "$runs" "$B/nstats" stats -q -r gpu_time_sum,cuda_gpu_kern_sum "$db")
+	read -r s2 m2 < <(bench_timed "$runs" "$B/nstats" stats -q -r gpu_time_sum,cuda_gpu_kern_sum "$twin")
 	base_s=$(awk -v a="$s1" -v b="$s2" 'BEGIN { printf "%.3f", a + b }')
 	base_m=$(awk -v a="$m1" -v b="$m2" 'BEGIN { printf "%.1f", a + b }')
 	echo
@@ -186,12 +182,12 @@ if [[ ${NSTATS_BENCH_DIFF:-1} != 0 && $nvtx_mode != only ]]; then
 	diff_row "diff: default set (gpu_time_diff, kern_diff)" "$base_s" "$base_m" "$db" "$twin"
 	diff_row "launch_diff -f csv" "$base_s" "$base_m" -r launch_diff -f csv "$db" "$twin"
 	if wanted "kineto"; then
-		read -r ks km < <(timed "$runs" "$B/nstats" stats -q -r cuda_gpu_kern_sum "$trace")
-		read -r ps pm < <(timed "$ref_runs" python3 -c 'import gzip, json, sys; json.load(gzip.open(sys.argv[1]))' "$trace")
+		read -r ks km < <(bench_timed "$runs" "$B/nstats" stats -q -r cuda_gpu_kern_sum "$trace")
+		read -r ps pm < <(bench_timed "$ref_runs" python3 -c 'import gzip, json, sys; json.load(gzip.open(sys.argv[1]))' "$trace")
 		echo
 		echo "| reading a PyTorch trace ($launches launches, .json.gz) | nstats s | nstats MiB | python3 json.load s | python3 MiB | python/nstats s | nstats/python MiB |"
 		echo "|---|---|---|---|---|---|---|"
-		echo "| kineto: stats -r cuda_gpu_kern_sum | $ks | $km | $ps | $pm | $(ratio "$ps" "$ks") | $(ratio "$km" "$pm") |"
+		echo "| kineto: stats -r cuda_gpu_kern_sum | $ks | $km | $ps | $pm | $(bench_ratio "$ps" "$ks") | $(bench_ratio "$km" "$pm") |"
 	fi
 fi
 
@@ -204,16 +200,16 @@ out_row() {
 	shift 4
 	wanted "$label" || return 0
 	local s m
-	read -r s m < <(timed "$runs" "$B/nstats" "$@" --force-overwrite -o "$out")
+	read -r s m < <(bench_timed "$runs" "$B/nstats" "$@" --force-overwrite -o "$out")
 	local mib
 	mib=$(awk -v n="$(stat -c %s "$out" 2>/dev/null || echo 0)" 'BEGIN { printf "%.1f", n / 1048576 }')
-	echo "| $label | $s | $m | $mib | $bs | $bm | $(ratio "$s" "$bs") | $(ratio "$m" "$bm") |"
+	echo "| $label | $s | $m | $mib | $bs | $bm | $(bench_ratio "$s" "$bs") | $(bench_ratio "$m" "$bm") |"
 }
 
 if [[ ${NSTATS_BENCH_OUTPUTS:-1} != 0 && $nvtx_mode != only ]] &&
 	"$B/nstats" export --help >/dev/null 2>&1 && "$B/nstats" report --help >/dev/null 2>&1; then
-	read -r ts tm < <(timed "$runs" "$B/nstats" stats -q -r cuda_gpu_trace -f csv "$db")
-	read -r rs rm < <(timed "$runs" "$B/nstats" stats -q "$db")
+	read -r ts tm < <(bench_timed "$runs" "$B/nstats" stats -q -r cuda_gpu_trace -f csv "$db")
+	read -r rs rm < <(bench_timed "$runs" "$B/nstats" stats -q "$db")
 	echo
 	echo "| timeline and page ($launches launches) | nstats s | nstats MiB | output MiB | baseline s | baseline MiB | /baseline s | /baseline MiB |"
 	echo "|---|---|---|---|---|---|---|---|"

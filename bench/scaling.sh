@@ -7,10 +7,10 @@
 # log-log panels, seconds and MiB against launches) through bench/scaling_svg.py.
 #
 # The exports are bench/run.sh's launches exports (NVTX and OS runtime rows included), but with
-# their CUDA tables in the order
-# nsysgen writes them rather than in start order (--start-order would sort 134M runtime rows at
-# 100M, longer than making the export): every size is made the same way, so the curve compares
-# like with like; bench/run.sh's start-ordered 10M export is faster to read by about a fifth.
+# their CUDA tables in the order nsysgen writes them rather than in start order (--start-order
+# would sort 134M runtime rows at 100M, longer than making the export): every size is made the
+# same way, so the curve compares like with like; bench/run.sh's start-ordered 10M export is
+# faster to read by about a fifth.
 # Knobs: NSTATS_SCALING, NSTATS_BENCH_RUNS (nstats and floor runs per size, default 3; one at
 # 100M and above), NSTATS_BENCH_REF=0 (no nsys), NSTATS_SCALING_REF_MAX (the largest size nsys
 # is run on, default 10000000: about 160 s there, half an hour a run at 100M),

@@ -216,9 +216,6 @@ static enum nst_status store_want(struct nst_events *base, const char *table,
 	return NST_OK;
 }
 
-/* The value of an integer cell; a cell that is not an integer is an error
- * rather than a silently converted number.  (Through sqlite3_value: one
- * lookup per cell instead of two.) */
 /* A REAL read as an integer only when it is a whole number in range. */
 static bool whole(double d, int64_t *out)
 {
@@ -228,6 +225,9 @@ static bool whole(double d, int64_t *out)
 	return true;
 }
 
+/* The value of an integer cell; a cell that is not an integer is an error
+ * rather than a silently converted number.  (Through sqlite3_value: one
+ * lookup per cell instead of two.) */
 static int int_cell(sqlite3_stmt *st, int i, int64_t *out)
 {
 	sqlite3_value *v = sqlite3_column_value(st, i);

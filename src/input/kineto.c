@@ -34,6 +34,7 @@
 #include <yajl/yajl_parse.h>
 #include <zlib.h>
 
+#include "core/copykind.h"
 #include "core/hashmap.h"
 #include "core/kname.h"
 #include "input/input.h"
@@ -764,20 +765,6 @@ static bool event_text(struct kparse *p, int k, const char *name, const struct s
 	return true;
 }
 
-/* ENUM_CUDA_MEMCPY_OPER's copy kinds: Kineto's words for 1 to 10, and
- * those of nstats's "copy kind" arg for the unified-memory ones; 0,
- * Unknown, for a word neither writes. */
-static int64_t copy_kind(const char *s, size_t len)
-{
-	static const char *const ops[] = { "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD",
-					   "DtoA", "DtoD", "HtoH", "PtoP",
-					   "UVM HtoD", "UVM DtoH", "UVM DtoD" };
-	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
-		if (strlen(ops[i]) == len && memcmp(ops[i], s, len) == 0)
-			return (int64_t)i + 1;
-	return 0;
-}
-
 /* A memory kind of the args, k, over the one the name gave (*kind). */
 static bool kind_arg(struct kparse *p, int k, const char *name, int64_t *kind)
 {
@@ -811,7 +798,7 @@ static int memcpy_row(struct kparse *p, int64_t start, int64_t end)
 	if (strncmp(name->p, "Memcpy ", 7) == 0) {
 		const char *w = name->p + 7;
 		size_t n = strcspn(w, " ");
-		op = copy_kind(w, n);
+		op = nst_copy_kind_id(w, n);
 		if (w[n] == ' ')
 			kinds_in_parens(w + n + 1, &src, &dst);
 	}
@@ -819,7 +806,7 @@ static int memcpy_row(struct kparse *p, int64_t start, int64_t end)
 	    !kind_arg(p, K_SRC_KIND, "src kind", &src) || !kind_arg(p, K_DST_KIND, "dst kind", &dst))
 		return 0;
 	if (kind)
-		op = copy_kind(kind->p, kind->len);
+		op = nst_copy_kind_id(kind->p, kind->len);
 	md_begin(p->db, MD_MEMCPY);
 	if (!gpu_place(p, start, end))
 		return 0;

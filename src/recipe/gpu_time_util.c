@@ -21,7 +21,7 @@ enum { COL_RANK, COL_DEVICE, COL_TIME };
 struct args {
 	int64_t gap;
 	size_t buckets;
-	char names[MAX_BUCKETS][5]; /* the bucket columns: "0" ... */
+	char names[MAX_BUCKETS][11]; /* the bucket columns: "0" ... (room for any unsigned) */
 };
 
 static bool parse_count(const char *v, long long lo, long long hi, long long *out)
@@ -56,7 +56,7 @@ static enum nst_status parse(const struct nst_arg *args, size_t nargs, struct ar
 		}
 	}
 	for (size_t i = 0; i < a->buckets; i++)
-		snprintf(a->names[i], sizeof a->names[i], "%u", (unsigned)i % 10000);
+		snprintf(a->names[i], sizeof a->names[i], "%u", (unsigned)i);
 	return NST_OK;
 }
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/copykind.h"
 #include "reports/gpu_ops.h"
 #include "reports/kernel_names.h"
 #include "reports/nvtx.h"
@@ -666,20 +667,6 @@ static enum nst_status count_launches(struct walk *wk, struct nst_error *err)
 	return NST_OK;
 }
 
-/* ENUM_CUDA_MEMCPY_OPER's ids in Kineto's words, and in the words of the
- * "copy kind" arg, which names the unified-memory copies that Kineto has
- * no word for (its name for them is "Memcpy Unknown") so that nstats's
- * reader of the trace gets them back. */
-static const char *const copy_kinds[] = { "Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
-					  "AtoD", "DtoA", "DtoD", "HtoH", "PtoP",
-					  "UVM HtoD", "UVM DtoH", "UVM DtoD" };
-#define KINETO_COPY_KINDS 11
-
-static const char *copy_kind_word(int64_t kind, int64_t known)
-{
-	return kind >= 0 && kind < known ? copy_kinds[kind] : "Unknown";
-}
-
 static const char *mem_kind(struct walk *wk, const struct nst_col *c, size_t row)
 {
 	int64_t v = nst_col_or_null(c, row);
@@ -710,14 +697,16 @@ static enum nst_status copy_args(struct walk *wk, const struct gpu_source *g, si
 		return nomem(err);
 	sl->name = name ? nst_op_name(&wk->op_names, name) : "[CUDA memcpy]";
 	const char *src = mem_kind(wk, g->src, row), *dst = mem_kind(wk, g->dst, row);
-	const char *k = copy_kind_word(kind, KINETO_COPY_KINDS);
+	/* the name in Kineto's words ("Memcpy Unknown" for a unified-memory
+	 * copy), the "copy kind" arg in nstats's, which the reader takes back */
+	const char *k = nst_copy_kind_word(kind, NST_KINETO_COPY_KINDS);
 	if (src && dst)
 		snprintf(wk->kineto_name, sizeof wk->kineto_name, "Memcpy %s (%s -> %s)", k, src, dst);
 	else
 		snprintf(wk->kineto_name, sizeof wk->kineto_name, "Memcpy %s", k);
 	sl->kineto_name = wk->kineto_name;
 	arg_int(sl, KEY_BYTES, g->t.bytes ? g->t.bytes[row] : NST_NULL_I64);
-	arg_text(sl, KEY_COPY_KIND, copy_kind_word(kind, sizeof copy_kinds / sizeof *copy_kinds));
+	arg_text(sl, KEY_COPY_KIND, nst_copy_kind_word(kind, NST_COPY_KINDS));
 	arg_text(sl, KEY_SRC_KIND, src);
 	arg_text(sl, KEY_DST_KIND, dst);
 	return NST_OK;
