@@ -556,6 +556,23 @@ test_analyze_bad_arguments() {
 	# checked before any work: the good rule before it does not run
 	run analyze -r cuda_api_sync,gpu_gaps:gap=x ex.sqlite; rc_is 2; out_is ""
 }
+test_gaps_rows_are_the_longest() {
+	# D63: rows=N is the head of rows=-1 (which equals nsys on every golden fixture): the N
+	# longest gaps of every process and device, where nsys shows N others
+	"$(dirname "$NSTATS")/nsysgen" -q --seed 11 --processes 2 --threads 2 --kernels 10 --memcpy 4 \
+		--memset 2 --other-api 4 --nvtx 0 --osrt 0 --vulkan 60 --opengl 60 -o "$WORK/g.sqlite" \
+		>/dev/null || { fail "nsysgen failed"; return; }
+	run analyze -q -f csv -r gpu_gaps:gap=0:rows=-1 g.sqlite; rc_is 0
+	local all=$OUT n
+	for n in 1 2 3 8; do
+		run analyze -q -f csv -r gpu_gaps:gap=0:rows=$n g.sqlite; rc_is 0
+		[[ $(grep -c '^[0-9]' <<<"$OUT") == "$n" ]] || fail "rows=$n printed $(grep -c '^[0-9]' <<<"$OUT") rows"
+		[[ $(grep '^[0-9]' <<<"$OUT") == "$(grep '^[0-9]' <<<"$all" | head -n "$n")" ]] ||
+			fail "rows=$n is not the head of rows=-1"
+	done
+	# the longest gap is there whatever N
+	[[ $(grep -c '^[0-9]' <<<"$all") -gt 8 ]] || fail "too few gaps to tell: $(grep -c '^[0-9]' <<<"$all")"
+}
 test_analyze_files() {
 	# files named as nsys names them, the rule's arguments included
 	run analyze -q -r cuda_api_sync:rows=2 -f csv ex.sqlite; rc_is 0; cp "$WORK/.out" "$WORK/console.csv"
