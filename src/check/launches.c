@@ -71,42 +71,55 @@ static enum nst_status index_calls(struct chk_ctx *ctx, struct chk_launches *l,
 	if (!s) s = chk_col(ctx, CHK_RUNTIME, "callchainId", &chain, err);
 	if (!s) s = chk_col(ctx, CHK_RUNTIME, "globalTid", &gtid, err);
 	if (!s) s = chk_col(ctx, CHK_RUNTIME, "correlationId", &corr, err);
-	uint32_t *rows = s ? NULL : malloc((n ? n : 1) * sizeof *rows);
-	if (!s && !rows)
+	if (s != NST_OK)
+		return s;
+	uint32_t *rows = malloc((n ? n : 1) * sizeof *rows);
+	l->has_gpu = calloc(n ? n : 1, 1);
+	if (!rows || !l->has_gpu) {
+		free(rows);
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; rows && i < n; i++)
+	}
+	for (size_t i = 0; i < n; i++)
 		if (!chk_is_backtrace(cls, chain, i))
 			rows[ncalls++] = (uint32_t)i;
-	if (!s)
-		s = index_rows(l, &l->calls, gtid, corr, rows, ncalls, err);
+	s = index_rows(l, &l->calls, gtid, corr, rows, ncalls, err);
 	free(rows);
 	return s;
 }
 
-static enum nst_status index_gpu_table(struct chk_ctx *ctx, struct chk_launches *l,
-				       size_t t, struct nst_error *err)
+static int64_t key_of(const struct chk_launches *l, int64_t process)
+{
+	return l->per_process ? chk_gpid(process) : 0;
+}
+
+/* The call a (process, correlationId) pairs with, or -1. */
+static int64_t call_of(struct chk_launches *l, int64_t process, int64_t corr)
+{
+	if ((l->per_process && process == NST_NULL_I64) || corr == NST_NULL_I64)
+		return -1;
+	return nst_corrindex_find(&l->calls, key_of(l, process), corr);
+}
+
+static enum nst_status mark_gpu_table(struct chk_ctx *ctx, struct chk_launches *l,
+				      size_t t, struct nst_error *err)
 {
 	size_t n;
 	const struct nst_col *pid, *corr;
 	enum nst_status s = chk_rows(ctx, paired[t], &n, err);
 	if (!s) s = chk_col(ctx, paired[t], "globalPid", &pid, err);
 	if (!s) s = chk_col(ctx, paired[t], "correlationId", &corr, err);
-	uint32_t *rows = s ? NULL : malloc((n ? n : 1) * sizeof *rows);
-	if (!s && !rows)
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; rows && i < n; i++)
-		rows[i] = (uint32_t)i;
-	if (!s)
-		s = index_rows(l, &l->gpu[t], pid, corr, rows, n, err);
-	free(rows);
+	for (size_t i = 0; s == NST_OK && corr && i < n; i++) {
+		int64_t r = call_of(l, l->per_process ? chk_at(pid, i) : 0, nst_col_at(corr, i));
+		if (r >= 0)
+			l->has_gpu[r] = 1;
+	}
 	return s;
 }
 
 static void release(struct chk_launches *l)
 {
 	nst_corrindex_release(&l->calls);
-	for (size_t t = 0; t < CHK_PAIRED_TABLES; t++)
-		nst_corrindex_release(&l->gpu[t]);
+	free(l->has_gpu);
 	free(l);
 }
 
@@ -123,7 +136,7 @@ enum nst_status chk_launches_of(struct chk_ctx *ctx, struct chk_launches **out,
 	l->per_process = gpu_tables_have_pid(ctx->db);
 	enum nst_status s = index_calls(ctx, l, err);
 	for (size_t t = 0; s == NST_OK && t < CHK_PAIRED_TABLES; t++)
-		s = index_gpu_table(ctx, l, t, err);
+		s = mark_gpu_table(ctx, l, t, err);
 	if (s != NST_OK) {
 		release(l);
 		return s;
@@ -139,24 +152,13 @@ void chk_launches_release(struct chk_ctx *ctx)
 	ctx->launches = NULL;
 }
 
-static int64_t key_of(const struct chk_launches *l, int64_t process)
-{
-	return l->per_process ? chk_gpid(process) : 0;
-}
-
 bool chk_has_call(struct chk_launches *l, int64_t process, int64_t corr)
 {
-	if (l->per_process && process == NST_NULL_I64)
-		return false;
-	return nst_corrindex_find(&l->calls, key_of(l, process), corr) >= 0;
+	return call_of(l, process, corr) >= 0;
 }
 
 bool chk_has_gpu(struct chk_launches *l, int64_t process, int64_t corr)
 {
-	if (l->per_process && process == NST_NULL_I64)
-		return false;
-	for (size_t t = 0; t < CHK_PAIRED_TABLES; t++)
-		if (nst_corrindex_find(&l->gpu[t], key_of(l, process), corr) >= 0)
-			return true;
-	return false;
+	int64_t r = call_of(l, process, corr);
+	return r >= 0 && l->has_gpu[r];
 }

@@ -15,8 +15,11 @@
 #define CHK_PAIRED_TABLES 4 /* kernel, memcpy, memset, graph */
 
 struct chk_launches {
-	struct nst_corrindex calls;                 /* runtime rows that are calls */
-	struct nst_corrindex gpu[CHK_PAIRED_TABLES]; /* rows of each GPU table */
+	struct nst_corrindex calls; /* runtime rows that are calls */
+	/* By runtime row: whether a GPU row has the key that calls finds at
+	 * that row.  Marked from the GPU rows, so that asking of a call is one
+	 * lookup in calls, not one in a sparse index per GPU table. */
+	unsigned char *has_gpu;
 	bool per_process;
 };
 
