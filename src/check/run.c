@@ -32,7 +32,7 @@ static enum nst_status run_all(struct chk_ctx *ctx, const struct nst_options *o,
 			char line[128];
 			snprintf(line, sizeof line, "check %s in %.3f s", ctx->findings[i]->name,
 				 nst_seconds() - t0);
-			o->timing(o->arg, line);
+			nst_ev_timing(ctx->ev, line);
 		}
 	}
 	return s;

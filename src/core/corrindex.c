@@ -15,11 +15,12 @@ enum { NONE = UINT32_MAX };
 
 static struct corr_proc *proc_of(struct nst_corrindex *x, int64_t process)
 {
-	if (x->nprocs && x->procs[x->last].process == process)
-		return &x->procs[x->last];
+	size_t last = atomic_load_explicit(&x->last, memory_order_relaxed);
+	if (last < x->nprocs && x->procs[last].process == process)
+		return &x->procs[last];
 	for (size_t p = 0; p < x->nprocs; p++)
 		if (x->procs[p].process == process) {
-			x->last = p;
+			atomic_store_explicit(&x->last, p, memory_order_relaxed);
 			return &x->procs[p];
 		}
 	return NULL;
@@ -31,9 +32,10 @@ static struct corr_proc *add_proc(struct nst_corrindex *x, int64_t process, int6
 	if (!p)
 		return NULL;
 	x->procs = p;
-	x->last = x->nprocs++;
-	p[x->last] = (struct corr_proc){ .process = process, .lo = id, .hi = id };
-	return &p[x->last];
+	size_t at = x->nprocs++;
+	atomic_store_explicit(&x->last, at, memory_order_relaxed);
+	p[at] = (struct corr_proc){ .process = process, .lo = id, .hi = id };
+	return &p[at];
 }
 
 /* What the rows are indexed by. */

@@ -1,10 +1,12 @@
 /* An index from (process, correlationId) to a row.  Correlation ids are
  * nearly dense within a process, so each process gets a direct-address
  * array over its id range; a process whose ids are too sparse for that
- * falls back to a hash map.  Built once, then read-only. */
+ * falls back to a hash map.  Built once, then read-only (lookups may run
+ * on several threads at once). */
 #ifndef NSTATS_CORE_CORRINDEX_H
 #define NSTATS_CORE_CORRINDEX_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,7 +17,9 @@ struct nst_corrindex {
 	struct corr_proc *procs;
 	size_t nprocs;
 	struct nst_map sparse; /* (process, id) of the sparse processes */
-	size_t last;           /* lookups come in runs of one process */
+	/* The process found last: lookups come in runs of one process.  A
+	 * hint that reports on several threads may set at once. */
+	_Atomic size_t last;
 };
 
 /* Indexes rows[0..n) by (process[r] & mask, id[r]); rows whose process

@@ -1,4 +1,5 @@
 /* Opening an export and probing its schema. */
+#include "core/lock.h"
 #include "db/db_int.h"
 
 #include <errno.h>
@@ -128,11 +129,11 @@ static enum nst_status check_schema_version(struct nst_db *db,
 }
 
 /* Read-only and immutable: SQLite takes no lock and writes nothing, not
- * even a journal.  NOMUTEX: each connection is used by one thread. */
-static int connect(const char *uri, sqlite3 **h)
+ * even a journal.  The db's own connection is shared by reports on
+ * several threads (FULLMUTEX); one from nst_db_connect() by one thread. */
+static int connect(const char *uri, sqlite3 **h, int threads)
 {
-	int rc = sqlite3_open_v2(uri, h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
-				 SQLITE_OPEN_NOMUTEX, NULL);
+	int rc = sqlite3_open_v2(uri, h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | threads, NULL);
 	/* Tables are read in one scan each: a small page cache is enough, and
 	 * plain reads keep the file's pages out of our resident memory. */
 	if (rc == SQLITE_OK)
@@ -146,7 +147,7 @@ sqlite3 *nst_db_connect(struct nst_db *db)
 	sqlite3 *h = NULL;
 	if (!db->uri)
 		return NULL;
-	if (connect(db->uri, &h) != SQLITE_OK) {
+	if (connect(db->uri, &h, SQLITE_OPEN_NOMUTEX) != SQLITE_OK) {
 		sqlite3_close(h);
 		return NULL;
 	}
@@ -167,6 +168,16 @@ static enum nst_status probe(struct nst_db *db, struct nst_error *err)
 	return s;
 }
 
+static struct nst_db *db_new(void)
+{
+	struct nst_db *db = calloc(1, sizeof *db);
+	if (db && nst_lock_init(&db->lock) != 0) {
+		free(db);
+		return NULL;
+	}
+	return db;
+}
+
 enum nst_status nst_db_open(const char *path, struct nst_db **out,
 			    struct nst_error *err)
 {
@@ -174,16 +185,16 @@ enum nst_status nst_db_open(const char *path, struct nst_db **out,
 	enum nst_status s = check_file(path, err);
 	if (s != NST_OK)
 		return s;
-	struct nst_db *db = calloc(1, sizeof *db);
+	struct nst_db *db = db_new();
 	char *uri = uri_of(path);
 	if (!db || !uri) {
-		free(db);
+		nst_db_close(db);
 		free(uri);
 		return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
 	}
 	db->path = nst_arena_strndup(&db->arena, path, strlen(path));
 	db->uri = nst_arena_strndup(&db->arena, uri, strlen(uri));
-	int rc = connect(uri, &db->h);
+	int rc = connect(uri, &db->h, SQLITE_OPEN_FULLMUTEX);
 	free(uri);
 	if (rc != SQLITE_OK || !db->path || !db->uri) {
 		s = nst_fail(err, NST_ERR_DB, "%s: cannot open: %s", path,
@@ -203,7 +214,7 @@ enum nst_status nst_db_adopt(sqlite3 *h, const char *path, struct nst_db **out,
 			     struct nst_error *err)
 {
 	*out = NULL;
-	struct nst_db *db = calloc(1, sizeof *db);
+	struct nst_db *db = db_new();
 	if (!db) {
 		sqlite3_close(h);
 		return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
@@ -237,6 +248,7 @@ void nst_db_close(struct nst_db *db)
 	}
 	free(db->meta);
 	nst_arena_release(&db->arena);
+	pthread_mutex_destroy(&db->lock);
 	free(db);
 }
 
@@ -291,10 +303,12 @@ bool nst_db_has_column(struct nst_db *db, const char *table,
 	struct db_table *t = find_table(db, table);
 	if (!t)
 		return false;
+	bool has = false;
+	pthread_mutex_lock(&db->lock);
 	if (!t->probed)
 		probe_columns(db, t);
-	for (size_t i = 0; i < t->ncols; i++)
-		if (strcmp(t->cols[i], column) == 0)
-			return true;
-	return false;
+	for (size_t i = 0; !has && i < t->ncols; i++)
+		has = strcmp(t->cols[i], column) == 0;
+	pthread_mutex_unlock(&db->lock);
+	return has;
 }

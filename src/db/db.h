@@ -1,6 +1,8 @@
 /* An export opened read-only and immutable, with its schema probed once:
  * which tables exist, which columns each has, the string table, the ENUM
- * labels (with built-in labels for exports older than the ENUM tables). */
+ * labels (with built-in labels for exports older than the ENUM tables).
+ * Reports on several threads may share one: its lazy parts fill under a
+ * lock, its connection is serialised by SQLite. */
 #ifndef NSTATS_DB_H
 #define NSTATS_DB_H
 
@@ -24,8 +26,9 @@ enum nst_status nst_db_open(const char *path, struct nst_db **out,
 			    struct nst_error *err);
 /* An export built in memory from another format (src/input), checked as
  * nst_db_open checks a file; path names it in every message.  The db
- * owns h from here on, and closes it on failure too.  It is read on one
- * thread: nst_db_connect() gives no second connection to it. */
+ * owns h from here on, and closes it on failure too; h must be opened
+ * SQLITE_OPEN_FULLMUTEX, as reports on several threads may share it.
+ * nst_db_connect() gives no second connection to it. */
 enum nst_status nst_db_adopt(sqlite3 *h, const char *path, struct nst_db **out,
 			     struct nst_error *err);
 void nst_db_close(struct nst_db *db);

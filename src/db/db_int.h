@@ -2,6 +2,8 @@
 #ifndef NSTATS_DB_INT_H
 #define NSTATS_DB_INT_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,8 +36,15 @@ struct nst_db {
 	struct db_table *tables;
 	size_t ntables;
 
-	/* StringIds: ids below ndense index dense[]; the rest are sorted. */
-	int strings_loaded;
+	/* Held while the lazy parts below (columns, strings, enums, meta)
+	 * are filled: reports on several threads share one db.  Its SQLite
+	 * connection serialises itself (SQLITE_OPEN_FULLMUTEX). */
+	pthread_mutex_t lock;
+
+	/* StringIds: ids below ndense index dense[]; the rest are sorted.
+	 * Read without the lock once strings_loaded says so. */
+	atomic_int strings_loaded;
+	struct nst_error strings_err; /* why they could not be read, if so */
 	const char **dense;
 	size_t ndense;
 	struct sparse_string { int64_t id; const char *s; } *sparse;

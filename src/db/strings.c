@@ -45,11 +45,8 @@ static int64_t count_strings(struct nst_db *db)
 	return n;
 }
 
-enum nst_status nst_db_load_strings(struct nst_db *db, struct nst_error *err)
+static enum nst_status load_strings_locked(struct nst_db *db, struct nst_error *err)
 {
-	if (db->strings_loaded)
-		return NST_OK;
-	db->strings_loaded = 1;
 	if (!nst_db_has_table(db, "StringIds"))
 		return NST_OK;
 	db->ndense = (size_t)count_strings(db) * 2 + 1024;
@@ -82,6 +79,29 @@ enum nst_status nst_db_load_strings(struct nst_db *db, struct nst_error *err)
 	return NST_OK;
 }
 
+/* Tried once; what came of it is every caller's answer (the strings read
+ * before a failure stay), whichever thread tried.  The flag is set last,
+ * so that a reader that sees it without the lock sees the strings too. */
+enum nst_status nst_db_load_strings(struct nst_db *db, struct nst_error *err)
+{
+	if (!atomic_load_explicit(&db->strings_loaded, memory_order_acquire)) {
+		pthread_mutex_lock(&db->lock);
+		if (!atomic_load_explicit(&db->strings_loaded, memory_order_relaxed)) {
+			load_strings_locked(db, &db->strings_err);
+			atomic_store_explicit(&db->strings_loaded, 1, memory_order_release);
+		}
+		pthread_mutex_unlock(&db->lock);
+	}
+	if (db->strings_err.status != NST_OK && err)
+		*err = db->strings_err;
+	return db->strings_err.status;
+}
+
+static bool strings_ready(struct nst_db *db)
+{
+	return nst_db_load_strings(db, NULL) == NST_OK;
+}
+
 static const struct sparse_string *find_sparse(const struct nst_db *db, int64_t id)
 {
 	struct sparse_string key = { id, NULL };
@@ -90,7 +110,7 @@ static const struct sparse_string *find_sparse(const struct nst_db *db, int64_t 
 
 const char *nst_db_string(struct nst_db *db, int64_t id)
 {
-	if (!db->strings_loaded && nst_db_load_strings(db, NULL) != NST_OK)
+	if (!strings_ready(db))
 		return NULL;
 	if (id >= 0 && (uint64_t)id < db->ndense)
 		return db->dense[id];
@@ -101,7 +121,7 @@ const char *nst_db_string(struct nst_db *db, int64_t id)
 /* Dense ids are their own slots; the sparse ones follow, in id order. */
 int64_t nst_db_string_slot(struct nst_db *db, int64_t id)
 {
-	if (!db->strings_loaded && nst_db_load_strings(db, NULL) != NST_OK)
+	if (!strings_ready(db))
 		return -1;
 	if (id >= 0 && (uint64_t)id < db->ndense)
 		return db->dense[id] ? id : -1;
@@ -111,7 +131,7 @@ int64_t nst_db_string_slot(struct nst_db *db, int64_t id)
 
 size_t nst_db_string_slots(struct nst_db *db)
 {
-	if (!db->strings_loaded && nst_db_load_strings(db, NULL) != NST_OK)
+	if (!strings_ready(db))
 		return 0;
 	return db->ndense + db->nsparse;
 }
@@ -153,11 +173,13 @@ static struct db_enum *load_enum(struct nst_db *db, const char *table)
 
 const char *nst_db_enum_label(struct nst_db *db, const char *table, int64_t id)
 {
+	pthread_mutex_lock(&db->lock);
 	struct db_enum *e = db->enums;
 	while (e && strcmp(e->table, table) != 0)
 		e = e->next;
 	if (!e)
 		e = load_enum(db, table);
+	pthread_mutex_unlock(&db->lock);
 	if (!e)
 		return NULL;
 	if (!nst_db_has_table(db, table))
@@ -196,14 +218,17 @@ static void load_meta_from(struct nst_db *db, const char *table, size_t *cap)
 
 const char *nst_db_meta(struct nst_db *db, const char *name)
 {
+	const char *value = NULL;
+	pthread_mutex_lock(&db->lock);
 	if (!db->meta_loaded) {
 		size_t cap = 0;
 		db->meta_loaded = 1;
 		load_meta_from(db, "META_DATA_EXPORT", &cap);
 		load_meta_from(db, "EXPORT_META_DATA", &cap);
 	}
-	for (size_t i = 0; i < db->nmeta; i++)
+	for (size_t i = 0; !value && i < db->nmeta; i++)
 		if (db->meta[i].name && strcmp(db->meta[i].name, name) == 0)
-			return db->meta[i].value;
-	return NULL;
+			value = db->meta[i].value;
+	pthread_mutex_unlock(&db->lock);
+	return value;
 }

@@ -31,6 +31,9 @@ struct nst_events;
 struct nst_events *nst_ev_new(struct nst_db *db, const struct nst_options *o);
 void nst_ev_free(struct nst_events *ev);
 struct nst_db *nst_ev_db(struct nst_events *ev);
+/* A line to o's timing hook (when it has one), never two at once: reader
+ * threads and reports on other threads send theirs too. */
+void nst_ev_timing(struct nst_events *ev, const char *line);
 
 /* Declares that the run will need table.column; text for TEXT columns. */
 enum nst_status nst_ev_want(struct nst_events *ev, const char *table,

@@ -5,6 +5,8 @@
 #ifndef NSTATS_EVENTS_INT_H
 #define NSTATS_EVENTS_INT_H
 
+#include <pthread.h>
+
 #include "events/events.h"
 
 struct ev_ops {
@@ -29,7 +31,19 @@ struct nst_events {
 	const struct nst_options *hooks;   /* never NULL */
 	struct nst_events *all;            /* the store: itself, or the view's */
 	const struct nst_ev_window *window; /* a view's; NULL for the store */
+	/* Held by every call of events.h: reports on several threads share
+	 * one store, which loads and widens columns when first asked. */
+	pthread_mutex_t lock;
 };
+
+/* base as ops, db, hooks, all, window say, with its lock; false when the
+ * lock cannot be made.  ev_base_release() destroys the lock. */
+bool ev_base_init(struct nst_events *base, const struct ev_ops *ops, struct nst_db *db,
+		  const struct nst_options *hooks, struct nst_events *all,
+		  const struct nst_ev_window *window);
+void ev_base_release(struct nst_events *base);
+/* A timing line to the hook of store `all`, one at a time. */
+void ev_store_timing(struct nst_events *all, const char *line);
 
 /* Options with no hook set, for a store made without any. */
 extern const struct nst_options ev_no_hooks;

@@ -59,9 +59,26 @@ struct ev_store {
 	pthread_mutex_t timing_lock; /* one timing line at a time */
 	struct ev_table *tables;
 	struct nst_arena arena; /* names and text values */
+	/* The store's own connection for scans through SQLite, opened on the
+	 * first: the db's is shared by reports on several threads and pays
+	 * SQLite's mutex on every call, where a scan makes one a cell.  NULL:
+	 * the db's (an export in memory has no other). */
+	sqlite3 *own;
+	bool own_tried;
 };
 
 static const struct ev_ops store_ops;
+
+/* The connection a scan through SQLite on the db's connection uses
+ * instead (the store's lock held). */
+static sqlite3 *scan_handle(struct ev_store *ev)
+{
+	if (!ev->own_tried) {
+		ev->own_tried = true;
+		ev->own = nst_db_connect(ev->base.db);
+	}
+	return ev->own ? ev->own : nst_db_handle(ev->base.db);
+}
 
 const struct nst_options ev_no_hooks = { .version = NST_API_VERSION };
 
@@ -74,7 +91,11 @@ struct nst_events *nst_ev_new(struct nst_db *db, const struct nst_options *o)
 		free(ev);
 		return NULL;
 	}
-	ev->base = (struct nst_events){ &store_ops, db, o ? o : &ev_no_hooks, &ev->base, NULL };
+	if (!ev_base_init(&ev->base, &store_ops, db, o ? o : &ev_no_hooks, NULL, NULL)) {
+		pthread_mutex_destroy(&ev->timing_lock);
+		free(ev);
+		return NULL;
+	}
 	return &ev->base;
 }
 
@@ -110,6 +131,12 @@ static void say_timing(struct ev_store *ev, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
+	ev_store_timing(&ev->base, line);
+}
+
+void ev_store_timing(struct nst_events *all, const char *line)
+{
+	struct ev_store *ev = (struct ev_store *)all;
 	pthread_mutex_lock(&ev->timing_lock);
 	ev->base.hooks->timing(ev->base.hooks->arg, line);
 	pthread_mutex_unlock(&ev->timing_lock);
@@ -145,6 +172,8 @@ static void store_free(struct nst_events *base)
 	}
 	nst_arena_release(&ev->arena);
 	pthread_mutex_destroy(&ev->timing_lock);
+	ev_base_release(&ev->base);
+	sqlite3_close(ev->own);
 	free(ev);
 }
 
@@ -567,7 +596,7 @@ static enum nst_status scan_sqlite(struct scan_state *sc)
 	char *sql = select_sql(sc->t, sc->load, sc->nload);
 	if (!sql)
 		return nst_fail(sc->err, NST_ERR_NOMEM, "out of memory");
-	sqlite3 *h = sc->rd->h;
+	sqlite3 *h = sc->rd->h == nst_db_handle(ev->base.db) ? scan_handle(ev) : sc->rd->h;
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
 	free(sql);

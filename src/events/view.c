@@ -48,7 +48,10 @@ struct nst_events *nst_ev_filter(struct nst_events *all, const struct nst_ev_win
 		return NULL;
 	all = all->all;
 	v->w = *w;
-	v->base = (struct nst_events){ &view_ops, all->db, all->hooks, all, &v->w };
+	if (!ev_base_init(&v->base, &view_ops, all->db, all->hooks, all, &v->w)) {
+		free(v);
+		return NULL;
+	}
 	return &v->base;
 }
 
@@ -67,6 +70,7 @@ static void view_free(struct nst_events *base)
 		free(t->name);
 		free(t);
 	}
+	ev_base_release(&v->base);
 	free(v);
 }
 

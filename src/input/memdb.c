@@ -293,11 +293,11 @@ enum nst_status memdb_new(const char *path, struct memdb **out, struct nst_error
 		return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
 	m->path = path;
 	enum nst_status s = NST_OK;
-	/* One connection, used by one thread at a time (the writer, then the
-	 * caller): no mutexes; no journal, no temporary file: nothing of it
-	 * touches a disk. */
+	/* One connection: the writer's, then the export's, which reports on
+	 * several threads may share (FULLMUTEX, as nst_db_open's); no journal,
+	 * no temporary file: nothing of it touches a disk. */
 	if (sqlite3_open_v2(":memory:", &m->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK)
 		s = m->h ? sql_fail(m, err) : nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
 	if (s == NST_OK)
 		s = exec(m, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;"

@@ -9,6 +9,11 @@
 
 /* ---- runtime rows ---------------------------------------------------------- */
 
+/* Each part is filled under the shared lock (shared.h); the getters of
+ * calls.h take it around the *_locked functions below. */
+static enum nst_status calls_get_locked(struct nst_ctx *ctx, const struct nst_calls **out,
+					struct nst_error *err);
+
 static enum nst_status load_calls(struct nst_ctx *ctx, struct nst_error *err)
 {
 	struct nst_calls *c = &ctx->shared->calls;
@@ -33,11 +38,11 @@ static enum nst_status load_calls(struct nst_ctx *ctx, struct nst_error *err)
 	return NST_OK;
 }
 
-enum nst_status nst_calls_ids(struct nst_ctx *ctx, const struct nst_calls **out,
+static enum nst_status calls_ids_locked(struct nst_ctx *ctx, const struct nst_calls **out,
 			      struct nst_error *err)
 {
 	struct nst_calls *c = &ctx->shared->calls;
-	enum nst_status s = nst_calls_get(ctx, out, err);
+	enum nst_status s = calls_get_locked(ctx, out, err);
 	if (s != NST_OK || ctx->shared->ids_loaded)
 		return s;
 	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "globalTid", &c->gtid, err);
@@ -46,21 +51,21 @@ enum nst_status nst_calls_ids(struct nst_ctx *ctx, const struct nst_calls **out,
 	return s;
 }
 
-enum nst_status nst_calls_results(struct nst_ctx *ctx, const struct nst_calls **out,
+static enum nst_status calls_results_locked(struct nst_ctx *ctx, const struct nst_calls **out,
 				  struct nst_error *err)
 {
 	struct nst_calls *c = &ctx->shared->calls;
-	enum nst_status s = nst_calls_ids(ctx, out, err);
+	enum nst_status s = calls_ids_locked(ctx, out, err);
 	if (s == NST_OK && !c->ret)
 		s = nst_ev_col(ctx->ev, RUNTIME, "returnValue", &c->ret, err);
 	return s;
 }
 
-enum nst_status nst_calls_index(struct nst_ctx *ctx, struct nst_error *err)
+static enum nst_status calls_index_locked(struct nst_ctx *ctx, struct nst_error *err)
 {
 	struct nst_shared *sh = ctx->shared;
 	const struct nst_calls *c;
-	enum nst_status s = nst_calls_ids(ctx, &c, err);
+	enum nst_status s = calls_ids_locked(ctx, &c, err);
 	if (s != NST_OK || sh->index_built || !c->gtid || !c->corr)
 		return s;
 	if (nst_corrindex_build(&sh->call_index, c->gtid, 0xFFFFFFFFFF000000ull,
@@ -70,7 +75,7 @@ enum nst_status nst_calls_index(struct nst_ctx *ctx, struct nst_error *err)
 	return NST_OK;
 }
 
-enum nst_status nst_calls_get(struct nst_ctx *ctx, const struct nst_calls **out,
+static enum nst_status calls_get_locked(struct nst_ctx *ctx, const struct nst_calls **out,
 			      struct nst_error *err)
 {
 	struct nst_shared *sh = ctx->shared;
@@ -124,15 +129,61 @@ static enum nst_status build_call_chain(struct nst_ctx *ctx, const struct nst_ca
 	return NST_OK;
 }
 
-enum nst_status nst_calls_chain(struct nst_ctx *ctx, const uint32_t **next,
+static enum nst_status calls_chain_locked(struct nst_ctx *ctx, const uint32_t **next,
 				struct nst_error *err)
 {
 	const struct nst_calls *c;
-	enum nst_status s = nst_calls_get(ctx, &c, err);
+	enum nst_status s = calls_get_locked(ctx, &c, err);
 	if (s == NST_OK)
-		s = nst_calls_index(ctx, err);
+		s = calls_index_locked(ctx, err);
 	if (s == NST_OK && !ctx->shared->call_next)
 		s = build_call_chain(ctx, c, err);
 	*next = ctx->shared->call_next;
+	return s;
+}
+
+/* ---- the getters, under the shared lock ------------------------------------- */
+
+enum nst_status nst_calls_get(struct nst_ctx *ctx, const struct nst_calls **out,
+			      struct nst_error *err)
+{
+	pthread_mutex_lock(&ctx->shared->lock);
+	enum nst_status s = calls_get_locked(ctx, out, err);
+	pthread_mutex_unlock(&ctx->shared->lock);
+	return s;
+}
+
+enum nst_status nst_calls_ids(struct nst_ctx *ctx, const struct nst_calls **out,
+			      struct nst_error *err)
+{
+	pthread_mutex_lock(&ctx->shared->lock);
+	enum nst_status s = calls_ids_locked(ctx, out, err);
+	pthread_mutex_unlock(&ctx->shared->lock);
+	return s;
+}
+
+enum nst_status nst_calls_results(struct nst_ctx *ctx, const struct nst_calls **out,
+				  struct nst_error *err)
+{
+	pthread_mutex_lock(&ctx->shared->lock);
+	enum nst_status s = calls_results_locked(ctx, out, err);
+	pthread_mutex_unlock(&ctx->shared->lock);
+	return s;
+}
+
+enum nst_status nst_calls_index(struct nst_ctx *ctx, struct nst_error *err)
+{
+	pthread_mutex_lock(&ctx->shared->lock);
+	enum nst_status s = calls_index_locked(ctx, err);
+	pthread_mutex_unlock(&ctx->shared->lock);
+	return s;
+}
+
+enum nst_status nst_calls_chain(struct nst_ctx *ctx, const uint32_t **next,
+				struct nst_error *err)
+{
+	pthread_mutex_lock(&ctx->shared->lock);
+	enum nst_status s = calls_chain_locked(ctx, next, err);
+	pthread_mutex_unlock(&ctx->shared->lock);
 	return s;
 }

@@ -4,11 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/lock.h"
 #include "reports/shared.h"
 
 struct nst_shared *nst_shared_new(void)
 {
-	return calloc(1, sizeof(struct nst_shared));
+	struct nst_shared *sh = calloc(1, sizeof *sh);
+	if (sh && nst_lock_init(&sh->lock) != 0) {
+		free(sh);
+		return NULL;
+	}
+	return sh;
 }
 
 void nst_shared_free(struct nst_shared *sh)
@@ -17,7 +23,7 @@ void nst_shared_free(struct nst_shared *sh)
 		return;
 	free(sh->calls.rows);
 	nst_corrindex_release(&sh->call_index);
-	free(sh->api_names);
+	free((void *)sh->api_names);
 	for (int i = 0; i < 3; i++) {
 		free(sh->kname_ids[i]);
 		free(sh->kname_nvtx_ids[i]);
@@ -29,6 +35,7 @@ void nst_shared_free(struct nst_shared *sh)
 		nst_gt_release(&sh->gt[i]);
 		free(sh->gt_by_device[i]);
 	}
+	pthread_mutex_destroy(&sh->lock);
 	free(sh);
 }
 
@@ -47,22 +54,44 @@ static const char *strip_version(struct nst_arena *arena, const char *name)
 	return name;
 }
 
+/* The name in its slot, filled now when empty; sh's lock held. */
+static const char *api_name_locked(struct nst_ctx *ctx, struct nst_shared *sh, int64_t slot,
+				   int64_t id)
+{
+	_Atomic(const char *) *names = sh->api_names;
+	if (!names) {
+		size_t n = nst_db_string_slots(ctx->db);
+		if (!(names = calloc(n ? n : 1, sizeof *names)))
+			return strip_version(ctx->arena, nst_db_string(ctx->db, id));
+		sh->napi_names = n;
+		atomic_store_explicit(&sh->api_names, names, memory_order_release);
+	}
+	if ((size_t)slot >= sh->napi_names)
+		return strip_version(ctx->arena, nst_db_string(ctx->db, id));
+	const char *name = atomic_load_explicit(&names[slot], memory_order_relaxed);
+	if (!name) {
+		name = strip_version(&sh->arena, nst_db_string(ctx->db, id));
+		atomic_store_explicit(&names[slot], name, memory_order_release);
+	}
+	return name;
+}
+
 const char *nst_api_name(struct nst_ctx *ctx, int64_t id)
 {
 	struct nst_shared *sh = ctx->shared;
 	int64_t slot = nst_db_string_slot(ctx->db, id);
 	if (slot < 0)
 		return NULL;
-	if (!sh->api_names) {
-		size_t n = nst_db_string_slots(ctx->db);
-		if (!(sh->api_names = calloc(n, sizeof *sh->api_names)))
-			return strip_version(ctx->arena, nst_db_string(ctx->db, id));
-		sh->napi_names = n;
+	_Atomic(const char *) *names = atomic_load_explicit(&sh->api_names, memory_order_acquire);
+	if (names && (size_t)slot < sh->napi_names) {
+		const char *name = atomic_load_explicit(&names[slot], memory_order_acquire);
+		if (name)
+			return name;
 	}
-	if ((size_t)slot >= sh->napi_names)
-		return strip_version(ctx->arena, nst_db_string(ctx->db, id));
-	const char **name = &sh->api_names[slot];
-	return *name ? *name : (*name = strip_version(&sh->arena, nst_db_string(ctx->db, id)));
+	pthread_mutex_lock(&sh->lock);
+	const char *name = api_name_locked(ctx, sh, slot, id);
+	pthread_mutex_unlock(&sh->lock);
+	return name;
 }
 
 const char *nst_raw_name(struct nst_ctx *ctx, int64_t name_id)

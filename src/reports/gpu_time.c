@@ -183,9 +183,9 @@ enum nst_status nst_gt_load(struct nst_ctx *ctx, enum nst_gt_cut cut,
 	return s;
 }
 
-enum nst_status nst_gt_shared(struct nst_ctx *ctx, enum nst_gt_cut cut,
-			      const struct nst_gt_ops **ops, const uint32_t **by_device,
-			      struct nst_error *err)
+static enum nst_status gt_shared_locked(struct nst_ctx *ctx, enum nst_gt_cut cut,
+				       const struct nst_gt_ops **ops, const uint32_t **by_device,
+				       struct nst_error *err)
 {
 	struct nst_shared *sh = ctx->shared;
 	size_t k = nst_ev_window_of(ctx->ev) ? (size_t)cut : 0;
@@ -202,6 +202,17 @@ enum nst_status nst_gt_shared(struct nst_ctx *ctx, enum nst_gt_cut cut,
 	*ops = &sh->gt[k];
 	*by_device = sh->gt_by_device[k];
 	return NST_OK;
+}
+
+/* Under the shared lock (shared.h). */
+enum nst_status nst_gt_shared(struct nst_ctx *ctx, enum nst_gt_cut cut,
+			      const struct nst_gt_ops **ops, const uint32_t **by_device,
+			      struct nst_error *err)
+{
+	pthread_mutex_lock(&ctx->shared->lock);
+	enum nst_status s = gt_shared_locked(ctx, cut, ops, by_device, err);
+	pthread_mutex_unlock(&ctx->shared->lock);
+	return s;
 }
 
 void nst_gt_release(struct nst_gt_ops *ops)

@@ -30,25 +30,30 @@ const char *nst_kernel_name_text(struct nst_ctx *ctx, int64_t id)
 		return NULL;
 	for (int m = 0; m < 3; m++) {
 		int64_t i = id - nvtx_kname_base(m);
-		if (i >= 0 && (uint64_t)i < sh->nkname_nvtx_text[m])
+		if (i >= 0 && (uint64_t)i < atomic_load_explicit(&sh->nkname_nvtx_text[m],
+								 memory_order_acquire))
 			return sh->kname_nvtx_text[m][i];
 	}
 	return nst_db_string(ctx->db, id);
 }
 
+static enum nst_status kernel_name_ids_locked(struct nst_ctx *ctx, enum nst_kname mode,
+					      const struct nst_col **ids, struct nst_error *err);
+
 /* The ids of nvtx-name: the mode's ids with range names prefixed. */
-static enum nst_status nvtx_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname mode,
+static enum nst_status nvtx_kernel_name_ids_locked(struct nst_ctx *ctx, enum nst_kname mode,
 					    const struct nst_col **ids, struct nst_error *err)
 {
 	struct nst_shared *sh = ctx->shared;
 	if (!sh->kname_nvtx_ids[mode]) {
 		const struct nst_col *base;
-		enum nst_status s = nst_kernel_name_ids(ctx, mode, &base, err);
+		size_t ntext = 0;
+		enum nst_status s = kernel_name_ids_locked(ctx, mode, &base, err);
 		if (s == NST_OK && base)
 			s = nst_nvtx_kernel_names(ctx, base, nvtx_kname_base(mode), &sh->arena,
 						  &sh->kname_nvtx_ids[mode],
-						  &sh->kname_nvtx_text[mode],
-						  &sh->nkname_nvtx_text[mode], err);
+						  &sh->kname_nvtx_text[mode], &ntext, err);
+		atomic_store_explicit(&sh->nkname_nvtx_text[mode], ntext, memory_order_release);
 		if (s != NST_OK || !base) {
 			*ids = base;
 			return s;
@@ -59,16 +64,9 @@ static enum nst_status nvtx_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname 
 	return NST_OK;
 }
 
-enum nst_status nst_report_kernel_name_ids(struct nst_ctx *ctx, const struct nst_col **ids,
-					   struct nst_error *err)
-{
-	if (nst_ctx_flag(ctx, "nvtx-name"))
-		return nvtx_kernel_name_ids(ctx, nst_kname_mode(ctx), ids, err);
-	return nst_kernel_name_ids(ctx, nst_kname_mode(ctx), ids, err);
-}
 
-enum nst_status nst_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname mode,
-				    const struct nst_col **ids, struct nst_error *err)
+static enum nst_status kernel_name_ids_locked(struct nst_ctx *ctx, enum nst_kname mode,
+					      const struct nst_col **ids, struct nst_error *err)
 {
 	static const char *const col[] = { "demangledName", "shortName", "mangledName" };
 	const struct nst_col *dem, *chosen;
@@ -99,4 +97,26 @@ enum nst_status nst_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname mode,
 	ctx->shared->kname_col[mode] = nst_col_of(out);
 	*ids = &ctx->shared->kname_col[mode];
 	return NST_OK;
+}
+
+/* Under the shared lock (shared.h). */
+enum nst_status nst_kernel_name_ids(struct nst_ctx *ctx, enum nst_kname mode,
+				    const struct nst_col **ids, struct nst_error *err)
+{
+	pthread_mutex_lock(&ctx->shared->lock);
+	enum nst_status s = kernel_name_ids_locked(ctx, mode, ids, err);
+	pthread_mutex_unlock(&ctx->shared->lock);
+	return s;
+}
+
+enum nst_status nst_report_kernel_name_ids(struct nst_ctx *ctx, const struct nst_col **ids,
+					   struct nst_error *err)
+{
+	enum nst_kname mode = nst_kname_mode(ctx);
+	pthread_mutex_lock(&ctx->shared->lock);
+	enum nst_status s = nst_ctx_flag(ctx, "nvtx-name")
+				    ? nvtx_kernel_name_ids_locked(ctx, mode, ids, err)
+				    : kernel_name_ids_locked(ctx, mode, ids, err);
+	pthread_mutex_unlock(&ctx->shared->lock);
+	return s;
 }

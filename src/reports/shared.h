@@ -5,17 +5,26 @@
 #ifndef NSTATS_REPORTS_SHARED_H
 #define NSTATS_REPORTS_SHARED_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "core/arena.h"
 #include "core/corrindex.h"
 #include "reports/calls.h"
 #include "reports/gpu_time.h"
 
 struct nst_shared {
+	/* Held while a part is filled and handed out: reports on several
+	 * threads share one nst_shared.  What a part's getter handed out is
+	 * never written again, so it is read without the lock. */
+	pthread_mutex_t lock;
 	bool calls_loaded;
 	struct nst_calls calls;
 	bool ids_loaded, index_built;
 	struct nst_corrindex call_index;
-	const char **api_names; /* by nameId's string slot (nst_db_string_slot) */
+	/* by nameId's string slot (nst_db_string_slot), each filled on first
+	 * use; read without the lock (the traces ask once a row) */
+	_Atomic(const char *) *_Atomic api_names;
 	size_t napi_names;
 	int64_t *kname_ids[3];
 	struct nst_col kname_col[3]; /* kname_ids as columns */
@@ -25,7 +34,7 @@ struct nst_shared {
 	int64_t *kname_nvtx_ids[3];
 	struct nst_col kname_nvtx_col[3];
 	const char **kname_nvtx_text[3];
-	size_t nkname_nvtx_text[3];
+	_Atomic size_t nkname_nvtx_text[3]; /* read without the lock */
 	/* nst_gt_shared(): by enum nst_gt_cut, [0] alone without a window */
 	bool gt_loaded[2];
 	struct nst_gt_ops gt[2];

@@ -3,6 +3,7 @@
  * run sees. */
 #include <ctype.h>
 #include <locale.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,14 +204,22 @@ struct run_views {
 	struct nst_events *all;
 	struct nst_shared *all_shared;
 	struct view *views;
+	pthread_mutex_t lock; /* jobs on several threads share the views */
 };
 
 struct run_views *run_views_new(struct nst_db *db, struct nst_events *all,
 				struct nst_shared *all_shared)
 {
 	struct run_views *fv = calloc(1, sizeof *fv);
-	if (fv)
-		*fv = (struct run_views){ db, all, all_shared, NULL };
+	if (!fv)
+		return NULL;
+	fv->db = db;
+	fv->all = all;
+	fv->all_shared = all_shared;
+	if (pthread_mutex_init(&fv->lock, NULL) != 0) {
+		free(fv);
+		return NULL;
+	}
 	return fv;
 }
 
@@ -283,10 +292,14 @@ enum nst_status run_views_get(struct run_views *fv, const struct nst_filter *f,
 	*shared = fv->all_shared;
 	if (run_filter_is_none(f))
 		return NST_OK;
+	pthread_mutex_lock(&fv->lock);
 	struct view *v = fv->views;
 	while (v && !same_spec(&v->spec, f))
 		v = v->next;
-	if (!v && !(v = new_view(fv, f)))
+	if (!v)
+		v = new_view(fv, f);
+	pthread_mutex_unlock(&fv->lock);
+	if (!v)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (v->status != NST_OK)
 		*err = v->err;
@@ -308,5 +321,6 @@ void run_views_free(struct run_views *fv)
 		free((char *)v->spec.nvtx);
 		free(v);
 	}
+	pthread_mutex_destroy(&fv->lock);
 	free(fv);
 }

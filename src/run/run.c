@@ -326,7 +326,7 @@ enum nst_status nst_run(struct nst_export *x, const struct nst_run *run,
 		char line[160];
 		snprintf(line, sizeof line, "ran %s in %.3f s", run->job->spec,
 			 nst_seconds() - t0);
-		x->opts.timing(x->opts.arg, line);
+		nst_ev_timing(x->ev, line);
 	}
 	return s;
 }
