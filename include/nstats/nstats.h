@@ -238,7 +238,8 @@ enum nst_status nst_format_help(FILE *out, const char *name, struct nst_error *e
 
 struct nst_options {
 	int version;              /* NST_API_VERSION */
-	/* Threads that read tables at once, each with its own connection:
+	/* Threads that read tables at once, each with its own connection,
+	 * and that write the sections of a page (nst_page_write) at once:
 	 * 1 or 2; 0 for the default, 2. */
 	int read_threads;
 	/* A table of millions of rows being read: rows of expected so far;
@@ -290,6 +291,9 @@ enum nst_status nst_export_open(const char *input, const struct nst_options *o,
 void nst_export_close(struct nst_export *x);
 /* The SQLite file read: the input, or the export beside a .nsys-rep. */
 const char *nst_export_path(const struct nst_export *x);
+/* How many threads work on x at once (its options' read_threads): 1 or 2.
+ * Jobs on one export may run on that many threads together. */
+int nst_export_threads(const struct nst_export *x);
 
 /* The span of what the capture traced, in ns on the timeline filters use:
  * the first start and the last end of the rows of every table with start
@@ -554,7 +558,9 @@ struct nst_page_options {
  * stragglers and nccl_overlap recipes).  Its numbers are the reports'
  * rows (each number cell carries its exact value in data-v); its charts
  * are inline SVG; it fetches nothing (a Content-Security-Policy forbids
- * it).  Bounded whatever the exports' size: top N rows, 100 time buckets.
+ * it).  Bounded whatever the exports' size: top N rows, 800 time buckets
+ * a GPU (100 a GPU of each rank).  Sections are computed on as many
+ * threads as nst_export_threads() of xs[0] says, the page the same.
  * NST_ERR_IO when out reports an error; the caller closes out. */
 enum nst_status nst_page_write(struct nst_export *const *xs, size_t n,
 			       const struct nst_page_options *o, FILE *out, struct nst_error *err);

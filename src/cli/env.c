@@ -36,8 +36,10 @@ const struct cli_env cli_environment[] = {
 		"their bytes a row), each column widened to 64 bits, each report run and\n"
 		"each finding of check, on standard error." },
 	[ENV_READ_THREADS] = { "NSTATS_READ_THREADS",
-		"1 reads every table on one thread; by default two tables are read at a\n"
-		"time, each on its own thread and connection." },
+		"1 reads every table on one thread, and writes the sections of a page\n"
+		"one after another; by default two tables are read at a time, each on\n"
+		"its own thread and connection, and two sections of a page are written\n"
+		"at a time." },
 	[ENV_READER] = { "NSTATS_READER",
 		"sqlite reads every table through SQLite; by default tables are read\n"
 		"straight from the export's pages where the file allows (NSTATS_TIMING\n"

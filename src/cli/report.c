@@ -61,8 +61,10 @@ void doc_report(struct command_doc *d)
 		.notes = "Every number on the page is a report's (each section names its\n"
 			 "report), and each number cell carries its exact value in a data-v\n"
 			 "attribute.  The page is bounded whatever the capture's size: top N\n"
-			 "rows and 100 time buckets per GPU.  It is written beside FILE under\n"
-			 "a temporary name and renamed, so that a failure leaves nothing.  See\n"
+			 "rows, 800 time buckets per GPU (100 a GPU of each rank).  Two\n"
+			 "sections are computed at a time (NSTATS_READ_THREADS=1: one); the\n"
+			 "page is the same either way.  It is written beside FILE under a\n"
+			 "temporary name and renamed, so that a failure leaves nothing.  See\n"
 			 "docs/report.md.\n",
 		.lists = -1,
 		.exit_status = "Exit status: 0 written, 1 a report failed, 2 usage error, 3 an input\n"

@@ -34,8 +34,9 @@ void page_svg_open(struct page *p, const char *title, double width, double heigh
 {
 	p->ids++;
 	page_raw(p->out, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
-		 "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" aria-labelledby=\"c%u\">"
-		 "<title id=\"c%u\">", width, height, width, height, p->ids, p->ids);
+		 "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" aria-labelledby=\"%s-%u\">"
+		 "<title id=\"%s-%u\">", width, height, width, height, p->section, p->ids, p->section,
+		 p->ids);
 	page_escz(p->out, title);
 	page_raw(p->out, "</title>\n<text class=\"ct\" x=\"0\" y=\"16\">");
 	page_escz(p->out, title);

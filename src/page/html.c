@@ -185,6 +185,7 @@ const char *page_exact(const struct nst_cell *c, char *buf, size_t size)
 
 void page_section_open(struct page *p, const char *id, const char *title, const char *from)
 {
+	p->section = id;
 	page_raw(p->out, "<section id=\"%s\">\n<h2>", id);
 	page_escz(p->out, title);
 	page_raw(p->out, "</h2>\n");

@@ -3,6 +3,7 @@
  * The page asks for nothing over the network: its Content-Security-Policy
  * forbids every fetch, its style and the few lines of script that sort
  * the tables are inline, and the charts are SVG drawn here. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,107 @@ static enum nst_status load(struct page *p, struct nst_error *err)
 	return s;
 }
 
+/* ---- the sections, on as many threads as the export allows -------------- */
+
+/* One section, written to memory: sections run at once and land on the
+ * page in order.  Each starts from the page as the document has it. */
+struct section_job {
+	const struct page *page;
+	const struct page_section *s;
+	char *html;
+	size_t len;
+	enum nst_status status;
+	struct nst_error err;
+};
+
+static void write_section(struct section_job *j)
+{
+	FILE *mem = open_memstream(&j->html, &j->len);
+	if (!mem) {
+		j->status = nst_fail(&j->err, NST_ERR_NOMEM, "out of memory");
+		return;
+	}
+	struct page p = *j->page;
+	p.out = mem;
+	j->status = j->s->write(&p, &j->err);
+	if (ferror(mem) && j->status == NST_OK)
+		j->status = nst_fail(&j->err, NST_ERR_NOMEM, "out of memory writing the page");
+	if (fclose(mem) != 0 && j->status == NST_OK)
+		j->status = nst_fail(&j->err, NST_ERR_NOMEM, "out of memory writing the page");
+}
+
+/* The jobs, taken in turn by each thread: the costliest first. */
+struct section_queue {
+	struct section_job **order;
+	size_t n, next;
+	pthread_mutex_t lock;
+};
+
+static void *take_sections(void *arg)
+{
+	struct section_queue *q = arg;
+	for (;;) {
+		pthread_mutex_lock(&q->lock);
+		struct section_job *j = q->next < q->n ? q->order[q->next++] : NULL;
+		pthread_mutex_unlock(&q->lock);
+		if (!j)
+			return NULL;
+		write_section(j);
+	}
+}
+
+static enum nst_status run_sections(struct section_job *jobs, size_t n, int threads,
+				    struct nst_error *err)
+{
+	struct section_queue q = { .order = malloc((n ? n : 1) * sizeof *q.order), .n = 0 };
+	if (!q.order)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		size_t at = q.n++;
+		for (; at > 0 && q.order[at - 1]->s->cost < jobs[i].s->cost; at--)
+			q.order[at] = q.order[at - 1];
+		q.order[at] = &jobs[i];
+	}
+	pthread_t helper;
+	bool two = threads > 1 && n > 1 && pthread_mutex_init(&q.lock, NULL) == 0;
+	if (two && pthread_create(&helper, NULL, take_sections, &q) != 0) {
+		pthread_mutex_destroy(&q.lock);
+		two = false;
+	}
+	if (!two) {
+		for (size_t i = 0; i < q.n; i++)
+			write_section(q.order[i]);
+	} else {
+		take_sections(&q);
+		pthread_join(helper, NULL);
+		pthread_mutex_destroy(&q.lock);
+	}
+	free(q.order);
+	return NST_OK;
+}
+
+/* The sections that apply, in page order; the first failure is the page's. */
+static enum nst_status sections(struct page *p, struct nst_error *err)
+{
+	struct section_job *jobs = calloc(page_nsections, sizeof *jobs);
+	if (!jobs)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	size_t n = 0;
+	for (size_t i = 0; i < page_nsections; i++)
+		if (applies(&page_sections[i], p->n))
+			jobs[n++] = (struct section_job){ .page = p, .s = &page_sections[i] };
+	enum nst_status s = run_sections(jobs, n, nst_export_threads(p->xs[0]), err);
+	for (size_t i = 0; i < n; i++) {
+		if (s == NST_OK && jobs[i].status != NST_OK)
+			s = (*err = jobs[i].err, jobs[i].status);
+		if (s == NST_OK && jobs[i].len)
+			fwrite(jobs[i].html, 1, jobs[i].len, p->out);
+		free(jobs[i].html);
+	}
+	free(jobs);
+	return s;
+}
+
 enum nst_status nst_page_write(struct nst_export *const *xs, size_t n,
 			       const struct nst_page_options *o, FILE *out, struct nst_error *err)
 {
@@ -158,15 +260,14 @@ enum nst_status nst_page_write(struct nst_export *const *xs, size_t n,
 	for (size_t i = 0; i < n; i++)
 		names[i] = o && o->names && o->names[i] ? o->names[i] : nst_export_path(xs[i]);
 	struct page p = {
-		.out = out, .xs = xs, .n = n, .names = names,
+		.out = out, .xs = xs, .n = n, .names = names, .section = "page",
 		.top = o && o->top ? o->top : 10, .filter = o ? o->filter : NULL,
 	};
 	enum nst_status s = load(&p, err);
 	if (s == NST_OK)
 		head(&p, o);
-	for (size_t i = 0; s == NST_OK && i < page_nsections; i++)
-		if (applies(&page_sections[i], n))
-			s = page_sections[i].write(&p, err);
+	if (s == NST_OK)
+		s = sections(&p, err);
 	if (s == NST_OK)
 		tail(&p);
 	free(names);

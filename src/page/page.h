@@ -36,7 +36,8 @@ struct page {
 	const char *const *names;  /* how the page names each input */
 	size_t top;
 	const struct nst_filter *filter;
-	unsigned ids;              /* for the ids of charts */
+	const char *section;       /* the section being written (its id) */
+	unsigned ids;              /* charts so far in it: their ids */
 };
 
 /* Runs the report or rule spec (of catalog c) on input i into t; one the
@@ -149,6 +150,10 @@ enum page_inputs { PAGE_ONE = 1, PAGE_TWO = 2, PAGE_MANY = 4, PAGE_ANY = 7 };
 struct page_section {
 	const char *id;
 	enum page_inputs when;
+	/* What it takes on a big capture, roughly (tenths of a second at ten
+	 * million launches): sections start in that order, the longest first,
+	 * so that threads writing them at once end together. */
+	unsigned cost;
 	/* Reports whose columns the page loads before the first section runs
 	 * (each input), so that every table is read once. */
 	const char *const *loads;

@@ -184,3 +184,4 @@ void nst_export_close(struct nst_export *x)
 }
 
 const char *nst_export_path(const struct nst_export *x) { return x->path; }
+int nst_export_threads(const struct nst_export *x) { return x->opts.read_threads == 1 ? 1 : 2; }
