@@ -774,15 +774,33 @@ static void *read_batch(void *arg)
 	return NULL;
 }
 
+/* What reading t takes, roughly: its cells. */
+static uint64_t weight_of(struct ev_store *ev, struct ev_table *t)
+{
+	struct reader rd = { nst_db_handle(ev->base.db), NULL, false };
+	return (uint64_t)rows_to_expect(&rd, t) * t->ncols + 1;
+}
+
+/* A second reader costs a connection (its schema parsed) and a thread,
+ * about half a millisecond: it pays from about this many cells. */
+#define SECOND_READER_CELLS (1u << 18)
+
+static bool worth_two(struct ev_store *ev, struct ev_table **all, size_t n)
+{
+	uint64_t cells = 0;
+	for (size_t i = 0; i < n; i++)
+		cells += weight_of(ev, all[i]);
+	return cells >= SECOND_READER_CELLS;
+}
+
 /* The bigger tables first, each to the thread with less to read. */
 static void split(struct ev_store *ev, struct ev_table **all, size_t n,
 		  struct batch *a, struct batch *b)
 {
 	uint64_t weight[2] = { 0, 0 };
-	struct reader rd = { nst_db_handle(ev->base.db), NULL, false };
 	uint64_t *w = malloc((n ? n : 1) * sizeof *w);
 	for (size_t i = 0; w && i < n; i++)
-		w[i] = (uint64_t)rows_to_expect(&rd, all[i]) * all[i]->ncols + 1;
+		w[i] = weight_of(ev, all[i]);
 	for (size_t done = 0; done < n; done++) {
 		size_t best = done;
 		for (size_t i = done; w && i < n; i++)
@@ -864,7 +882,7 @@ static enum nst_status store_preload(struct nst_events *base, struct nst_error *
 		n += needs_read(t);
 	struct ev_table **all = malloc((n ? n : 1) * sizeof *all);
 	struct ev_table **lists = malloc((n ? n : 1) * 2 * sizeof *lists);
-	sqlite3 *second = n > 1 && ev->base.hooks->read_threads != 1 ? nst_db_connect(ev->base.db) : NULL;
+	sqlite3 *second = NULL;
 	struct nst_arena worker_arena = { 0 };
 	struct batch a = { .ev = ev, .rd = { nst_db_handle(ev->base.db), &ev->arena, true } };
 	struct batch b = { .ev = ev, .rd = { second, &worker_arena, false } };
@@ -879,15 +897,25 @@ static enum nst_status store_preload(struct nst_events *base, struct nst_error *
 			all[n++] = t;
 	if ((s = fits_memory(ev, all, n, err)) != NST_OK)
 		goto out;
+	/* One thread asked for, or one table: the lazy path reads each table
+	 * when it is asked for. */
+	if (n < 2 || ev->base.hooks->read_threads == 1)
+		goto out;
+	if (worth_two(ev, all, n))
+		second = nst_db_connect(ev->base.db);
 	a.tables = lists;
 	b.tables = lists + n;
+	split(ev, all, n, &a, &b);
+	/* Too little to read for a second thread: the two batches one after
+	 * the other, so that the first table found broken is the same. */
 	pthread_t worker;
-	if (!second || (split(ev, all, n, &a, &b), pthread_create(&worker, NULL, read_batch, &b) != 0)) {
-		/* One thread: the lazy path reads each table when it is asked for. */
-		goto out;
-	}
+	b.rd.h = second ? second : nst_db_handle(ev->base.db);
+	bool together = second && pthread_create(&worker, NULL, read_batch, &b) == 0;
 	read_batch(&a);
-	pthread_join(worker, NULL);
+	if (together)
+		pthread_join(worker, NULL);
+	else if (a.status == NST_OK)
+		read_batch(&b);
 	nst_arena_adopt(&ev->arena, &worker_arena);
 	if (a.status != NST_OK)
 		s = (*err = a.err, a.status);

@@ -144,31 +144,34 @@ static enum nst_status calls_chain_locked(struct nst_ctx *ctx, const uint32_t **
 
 /* ---- the getters, under the shared lock ------------------------------------- */
 
+typedef enum nst_status (*calls_fn)(struct nst_ctx *ctx, const struct nst_calls **out,
+				    struct nst_error *err);
+
+static enum nst_status under_lock(calls_fn fn, struct nst_ctx *ctx, const struct nst_calls **out,
+				  struct nst_error *err)
+{
+	pthread_mutex_lock(&ctx->shared->lock);
+	enum nst_status s = fn(ctx, out, err);
+	pthread_mutex_unlock(&ctx->shared->lock);
+	return s;
+}
+
 enum nst_status nst_calls_get(struct nst_ctx *ctx, const struct nst_calls **out,
 			      struct nst_error *err)
 {
-	pthread_mutex_lock(&ctx->shared->lock);
-	enum nst_status s = calls_get_locked(ctx, out, err);
-	pthread_mutex_unlock(&ctx->shared->lock);
-	return s;
+	return under_lock(calls_get_locked, ctx, out, err);
 }
 
 enum nst_status nst_calls_ids(struct nst_ctx *ctx, const struct nst_calls **out,
 			      struct nst_error *err)
 {
-	pthread_mutex_lock(&ctx->shared->lock);
-	enum nst_status s = calls_ids_locked(ctx, out, err);
-	pthread_mutex_unlock(&ctx->shared->lock);
-	return s;
+	return under_lock(calls_ids_locked, ctx, out, err);
 }
 
 enum nst_status nst_calls_results(struct nst_ctx *ctx, const struct nst_calls **out,
 				  struct nst_error *err)
 {
-	pthread_mutex_lock(&ctx->shared->lock);
-	enum nst_status s = calls_results_locked(ctx, out, err);
-	pthread_mutex_unlock(&ctx->shared->lock);
-	return s;
+	return under_lock(calls_results_locked, ctx, out, err);
 }
 
 enum nst_status nst_calls_index(struct nst_ctx *ctx, struct nst_error *err)

@@ -58,12 +58,12 @@ static enum nst_status nvtx_kernel_name_ids_locked(struct nst_ctx *ctx, enum nst
 			*ids = base;
 			return s;
 		}
+		/* set once: what a getter handed out is read without the lock */
+		sh->kname_nvtx_col[mode] = nst_col_of(sh->kname_nvtx_ids[mode]);
 	}
-	sh->kname_nvtx_col[mode] = nst_col_of(sh->kname_nvtx_ids[mode]);
 	*ids = &sh->kname_nvtx_col[mode];
 	return NST_OK;
 }
-
 
 static enum nst_status kernel_name_ids_locked(struct nst_ctx *ctx, enum nst_kname mode,
 					      const struct nst_col **ids, struct nst_error *err)
