@@ -177,19 +177,29 @@ static void write_section(struct section_job *j)
 		j->status = nst_fail(&j->err, NST_ERR_NOMEM, "out of memory writing the page");
 }
 
-/* The jobs, taken in turn by each thread: the costliest first. */
+/* The jobs, taken in turn by each thread, the costliest first (ties in
+ * page order); none is taken once one has failed, as the page is lost. */
 struct section_queue {
 	struct section_job **order;
 	size_t n, next;
+	bool failed;
 	pthread_mutex_t lock;
 };
+
+static struct section_job *next_job(struct section_queue *q, struct section_job *done)
+{
+	if (done && done->status != NST_OK)
+		q->failed = true;
+	return !q->failed && q->next < q->n ? q->order[q->next++] : NULL;
+}
 
 static void *take_sections(void *arg)
 {
 	struct section_queue *q = arg;
+	struct section_job *j = NULL;
 	for (;;) {
 		pthread_mutex_lock(&q->lock);
-		struct section_job *j = q->next < q->n ? q->order[q->next++] : NULL;
+		j = next_job(q, j);
 		pthread_mutex_unlock(&q->lock);
 		if (!j)
 			return NULL;
@@ -200,7 +210,7 @@ static void *take_sections(void *arg)
 static enum nst_status run_sections(struct section_job *jobs, size_t n, int threads,
 				    struct nst_error *err)
 {
-	struct section_queue q = { .order = malloc((n ? n : 1) * sizeof *q.order), .n = 0 };
+	struct section_queue q = { .order = malloc((n ? n : 1) * sizeof *q.order) };
 	if (!q.order)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
@@ -216,8 +226,8 @@ static enum nst_status run_sections(struct section_job *jobs, size_t n, int thre
 		two = false;
 	}
 	if (!two) {
-		for (size_t i = 0; i < q.n; i++)
-			write_section(q.order[i]);
+		for (struct section_job *j = next_job(&q, NULL); j; j = next_job(&q, j))
+			write_section(j);
 	} else {
 		take_sections(&q);
 		pthread_join(helper, NULL);
