@@ -16,8 +16,8 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	const struct nst_calls *c;
 	if ((s = nst_calls_get(ctx, &c, err)) != NST_OK)
 		return s;
-	return nst_summarise_calls(ctx, out, c->start, c->end, c->name_id, c->n,
-				   c->rows, c->ncalls, nst_api_name, err);
+	return nst_summarise_calls(ctx, out, c->start, c->end, c->name_id, c->rows,
+				   c->ncalls, nst_api_name, err);
 }
 
 static const struct nst_need needs[] = {

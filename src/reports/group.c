@@ -202,8 +202,10 @@ enum nst_status nst_fail_sum(struct nst_error *err)
 	return nst_fail(err, NST_ERR_DB, "a sum of durations or sizes does not fit 64 bits");
 }
 
-enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
-				struct nst_dist **out, struct nst_error *err)
+/* val[r], less minus[r] when minus is given. */
+static enum nst_status group_dists(const struct nst_groups *g, const int64_t *val,
+				   const int64_t *minus, struct nst_dist **out,
+				   struct nst_error *err)
 {
 	size_t most = 1;
 	for (size_t k = 0; k < g->n; k++)
@@ -219,8 +221,10 @@ enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
 	}
 	for (size_t k = 0; k < g->n; k++) {
 		size_t n = 0;
-		for (size_t i = g->start[k]; i < g->start[k + 1]; i++)
-			vals[n++] = val[g->order[i]];
+		for (size_t i = g->start[k]; i < g->start[k + 1]; i++) {
+			uint32_t r = g->order[i];
+			vals[n++] = minus ? val[r] - minus[r] : val[r];
+		}
 		if (!nst_dist_of(vals, n, &(*out)[k])) {
 			free(vals);
 			free(*out);
@@ -230,6 +234,19 @@ enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
 	}
 	free(vals);
 	return NST_OK;
+}
+
+enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
+				struct nst_dist **out, struct nst_error *err)
+{
+	return group_dists(g, val, NULL, out, err);
+}
+
+enum nst_status nst_group_durations(const struct nst_groups *g, const int64_t *start,
+				    const int64_t *end, struct nst_dist **out,
+				    struct nst_error *err)
+{
+	return group_dists(g, end, start, out, err);
 }
 
 static void merge_pass(uint32_t *idx, uint32_t *tmp, size_t n, size_t width,

@@ -106,26 +106,19 @@ out:
 
 enum nst_status nst_summarise_calls(struct nst_ctx *ctx, const struct nst_sink *out,
 				    const int64_t *start, const int64_t *end,
-				    const struct nst_col *name_id, size_t n,
-				    const uint32_t *rows, size_t nrows,
+				    const struct nst_col *name_id, const uint32_t *rows, size_t nrows,
 				    nst_name_fn name_of, struct nst_error *err)
 {
-	int64_t *dur = malloc((n ? n : 1) * sizeof *dur);
-	if (!dur)
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		dur[i] = end[i] - start[i];
 	struct nst_groups g;
 	struct nst_dist *d = NULL;
 	const struct nst_col *keys[] = { name_id };
 	enum nst_status s = nst_group_cols(keys, 1, rows, nrows, &g, err);
 	if (s == NST_OK) {
-		s = nst_group_dists(&g, dur, &d, err);
+		s = nst_group_durations(&g, start, end, &d, err);
 		if (s == NST_OK)
 			s = emit_by_name(ctx, out, &g, d, name_id, name_of, err);
 		nst_groups_release(&g);
 	}
 	free(d);
-	free(dur);
 	return s;
 }

@@ -45,7 +45,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	size_t nrows;
 	s = call_rows(cls, n, &rows, &nrows, err);
 	if (s == NST_OK)
-		s = nst_summarise_calls(ctx, out, start, end, name_id, n, rows, nrows,
+		s = nst_summarise_calls(ctx, out, start, end, name_id, rows, nrows,
 					nst_api_name, err);
 	free(rows);
 	return s;
