@@ -159,7 +159,9 @@ double nst_mid_value(struct nst_mid m)
 	return m.is_int ? (double)m.i : m.r;
 }
 
-bool nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out)
+/* Count, sum, extremes, mean and stdev, in row order; false when the sum
+ * does not fit. */
+static bool moments(const int64_t *vals, size_t n, struct nst_dist *out)
 {
 	struct nst_welford w = { 0 };
 	double fsum = 0;
@@ -173,15 +175,142 @@ bool nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out)
 		mx = v > mx ? v : mx;
 		nst_welford_add(&w, (double)v);
 	}
-	nst_sort_i64(vals, n);
 	*out = (struct nst_dist){
 		.n = n, .sum = sum, .min = mn, .max = mx,
 		.avg = fsum / (double)n,
 		.stdev = nst_welford_stdev(&w),
-		.med = nst_quantile(vals, n, 1, 2),
-		.q1 = nst_quantile(vals, n, 1, 4),
-		.q3 = nst_quantile(vals, n, 3, 4),
 	};
+	return true;
+}
+
+/* Median and quartiles of vals, whose elements those read are in place. */
+static void quartiles(const int64_t *vals, size_t n, struct nst_dist *out)
+{
+	out->med = nst_quantile(vals, n, 1, 2);
+	out->q1 = nst_quantile(vals, n, 1, 4);
+	out->q3 = nst_quantile(vals, n, 3, 4);
+}
+
+bool nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out)
+{
+	struct nst_dist d;
+	if (!moments(vals, n, &d))
+		return false;
+	nst_sort_i64(vals, n);
+	quartiles(vals, n, &d);
+	*out = d;
+	return true;
+}
+
+/* ---- selecting ranks in place ---------------------------------------------- */
+
+static void swap_i64(int64_t *a, int64_t *b)
+{
+	int64_t t = *a;
+	*a = *b;
+	*b = t;
+}
+
+static void sift(int64_t *v, size_t n, size_t i)
+{
+	for (size_t c; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && v[c + 1] > v[c])
+			c++;
+		if (v[i] >= v[c])
+			break;
+		swap_i64(&v[i], &v[c]);
+	}
+}
+
+static void heap_sort(int64_t *v, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift(v, n, i);
+	for (size_t m = n; m > 1; m--) {
+		swap_i64(&v[0], &v[m - 1]);
+		sift(v, m - 1, 0);
+	}
+}
+
+static int64_t median3(int64_t a, int64_t b, int64_t c)
+{
+	if (a > b)
+		swap_i64(&a, &b);
+	return c < a ? a : c > b ? b : c;
+}
+
+/* Puts the k-th smallest of v[lo..hi) at k, smaller ones before it and
+ * larger ones after.  Quickselect with a three-way partition (equal
+ * values end a step), a heap sort when the pivots keep coming out badly,
+ * so that no input takes more than n log n. */
+static void select_rank(int64_t *v, size_t lo, size_t hi, size_t k)
+{
+	size_t budget = 64;
+	while (hi - lo > 16) {
+		if (budget-- == 0) {
+			heap_sort(v + lo, hi - lo);
+			return;
+		}
+		int64_t pivot = median3(v[lo], v[lo + (hi - lo) / 2], v[hi - 1]);
+		size_t lt = lo, i = lo, gt = hi;
+		while (i < gt) {
+			if (v[i] < pivot)
+				swap_i64(&v[lt++], &v[i++]);
+			else if (v[i] > pivot)
+				swap_i64(&v[i], &v[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return;
+	}
+	for (size_t i = lo + 1; i < hi; i++)
+		for (size_t j = i; j > lo && v[j - 1] > v[j]; j--)
+			swap_i64(&v[j - 1], &v[j]);
+}
+
+/* The positions nst_quantile reads for num/den, into at[] (one or two). */
+static size_t quantile_ranks(size_t n, int num, int den, size_t *at)
+{
+	double p = (double)n * num / den;
+	size_t ip = (size_t)p;
+	if ((double)ip == p && ip > 0) {
+		at[0] = ip - 1;
+		at[1] = ip;
+		return 2;
+	}
+	at[0] = ip >= n ? n - 1 : ip;
+	return 1;
+}
+
+bool nst_dist_of_unordered(int64_t *vals, size_t n, struct nst_dist *out)
+{
+	struct nst_dist d;
+	if (!moments(vals, n, &d))
+		return false;
+	size_t at[6], m = 0;
+	m += quantile_ranks(n, 1, 4, at + m);
+	m += quantile_ranks(n, 1, 2, at + m);
+	m += quantile_ranks(n, 3, 4, at + m);
+	/* ascending: each rank is then looked for above the one before */
+	for (size_t i = 1; i < m; i++)
+		for (size_t j = i; j > 0 && at[j - 1] > at[j]; j--) {
+			size_t t = at[j];
+			at[j] = at[j - 1];
+			at[j - 1] = t;
+		}
+	for (size_t i = 0, lo = 0; i < m; i++) {
+		if (at[i] < lo)
+			continue; /* a rank already placed */
+		select_rank(vals, lo, n, at[i]);
+		lo = at[i] + 1;
+	}
+	quartiles(vals, n, &d);
+	*out = d;
 	return true;
 }
 

@@ -225,7 +225,7 @@ static enum nst_status group_dists(const struct nst_groups *g, const int64_t *va
 			uint32_t r = g->order[i];
 			vals[n++] = minus ? val[r] - minus[r] : val[r];
 		}
-		if (!nst_dist_of(vals, n, &(*out)[k])) {
+		if (!nst_dist_of_unordered(vals, n, &(*out)[k])) {
 			free(vals);
 			free(*out);
 			*out = NULL;

@@ -126,6 +126,49 @@ static void stdev_of_one_value_is_zero(void **state)
 	assert_true(d.stdev == 0.0);
 }
 
+static bool same_mid(struct nst_mid a, struct nst_mid b)
+{
+	return a.is_int == b.is_int && (a.is_int ? a.i == b.i : a.r == b.r);
+}
+
+/* v[0..n) of one shape: 0 random, 1 ascending, 2 descending, 3 all equal,
+ * 4 few values, 5 organ pipe, 6 alternating extremes. */
+static void shaped(int64_t *v, size_t n, int shape)
+{
+	for (size_t i = 0; i < n; i++) {
+		int64_t x = (int64_t)i;
+		v[i] = shape == 0 ? (int64_t)(rand() % 1000) - 500
+		     : shape == 1 ? x
+		     : shape == 2 ? (int64_t)n - x
+		     : shape == 3 ? 7
+		     : shape == 4 ? (int64_t)(rand() % 3)
+		     : shape == 5 ? (i < n / 2 ? x : (int64_t)n - x)
+		     : (i % 2 ? INT64_MAX / 4 - x : x - INT64_MAX / 4);
+	}
+}
+
+/* The selection in place gives the numbers of the sort, whatever the
+ * shape and size of the values (sizes across the insertion-sort cut). */
+static void unordered_dist_equals_sorted(void **state)
+{
+	(void)state;
+	static int64_t a[5000], b[5000];
+	static const size_t sizes[] = { 1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 64, 100, 1001, 4096, 5000 };
+	srand(11);
+	for (int shape = 0; shape < 7; shape++)
+		for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+			size_t n = sizes[k];
+			shaped(a, n, shape);
+			memcpy(b, a, n * sizeof *a);
+			struct nst_dist x, y;
+			assert_true(nst_dist_of(a, n, &x));
+			assert_true(nst_dist_of_unordered(b, n, &y));
+			assert_true(x.n == y.n && x.sum == y.sum && x.min == y.min && x.max == y.max);
+			assert_true(x.avg == y.avg && x.stdev == y.stdev);
+			assert_true(same_mid(x.med, y.med) && same_mid(x.q1, y.q1) && same_mid(x.q3, y.q3));
+		}
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -161,6 +204,7 @@ int main(void)
 		cmocka_unit_test(quantiles_follow_the_extension_functions),
 		cmocka_unit_test(dist_matches_two_pass_formulas),
 		cmocka_unit_test(stdev_of_one_value_is_zero),
+		cmocka_unit_test(unordered_dist_equals_sorted),
 		cmocka_unit_test(radix_sort_agrees_with_qsort),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
