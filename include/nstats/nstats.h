@@ -243,11 +243,14 @@ struct nst_options {
 	 * 1 or 2; 0 for the default, 2. */
 	int read_threads;
 	/* A table of millions of rows being read: rows of expected so far;
-	 * done when it is read.  On the thread that called nst_export_load(). */
+	 * done when it is read.  On the thread that asked for the read
+	 * (nst_export_load(), or a job nst_page_write() runs on its second
+	 * thread); never two at once. */
 	void (*progress)(void *arg, const char *table, uint64_t rows, uint64_t expected,
 			 bool done);
 	/* One line (no newline) of what a step took: a table read, a widened
-	 * column, a finding.  Never two at once; maybe on a reader thread. */
+	 * column, a finding.  Never two at once; maybe on a reader thread or
+	 * on nst_page_write()'s second thread. */
 	void (*timing)(void *arg, const char *line);
 	void *arg;
 	/* ---- since version 2 (a version 1 caller's struct ends above) ---- */
