@@ -10,9 +10,9 @@
 #define NST_NULL_I64 INT64_MIN
 #define NST_NULL_I32 INT32_MIN
 
-/* Read it with nst_col_at(); a column lent by the events layer may be
- * widened later (nst_ev_i64), and the same pointer then reads the int64
- * values. */
+/* Read it with nst_col_at(); a column lent by the events layer never
+ * changes (nst_ev_i64 of a 32-bit column makes an int64 copy beside it):
+ * reports on other threads may be reading it. */
 struct nst_col {
 	const int64_t *i64;
 	const int32_t *i32; /* NULL when i64 is set; NST_NULL_I32 is NULL */

@@ -33,6 +33,11 @@ struct ev_col {
 	const char **s;
 	size_t mapped; /* bytes of i or i32 when it came from mmap, else 0 */
 	struct nst_col pub;
+	/* The int64 copy nst_ev_i64() asked of a 32-bit column once it was
+	 * lent: pub and its cells stay as they were, as a report on another
+	 * thread may be reading them. */
+	int64_t *wide;
+	size_t wide_mapped;
 };
 
 struct ev_table {
@@ -143,13 +148,17 @@ void ev_store_timing(struct nst_events *all, const char *line)
 }
 
 /* Frees the integer array of c, whichever width it has. */
-static void release_ints(struct ev_col *c)
+static void release_cells(void *p, size_t mapped)
 {
-	void *p = c->i ? (void *)c->i : (void *)c->i32;
-	if (c->mapped)
-		munmap(p, c->mapped);
+	if (mapped)
+		munmap(p, mapped);
 	else
 		free(p);
+}
+
+static void release_ints(struct ev_col *c)
+{
+	release_cells(c->i ? (void *)c->i : (void *)c->i32, c->mapped);
 	c->i = NULL;
 	c->i32 = NULL;
 	c->mapped = 0;
@@ -164,6 +173,7 @@ static void store_free(struct nst_events *base)
 		next = t->next;
 		for (size_t c = 0; c < t->ncols; c++) {
 			release_ints(t->cols[c]);
+			release_cells(t->cols[c]->wide, t->cols[c]->wide_mapped);
 			free(t->cols[c]->s);
 			free(t->cols[c]);
 		}
@@ -979,14 +989,17 @@ static enum nst_status store_i64(struct nst_events *base, const char *table,
 	struct ev_store *ev = (struct ev_store *)base;
 	struct ev_col *c;
 	enum nst_status s = get_col(ev, table, column, false, &c, err);
-	if (s == NST_OK && c && !c->i) {
+	if (s == NST_OK && c && !c->i && !c->wide) {
 		size_t rows = table_of(ev, table)->nrows;
 		note_widening(ev, table, c, rows);
-		if (widen(c, rows, 0))
+		c->wide = alloc_cells(rows ? rows : 1, sizeof *c->wide, &c->wide_mapped);
+		if (!c->wide)
 			s = nst_fail(err, NST_ERR_NOMEM, "out of memory widening %s.%s",
 				     table, column);
+		for (size_t r = 0; c->wide && r < rows; r++)
+			c->wide[r] = nst_col_at(&c->pub, r);
 	}
-	*out = c ? c->i : NULL;
+	*out = c ? (c->i ? c->i : c->wide) : NULL;
 	return s;
 }
 

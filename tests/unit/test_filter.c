@@ -214,6 +214,31 @@ static void unfiltered_beside_filtered(void **state)
 	nst_db_close(db);
 }
 
+/* A column lent at 32 bits stays as it was lent when nst_ev_i64 asks for
+ * it at 64: a report on another thread may be reading its cells. */
+static void lent_column_survives_widening(void **state)
+{
+	(void)state;
+	struct nst_db *db = open_export();
+	struct nst_events *all = nst_ev_new(db, NULL);
+	struct nst_error err = { 0 };
+	const struct nst_col *v;
+	const int64_t *wide;
+	assert_int_equal(nst_ev_col(all, "U", "v", &v, &err), NST_OK);
+	assert_non_null(v);
+	assert_non_null(v->i32);
+	const int32_t *cells = v->i32;
+	assert_int_equal(nst_ev_i64(all, "U", "v", &wide, &err), NST_OK);
+	assert_ptr_equal(v->i32, cells);
+	assert_null(v->i64);
+	assert_int_equal(nst_col_at(v, 0), 1);
+	assert_int_equal(nst_col_at(v, 1), 2);
+	assert_int_equal(wide[0], 1);
+	assert_int_equal(wide[1], 2);
+	nst_ev_free(all);
+	nst_db_close(db);
+}
+
 static void nvtx_range_lookup(void **state)
 {
 	(void)state;
@@ -252,6 +277,7 @@ int main(void)
 		cmocka_unit_test(scope_is_thread_or_process),
 		cmocka_unit_test(unfiltered_beside_filtered),
 		cmocka_unit_test(nvtx_range_lookup),
+		cmocka_unit_test(lent_column_survives_widening),
 	};
 	return cmocka_run_group_tests(tests, make_export, remove_export);
 }
