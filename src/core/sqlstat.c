@@ -143,15 +143,27 @@ static struct nst_mid mid_of(int64_t a, int64_t b)
 	return m;
 }
 
-struct nst_mid nst_quantile(const int64_t *s, size_t n, int num, int den)
+/* The positions of sorted values the num/den quantile reads, into at[]:
+ * the two around it when it falls between them, else the one it is on
+ * (the last for a quantile at the end). */
+static size_t quantile_ranks(size_t n, int num, int den, size_t *at)
 {
 	double p = (double)n * num / den;
 	size_t ip = (size_t)p;
-	if ((double)ip == p && ip > 0)
-		return mid_of(s[ip - 1], s[ip]);
-	if (ip >= n)
-		ip = n - 1;
-	return mid_of(s[ip], s[ip]);
+	if ((double)ip == p && ip > 0) {
+		at[0] = ip - 1;
+		at[1] = ip;
+		return 2;
+	}
+	at[0] = ip >= n ? n - 1 : ip;
+	return 1;
+}
+
+struct nst_mid nst_quantile(const int64_t *s, size_t n, int num, int den)
+{
+	size_t at[2];
+	size_t k = quantile_ranks(n, num, den, at);
+	return mid_of(s[at[0]], s[at[k - 1]]);
 }
 
 double nst_mid_value(struct nst_mid m)
@@ -271,20 +283,6 @@ static void select_rank(int64_t *v, size_t lo, size_t hi, size_t k)
 	for (size_t i = lo + 1; i < hi; i++)
 		for (size_t j = i; j > lo && v[j - 1] > v[j]; j--)
 			swap_i64(&v[j - 1], &v[j]);
-}
-
-/* The positions nst_quantile reads for num/den, into at[] (one or two). */
-static size_t quantile_ranks(size_t n, int num, int den, size_t *at)
-{
-	double p = (double)n * num / den;
-	size_t ip = (size_t)p;
-	if ((double)ip == p && ip > 0) {
-		at[0] = ip - 1;
-		at[1] = ip;
-		return 2;
-	}
-	at[0] = ip >= n ? n - 1 : ip;
-	return 1;
 }
 
 bool nst_dist_of_unordered(int64_t *vals, size_t n, struct nst_dist *out)

@@ -321,16 +321,24 @@ static void publish(struct ev_col *c)
 }
 
 /* Moves c's integers to an int64 array of cap cells, keeping `used`. */
+/* The first used values of c as int64, in room for cap; NULL when out
+ * of memory. */
+static int64_t *wide_copy(const struct ev_col *c, size_t used, size_t cap, size_t *mapped)
+{
+	int64_t *i = alloc_cells(cap > used ? cap : used, sizeof *i, mapped);
+	for (size_t r = 0; i && r < used; r++)
+		i[r] = nst_col_at(&c->pub, r);
+	return i;
+}
+
 static int widen(struct ev_col *c, size_t used, size_t cap)
 {
 	if (c->i)
 		return 0;
 	size_t mapped;
-	int64_t *i = alloc_cells(cap > used ? cap : used, sizeof *i, &mapped);
+	int64_t *i = wide_copy(c, used, cap, &mapped);
 	if (!i)
 		return -1;
-	for (size_t r = 0; r < used; r++)
-		i[r] = nst_col_at(&c->pub, r);
 	release_ints(c);
 	c->i = i;
 	c->mapped = mapped;
@@ -992,12 +1000,9 @@ static enum nst_status store_i64(struct nst_events *base, const char *table,
 	if (s == NST_OK && c && !c->i && !c->wide) {
 		size_t rows = table_of(ev, table)->nrows;
 		note_widening(ev, table, c, rows);
-		c->wide = alloc_cells(rows ? rows : 1, sizeof *c->wide, &c->wide_mapped);
-		if (!c->wide)
+		if (!(c->wide = wide_copy(c, rows, rows, &c->wide_mapped)))
 			s = nst_fail(err, NST_ERR_NOMEM, "out of memory widening %s.%s",
 				     table, column);
-		for (size_t r = 0; c->wide && r < rows; r++)
-			c->wide[r] = nst_col_at(&c->pub, r);
 	}
 	*out = c ? (c->i ? c->i : c->wide) : NULL;
 	return s;
