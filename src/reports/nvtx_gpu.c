@@ -34,28 +34,25 @@ static bool span_valid(const struct nst_spans *s, uint32_t i)
 	       s->tid[i] != NST_NULL_I64;
 }
 
-/* The valid spans ordered by thread, start, and (with by_end) end
- * descending, so that on one thread an enclosing range comes first. */
-static enum nst_status span_order(const struct nst_spans *s, bool by_end, uint32_t **out,
-				  size_t *n, struct nst_error *err)
+/* The valid spans ordered by thread, start, and end descending, so that
+ * on one thread an enclosing range comes first. */
+static enum nst_status range_order(const struct nst_spans *s, uint32_t **out, size_t *n,
+				   struct nst_error *err)
 {
 	uint32_t *idx = malloc((s->n ? s->n : 1) * sizeof *idx);
-	int64_t *neg_end = by_end ? malloc((s->n ? s->n : 1) * sizeof *neg_end) : NULL;
+	int64_t *neg_end = malloc((s->n ? s->n : 1) * sizeof *neg_end);
 	*out = idx;
 	*n = 0;
-	if (!idx || (by_end && !neg_end)) {
+	if (!idx || !neg_end) {
 		free(neg_end);
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < s->n; i++) {
-		if (neg_end)
-			neg_end[i] = -s->end[i];
+		neg_end[i] = -s->end[i];
 		if (span_valid(s, (uint32_t)i))
 			idx[(*n)++] = (uint32_t)i;
 	}
-	enum nst_status st = NST_OK;
-	if (by_end)
-		st = nst_sort_by_key(idx, *n, neg_end, err);
+	enum nst_status st = nst_sort_by_key(idx, *n, neg_end, err);
 	if (st == NST_OK)
 		st = nst_sort_by_key(idx, *n, s->start, err);
 	if (st == NST_OK)
@@ -64,62 +61,240 @@ static enum nst_status span_order(const struct nst_spans *s, bool by_end, uint32
 	return st;
 }
 
-struct sweep {
-	const struct nst_spans *r, *q;
-	const uint32_t *rorder;
-	size_t nr, next; /* ranges taken so far */
-	uint32_t *open;  /* ranges that may still enclose a query, outermost first */
-	size_t nopen;
-	int64_t tid;
+/* One thread's ranges, order[lo, hi); those still open, outermost first,
+ * at open[lo, lo + nopen). */
+struct thread_ranges {
+	size_t lo, hi, next, nopen;
+	int64_t last; /* the latest query start so far */
 };
 
-/* Opens the ranges of the query's thread that start at or before it, and
- * forgets those that ended before it: later queries start later. */
-static void sweep_advance(struct sweep *w, uint32_t q)
+/* Ranges swept thread by thread: the queries of each thread must come in
+ * start order, those of different threads may interleave. */
+struct sweep {
+	const struct nst_spans *r;
+	uint32_t *order, *open;
+	struct thread_ranges *threads;
+	struct nst_map by_tid; /* (globalTid, 0) -> threads[] */
+	int64_t tid;           /* the thread looked up last, and its ranges */
+	struct thread_ranges *at;
+};
+
+static void sweep_release(struct sweep *w)
 {
-	int64_t tid = w->q->tid[q], start = w->q->start[q];
+	free(w->order);
+	free(w->open);
+	free(w->threads);
+	nst_map_release(&w->by_tid);
+}
+
+static enum nst_status sweep_init(struct sweep *w, const struct nst_spans *ranges,
+				  struct nst_error *err)
+{
+	size_t n, nthreads = 0;
+	memset(w, 0, sizeof *w);
+	w->r = ranges;
+	w->tid = NST_NULL_I64;
+	enum nst_status s = range_order(ranges, &w->order, &n, err);
+	if (s != NST_OK)
+		return s;
+	w->open = malloc((n ? n : 1) * sizeof *w->open);
+	w->threads = malloc((n ? n : 1) * sizeof *w->threads);
+	if (!w->open || !w->threads || nst_map_init(&w->by_tid, 64))
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		int64_t tid = ranges->tid[w->order[i]];
+		if (i > 0 && tid == ranges->tid[w->order[i - 1]]) {
+			w->threads[nthreads - 1].hi = i + 1;
+			continue;
+		}
+		uint32_t k;
+		bool fresh;
+		if (nst_map_get_or_put(&w->by_tid, tid, 0, (uint32_t)nthreads, &k, &fresh))
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		w->threads[nthreads++] = (struct thread_ranges){ i, i + 1, i, 0, INT64_MIN };
+	}
+	return NST_OK;
+}
+
+/* The ranges of thread tid, or NULL where it has none. */
+static struct thread_ranges *sweep_thread(struct sweep *w, int64_t tid)
+{
+	uint32_t k;
 	if (tid != w->tid) {
-		w->nopen = 0;
 		w->tid = tid;
+		w->at = nst_map_get(&w->by_tid, tid, 0, &k) ? &w->threads[k] : NULL;
 	}
-	while (w->next < w->nr) {
-		uint32_t r = w->rorder[w->next];
-		if (w->r->tid[r] > tid || (w->r->tid[r] == tid && w->r->start[r] > start))
-			break;
-		if (w->r->tid[r] == tid)
-			w->open[w->nopen++] = r;
-		w->next++;
-	}
+	return w->at;
+}
+
+/* Calls fn for each range of t around query q: opens the ranges that
+ * start at or before it, and forgets those that ended before it, since
+ * later queries start later. */
+static int sweep_query(struct sweep *w, struct thread_ranges *t, int64_t start, int64_t end,
+		       const uint32_t *q, size_t nq, nst_enclose_fn fn, void *arg)
+{
+	const struct nst_spans *r = w->r;
+	uint32_t *open = w->open + t->lo;
+	while (t->next < t->hi && r->start[w->order[t->next]] <= start)
+		open[t->nopen++] = w->order[t->next++];
 	size_t kept = 0;
-	for (size_t i = 0; i < w->nopen; i++)
-		if (w->r->end[w->open[i]] >= start)
-			w->open[kept++] = w->open[i];
-	w->nopen = kept;
+	for (size_t i = 0; i < t->nopen; i++)
+		if (r->end[open[i]] >= start)
+			open[kept++] = open[i];
+	t->nopen = kept;
+	for (size_t k = 0; k < nq; k++)
+		for (size_t i = 0; i < kept; i++)
+			if (r->end[open[i]] >= end && fn(arg, open[i], q[k]))
+				return -1;
+	return 0;
+}
+
+/* The valid queries in start order. */
+static enum nst_status query_order(const struct nst_spans *s, uint32_t **out, size_t *n,
+				   struct nst_error *err)
+{
+	uint32_t *idx = malloc((s->n ? s->n : 1) * sizeof *idx);
+	*out = idx;
+	*n = 0;
+	if (!idx)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < s->n; i++)
+		if (span_valid(s, (uint32_t)i))
+			idx[(*n)++] = (uint32_t)i;
+	return nst_sort_by_key(idx, *n, s->start, err);
 }
 
 enum nst_status nst_enclosing(const struct nst_spans *ranges, const struct nst_spans *queries,
 			      nst_enclose_fn fn, void *arg, struct nst_error *err)
 {
-	uint32_t *rorder = NULL, *qorder = NULL;
+	uint32_t *order = NULL;
 	size_t nq = 0;
-	struct sweep w = { .r = ranges, .q = queries, .tid = NST_NULL_I64 };
-	enum nst_status s = span_order(ranges, true, &rorder, &w.nr, err);
+	struct sweep w;
+	enum nst_status s = sweep_init(&w, ranges, err);
 	if (s == NST_OK)
-		s = span_order(queries, false, &qorder, &nq, err);
-	w.rorder = rorder;
-	w.open = malloc((w.nr ? w.nr : 1) * sizeof *w.open);
-	if (s == NST_OK && !w.open)
-		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		s = query_order(queries, &order, &nq, err);
 	for (size_t k = 0; s == NST_OK && k < nq; k++) {
-		uint32_t q = qorder[k];
-		sweep_advance(&w, q);
-		for (size_t i = 0; i < w.nopen && s == NST_OK; i++)
-			if (ranges->end[w.open[i]] >= queries->end[q] && fn(arg, w.open[i], q))
-				s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		uint32_t q = order[k];
+		struct thread_ranges *t = sweep_thread(&w, queries->tid[q]);
+		if (t && sweep_query(&w, t, queries->start[q], queries->end[q], &order[k], 1, fn, arg))
+			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	}
-	free(w.open);
-	free(rorder);
-	free(qorder);
+	free(order);
+	sweep_release(&w);
+	return s;
+}
+
+/* ---- ranges around launches ------------------------------------------------- */
+
+/* The launches grouped by call row (a counting sort), each call's in list
+ * order; the calls to visit, in start order on each thread. */
+struct by_call {
+	uint32_t *end;   /* end[r]: where call r's launches end in order[] */
+	uint32_t *order; /* launch indices */
+	uint32_t *rows;  /* the call rows to visit, or NULL: all in row order */
+	size_t nrows;
+};
+
+static void by_call_release(struct by_call *b)
+{
+	free(b->end);
+	free(b->order);
+	free(b->rows);
+}
+
+static enum nst_status by_call_fill(struct by_call *b, const struct nst_calls *c,
+				    const struct nst_launches *l, size_t nl,
+				    struct nst_error *err)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < nl; k++)
+		n += l[k].n;
+	memset(b, 0, sizeof *b);
+	b->end = calloc(c->n ? c->n : 1, sizeof *b->end);
+	b->order = malloc((n ? n : 1) * sizeof *b->order);
+	if (!b->end || !b->order)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory ordering launches by call");
+	for (size_t k = 0; k < nl; k++)
+		for (size_t i = 0; i < l[k].n; i++)
+			b->end[l[k].call[i]]++;
+	uint32_t sum = 0;
+	for (size_t r = 0; r < c->n; r++) {
+		uint32_t count = b->end[r];
+		b->end[r] = sum; /* the start for now: filling moves it to the end */
+		sum += count;
+	}
+	for (size_t k = 0, q = 0; k < nl; k++)
+		for (size_t i = 0; i < l[k].n; i++, q++)
+			b->order[b->end[l[k].call[i]]++] = (uint32_t)q;
+	return NST_OK;
+}
+
+static uint32_t calls_begin(const struct by_call *b, uint32_t r)
+{
+	return r ? b->end[r - 1] : 0;
+}
+
+/* The thread's ranges where call r launched something and has a valid
+ * span on a thread with ranges, else NULL. */
+static struct thread_ranges *call_thread(struct sweep *w, const struct nst_calls *c,
+					 const struct by_call *b, uint32_t r)
+{
+	if (calls_begin(b, r) == b->end[r] || c->start[r] == NST_NULL_I64 ||
+	    c->end[r] == NST_NULL_I64)
+		return NULL;
+	int64_t tid = nst_col_or_null(c->gtid, r);
+	return tid == NST_NULL_I64 ? NULL : sweep_thread(w, tid);
+}
+
+/* Whether each thread's launching calls come in start order by row, as
+ * nsys writes them. */
+static bool rows_in_start_order(struct sweep *w, const struct nst_calls *c,
+				const struct by_call *b)
+{
+	for (uint32_t r = 0; r < c->n; r++) {
+		struct thread_ranges *t = call_thread(w, c, b, r);
+		if (t && c->start[r] < t->last)
+			return false;
+		if (t)
+			t->last = c->start[r];
+	}
+	return true;
+}
+
+/* Else the launching calls sorted by start. */
+static enum nst_status rows_by_start(struct by_call *b, const struct nst_calls *c,
+				     struct nst_error *err)
+{
+	b->rows = malloc((c->n ? c->n : 1) * sizeof *b->rows);
+	if (!b->rows)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory ordering launches by call");
+	for (uint32_t r = 0; r < c->n; r++)
+		if (calls_begin(b, r) < b->end[r] && c->start[r] != NST_NULL_I64)
+			b->rows[b->nrows++] = r;
+	return nst_sort_by_key(b->rows, b->nrows, c->start, err);
+}
+
+enum nst_status nst_launches_in_ranges(const struct nst_spans *ranges, const struct nst_calls *c,
+				       const struct nst_launches *l, size_t nl,
+				       nst_enclose_fn fn, void *arg, struct nst_error *err)
+{
+	struct sweep w;
+	struct by_call b = { 0 };
+	enum nst_status s = sweep_init(&w, ranges, err);
+	if (s == NST_OK)
+		s = by_call_fill(&b, c, l, nl, err);
+	if (s == NST_OK && !rows_in_start_order(&w, c, &b))
+		s = rows_by_start(&b, c, err);
+	size_t n = b.rows ? b.nrows : c->n;
+	for (size_t k = 0; s == NST_OK && k < n; k++) {
+		uint32_t r = b.rows ? b.rows[k] : (uint32_t)k;
+		struct thread_ranges *t = call_thread(&w, c, &b, r);
+		uint32_t lo = calls_begin(&b, r);
+		if (t && sweep_query(&w, t, c->start[r], c->end[r], &b.order[lo], b.end[r] - lo, fn, arg))
+			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	by_call_release(&b);
+	sweep_release(&w);
 	return s;
 }
 
@@ -229,7 +404,6 @@ static enum nst_status innermost_ranges(struct nst_ctx *ctx, const struct nst_sp
 					int64_t *by_kernel, size_t nk, struct nst_error *err)
 {
 	struct nst_launches l;
-	struct nst_spans q = { 0 };
 	const struct nst_calls *c;
 	int64_t *best = NULL;
 	for (size_t k = 0; k < nk; k++)
@@ -242,25 +416,20 @@ static enum nst_status innermost_ranges(struct nst_ctx *ctx, const struct nst_sp
 		s = nst_launches_of(ctx, KERNEL, true, &l, err);
 	if (s != NST_OK)
 		return s;
-	s = nst_spans_alloc(&q, l.n, err);
 	best = malloc((l.n ? l.n : 1) * sizeof *best);
-	if (s == NST_OK && !best)
+	if (!best)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; s == NST_OK && i < l.n; i++) {
-		q.start[i] = c->start[l.call[i]];
-		q.end[i] = c->end[l.call[i]];
-		q.tid[i] = nst_col_or_null(c->gtid, l.call[i]);
+	for (size_t i = 0; s == NST_OK && i < l.n; i++)
 		best[i] = -1;
-	}
 	if (s == NST_OK)
-		s = nst_enclosing(ranges, &q, take_innermost, &(struct innermost){ ranges, best }, err);
+		s = nst_launches_in_ranges(ranges, c, &l, 1, take_innermost,
+					   &(struct innermost){ ranges, best }, err);
 	for (size_t i = 0; s == NST_OK && i < l.n; i++) {
 		int64_t *b = &by_kernel[l.op[i]];
 		if (best[i] >= 0 && (*b < 0 || ranges->start[best[i]] > ranges->start[*b]))
 			*b = best[i];
 	}
 	free(best);
-	nst_spans_release(&q);
 	nst_launches_release(&l);
 	return s;
 }

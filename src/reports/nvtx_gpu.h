@@ -45,6 +45,15 @@ enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table, bool all
 				struct nst_launches *l, struct nst_error *err);
 void nst_launches_release(struct nst_launches *l);
 
+/* nst_enclosing() with launches for queries: query i is launch i of the
+ * lists taken one after another, its span its call's (c from
+ * nst_calls_ids()).  The launches of one call come one after another, in
+ * list order; calls in row order where each thread's launching calls are
+ * in start order, as nsys writes them (no sort then), else by start. */
+enum nst_status nst_launches_in_ranges(const struct nst_spans *ranges, const struct nst_calls *c,
+				       const struct nst_launches *l, size_t nl,
+				       nst_enclose_fn fn, void *arg, struct nst_error *err);
+
 /* The NVTX ranges as spans, one per named range (r->row order), with a
  * range that never ended running to the last NVTX timestamp. */
 enum nst_status nst_nvtx_spans(const struct nst_nvtx *nv, const struct nst_nvtx_named *r,

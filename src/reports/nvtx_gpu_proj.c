@@ -48,13 +48,12 @@ int64_t nst_proj_end(const struct nst_proj *p, size_t i)
 
 /* ---- GPU operations and their calls ---------------------------------------- */
 
-/* Every launch of the three GPU tables, one after another: the call as a
- * span (a copy: the sweep orders spans), the operation where its table
- * holds it. */
+/* Every launch of the three GPU tables, one after another, with the
+ * operation where its table holds it. */
 enum { OP_TABLES = 3 };
 
 struct ops {
-	struct nst_spans calls;               /* calls.n: the launches so far */
+	const struct nst_calls *c;
 	size_t first[OP_TABLES];               /* the table's first launch */
 	struct nst_launches l[OP_TABLES];
 	struct nst_gpu_table t[OP_TABLES];
@@ -63,7 +62,6 @@ struct ops {
 
 static void ops_release(struct ops *o)
 {
-	nst_spans_release(&o->calls);
 	for (size_t k = 0; k < OP_TABLES; k++)
 		nst_launches_release(&o->l[k]);
 }
@@ -75,45 +73,21 @@ static uint32_t op_at(const struct ops *o, size_t i, size_t *k)
 	return o->l[*k].op[i - o->first[*k]];
 }
 
-/* The table's launches as call spans, after those of the tables before. */
-static enum nst_status ops_fill(struct nst_ctx *ctx, const char *table, size_t k,
-				const struct nst_calls *c, struct ops *o, struct nst_error *err)
-{
-	const struct nst_launches *l = &o->l[k];
-	enum nst_status s = nst_gpu_table_load(ctx, table, NST_GPU_TIMES, &o->t[k], err);
-	if (s == NST_OK && l->n > 0)
-		s = nst_ev_col(ctx->ev, table, "correlationId", &o->corr[k], err);
-	o->first[k] = o->calls.n;
-	for (size_t i = 0; s == NST_OK && i < l->n; i++) {
-		size_t at = o->calls.n + i;
-		uint32_t r = l->call[i];
-		o->calls.start[at] = c->start[r];
-		o->calls.end[at] = c->end[r];
-		o->calls.tid[at] = nst_col_or_null(c->gtid, r);
-	}
-	if (s == NST_OK)
-		o->calls.n += l->n;
-	return s;
-}
-
-/* The launches of all three tables first, so that the spans are sized
- * once: grown table by table, ten million rows were copied twice over. */
 static enum nst_status ops_load(struct nst_ctx *ctx, struct ops *o, struct nst_error *err)
 {
 	static const char *const tables[OP_TABLES] = { KERNEL, MEMCPY, MEMSET };
-	const struct nst_calls *c;
 	size_t n = 0;
 	memset(o, 0, sizeof *o);
-	enum nst_status s = nst_calls_ids(ctx, &c, err);
+	enum nst_status s = nst_calls_ids(ctx, &o->c, err);
 	for (size_t k = 0; s == NST_OK && k < OP_TABLES; k++) {
 		s = nst_launches_of(ctx, tables[k], false, &o->l[k], err);
+		if (s == NST_OK)
+			s = nst_gpu_table_load(ctx, tables[k], NST_GPU_TIMES, &o->t[k], err);
+		if (s == NST_OK && o->l[k].n > 0)
+			s = nst_ev_col(ctx->ev, tables[k], "correlationId", &o->corr[k], err);
+		o->first[k] = n;
 		n += o->l[k].n;
 	}
-	if (s == NST_OK)
-		s = nst_spans_alloc(&o->calls, n, err);
-	o->calls.n = 0;
-	for (size_t k = 0; s == NST_OK && k < OP_TABLES; k++)
-		s = ops_fill(ctx, tables[k], k, c, o, err);
 	return s;
 }
 
@@ -202,7 +176,7 @@ static enum nst_status project(struct nst_ctx *ctx, struct nst_proj *p, struct n
 	if (!s) s = alloc_i64(&a.pend, m, err);
 	if (!s) s = alloc_i64(&a.nops, m, err);
 	if (!s) s = alloc_i64(&a.last_corr, m, err);
-	if (!s) s = nst_enclosing(&ranges, &o.calls, take_op, &a, err);
+	if (!s) s = nst_launches_in_ranges(&ranges, o.c, o.l, OP_TABLES, take_op, &a, err);
 	if (!s) s = keep_projected(p, &a, err);
 	free(a.pstart);
 	free(a.pend);

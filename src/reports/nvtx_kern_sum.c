@@ -71,25 +71,17 @@ static int take_pair(void *arg, uint32_t range, uint32_t launch)
  * no range holds, as the LEFT JOINs keep them. */
 static enum nst_status pair_up(struct joined *j, struct nst_error *err)
 {
-	struct nst_spans ranges = { 0 }, q = { 0 };
+	struct nst_spans ranges = { 0 };
 	enum nst_status s = nst_nvtx_spans(&j->nv, &j->named, &ranges, err);
 	for (size_t i = 0; s == NST_OK && i < ranges.n; i++)
 		if (nst_col_or_null(j->end_tid, j->named.row[i]) != NST_NULL_I64)
 			ranges.start[i] = NST_NULL_I64; /* ended on another thread */
-	if (s == NST_OK)
-		s = nst_spans_alloc(&q, j->l.n, err);
 	j->matched = calloc(j->l.n ? j->l.n : 1, 1);
 	if (s == NST_OK && !j->matched)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; s == NST_OK && i < j->l.n; i++) {
-		q.start[i] = j->calls->start[j->l.call[i]];
-		q.end[i] = j->calls->end[j->l.call[i]];
-		q.tid[i] = nst_col_or_null(j->calls->gtid, j->l.call[i]);
-	}
 	if (s == NST_OK)
-		s = nst_enclosing(&ranges, &q, take_pair, j, err);
+		s = nst_launches_in_ranges(&ranges, j->calls, &j->l, 1, take_pair, j, err);
 	nst_spans_release(&ranges);
-	nst_spans_release(&q);
 	uint8_t *launched = calloc(j->nk ? j->nk : 1, 1);
 	if (s == NST_OK && !launched)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");

@@ -573,6 +573,27 @@ test_gaps_rows_are_the_longest() {
 	# the longest gap is there whatever N
 	[[ $(grep -c '^[0-9]' <<<"$all") -gt 8 ]] || fail "too few gaps to tell: $(grep -c '^[0-9]' <<<"$all")"
 }
+test_nvtx_reports_do_not_need_calls_in_start_order() {
+	# ranges meet launches without a sort where each thread's calls are in start order by row,
+	# as nsys writes them; with the rows reversed the reports must not change
+	command -v sqlite3 >/dev/null || { echo "cli: note: no sqlite3, row order test not run"; return; }
+	"$(dirname "$NSTATS")/nsysgen" -q --seed 5 --processes 2 --threads 3 --kernels 300 --memcpy 40 \
+		--memset 10 --other-api 20 --nvtx 80 --osrt 0 -o "$WORK/n.sqlite" >/dev/null ||
+		{ fail "nsysgen failed"; return; }
+	cp "$WORK/n.sqlite" "$WORK/r.sqlite"
+	sqlite3 -batch -bail "$WORK/r.sqlite" "
+		CREATE TEMP TABLE t AS SELECT * FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY start DESC;
+		DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME;
+		INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME SELECT * FROM t;" || { fail "sqlite3 failed"; return; }
+	local r
+	for r in nvtx_gpu_proj_sum nvtx_gpu_proj_trace nvtx_kern_sum cuda_gpu_kern_sum:nvtx-name; do
+		run stats -q -f csv -r "$r" n.sqlite; rc_is 0
+		local want=$OUT
+		[[ $(wc -l <<<"$want") -gt 5 ]] || fail "$r: too few rows to tell"
+		run stats -q -f csv -r "$r" r.sqlite; rc_is 0
+		[[ $OUT == "$want" ]] || fail "$r changes with the order of the runtime rows"
+	done
+}
 test_analyze_files() {
 	# files named as nsys names them, the rule's arguments included
 	run analyze -q -r cuda_api_sync:rows=2 -f csv ex.sqlite; rc_is 0; cp "$WORK/.out" "$WORK/console.csv"
