@@ -149,8 +149,11 @@ extern const char *const chk_gpu_tables[3]; /* kernel, memcpy, memset */
 
 /* A runtime row that is a CUDA backtrace record: callchainId set or
  * eventClass 67 (the rule every report applies). */
-bool chk_is_backtrace(const struct nst_col *event_class, const struct nst_col *callchain,
-		      size_t row);
+static inline bool chk_is_backtrace(const struct nst_col *event_class,
+				    const struct nst_col *callchain, size_t row)
+{
+	return chk_at(callchain, row) != NST_NULL_I64 || chk_at(event_class, row) == 67;
+}
 /* The process part of a globalTid or globalPid. */
 static inline int64_t chk_gpid(int64_t g)
 {

@@ -46,31 +46,45 @@ static enum nst_status read_calls(struct chk_ctx *ctx, struct call_cols *c,
 	return s;
 }
 
+/* Calls alternate among a few names (launches, copies, syncs): each name
+ * is looked up, and its prefixes compared, once per slot it takes here. */
+#define NAME_SLOTS 64
+
+struct names {
+	bool used[NAME_SLOTS], launch[NAME_SLOTS];
+	int64_t id[NAME_SLOTS];
+	const char *name[NAME_SLOTS];
+};
+
+static size_t name_slot(struct chk_ctx *ctx, struct names *t, int64_t id)
+{
+	size_t k = (size_t)((uint64_t)id % NAME_SLOTS);
+	if (!t->used[k] || t->id[k] != id) {
+		t->used[k] = true;
+		t->id[k] = id;
+		t->name[k] = chk_string(ctx, id);
+		t->launch[k] = is_launch(t->name[k]);
+	}
+	return k;
+}
+
 static void scan(struct chk_ctx *ctx, struct chk_launches *l,
 		 const struct call_cols *c, struct chk_result *r)
 {
-	/* calls come in runs of one name (a loop of launches): its name and
-	 * whether it launches are looked up once a run */
-	int64_t last_id = NST_NULL_I64;
-	const char *name = NULL;
-	bool launch = false;
+	struct names t = { .used = { false } };
 	for (size_t i = 0; c->corr && i < c->n; i++) {
-		int64_t corr = nst_col_at(c->corr, i), id = chk_at(c->name, i);
+		int64_t corr = nst_col_at(c->corr, i);
 		if (chk_is_backtrace(c->cls, c->chain, i) || corr == NST_NULL_I64 || corr == 0)
 			continue;
-		if (!name || id != last_id) {
-			name = chk_string(ctx, id);
-			launch = is_launch(name);
-			last_id = id;
-		}
-		if (!launch || chk_has_gpu(l, chk_at(c->gtid, i), corr))
+		size_t k = name_slot(ctx, &t, chk_at(c->name, i));
+		if (!t.launch[k] || chk_has_gpu(l, chk_at(c->gtid, i), corr))
 			continue;
 		r->count++;
-		chk_part_add(r, name, 1);
+		chk_part_add(r, t.name[k], 1);
 		struct chk_example *e = chk_example(r, CHK_RUNTIME, chk_at(c->rowid, i));
 		chk_num(e, "globalTid", chk_at(c->gtid, i));
 		chk_num(e, "correlationId", corr);
-		chk_text(e, "name", name);
+		chk_text(e, "name", t.name[k]);
 	}
 }
 

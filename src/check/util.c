@@ -108,9 +108,3 @@ const struct chk_result *chk_result_of(const struct chk_ctx *ctx, const char *na
 			return &ctx->results[i];
 	return NULL;
 }
-
-bool chk_is_backtrace(const struct nst_col *event_class, const struct nst_col *callchain,
-		      size_t row)
-{
-	return chk_at(callchain, row) != NST_NULL_I64 || chk_at(event_class, row) == 67;
-}
