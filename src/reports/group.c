@@ -150,6 +150,28 @@ enum nst_status nst_group(const int64_t *const *keys, size_t nkeys,
 	return nst_group_cols(ptrs, nkeys, rows, nrows, g, err);
 }
 
+enum nst_status nst_group_by_ids(const uint32_t *gid, const uint32_t *rows, size_t nrows,
+				 struct nst_groups *g, struct nst_error *err)
+{
+	g->start = calloc(g->n + 1, sizeof *g->start);
+	g->order = malloc((nrows ? nrows : 1) * sizeof *g->order);
+	size_t *fill = malloc((g->n ? g->n : 1) * sizeof *fill);
+	if (!g->start || !g->order || !fill) {
+		free(fill);
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
+	}
+	/* Counting sort by group keeps each group's rows in row order. */
+	for (size_t i = 0; i < nrows; i++)
+		g->start[gid[i] + 1]++;
+	for (size_t k = 0; k < g->n; k++)
+		g->start[k + 1] += g->start[k];
+	memcpy(fill, g->start, g->n * sizeof *fill);
+	for (size_t i = 0; i < nrows; i++)
+		g->order[fill[gid[i]]++] = rows ? rows[i] : (uint32_t)i;
+	free(fill);
+	return NST_OK;
+}
+
 enum nst_status nst_group_cols(const struct nst_col *const *keys, size_t nkeys,
 			       const uint32_t *rows, size_t nrows,
 			       struct nst_groups *g, struct nst_error *err)
@@ -161,28 +183,8 @@ enum nst_status nst_group_cols(const struct nst_col *const *keys, size_t nkeys,
 	enum nst_status s;
 	if (nkeys != 1 || !assign_small_range(keys[0], rows, nrows, gid, g, &s, err))
 		s = assign_groups(keys, nkeys, rows, nrows, gid, g, err);
-	if (s == NST_OK) {
-		g->start = calloc(g->n + 1, sizeof *g->start);
-		g->order = malloc((nrows ? nrows : 1) * sizeof *g->order);
-		if (!g->start || !g->order)
-			s = nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
-	}
-	if (s == NST_OK) {
-		/* Counting sort by group keeps each group's rows in row order. */
-		for (size_t i = 0; i < nrows; i++)
-			g->start[gid[i] + 1]++;
-		for (size_t k = 0; k < g->n; k++)
-			g->start[k + 1] += g->start[k];
-		size_t *fill = malloc((g->n ? g->n : 1) * sizeof *fill);
-		if (!fill) {
-			s = nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
-		} else {
-			memcpy(fill, g->start, g->n * sizeof *fill);
-			for (size_t i = 0; i < nrows; i++)
-				g->order[fill[gid[i]]++] = rows[i];
-			free(fill);
-		}
-	}
+	if (s == NST_OK)
+		s = nst_group_by_ids(gid, rows, nrows, g, err);
 	free(gid);
 	if (s != NST_OK)
 		nst_groups_release(g);

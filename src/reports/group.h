@@ -31,6 +31,11 @@ enum nst_status nst_group(const int64_t *const *keys, size_t nkeys,
 enum nst_status nst_group_cols(const struct nst_col *const *keys, size_t nkeys,
 			       const uint32_t *rows, size_t nrows,
 			       struct nst_groups *g, struct nst_error *err);
+/* The rest of a grouping whose ids the caller assigned: with g->n and
+ * g->first set and gid[i] the group of rows[i] (of row i where rows is
+ * NULL), fills start and order. */
+enum nst_status nst_group_by_ids(const uint32_t *gid, const uint32_t *rows, size_t nrows,
+				 struct nst_groups *g, struct nst_error *err);
 void nst_groups_release(struct nst_groups *g);
 
 /* The error of a sum that does not fit int64 (nst_dist_of, nst_add_i64),

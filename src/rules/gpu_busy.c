@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hashmap.h"
 #include "rules/gpu_busy.h"
 
 /* Where operations come from.  nsys keeps each graphics API's workloads
@@ -23,27 +24,29 @@ static const struct origin sources[] = {
 };
 #define NSOURCES (sizeof sources / sizeof *sources)
 
-/* The ids as stored (32-bit offsets where they fit): they are read once
- * here, and widening them would copy each column for good. */
-struct source {
-	size_t n;
+/* A table's times; its ids stay in the store as read, 32-bit offsets
+ * where they fit: copying them was 32 bytes an operation. */
+struct times {
 	const int64_t *start, *end;
-	const struct nst_col *gpid, *device, *context;
 };
 
-static enum nst_status read_source(struct nst_ctx *ctx, const struct origin *o, struct source *t,
+static enum nst_status read_source(struct nst_ctx *ctx, const struct origin *o,
+				   struct nst_busy_source *src, struct times *t,
 				   struct nst_error *err)
 {
+	memset(src, 0, sizeof *src);
 	memset(t, 0, sizeof *t);
 	struct nst_events *ev = ctx->ev;
 	const char *table = o->table;
-	enum nst_status s = nst_ev_rows(ev, table, &t->n, err);
+	src->kind = o->kind;
+	src->lone_gpid = NST_NULL_I64;
+	enum nst_status s = nst_ev_rows(ev, table, &src->n, err);
 	if (!s) s = nst_ev_i64(ev, table, "start", &t->start, err);
 	if (!s) s = nst_ev_i64(ev, table, "end", &t->end, err);
-	if (!s) s = nst_ev_col(ev, table, o->pid_col, &t->gpid, err);
-	if (!s) s = nst_ev_col(ev, table, o->device_col, &t->device, err);
-	if (!s) s = nst_ev_col(ev, table, o->context_col, &t->context, err);
-	if (!s && t->n && (!t->start || !t->end))
+	if (!s) s = nst_ev_col(ev, table, o->pid_col, &src->gpid, err);
+	if (!s) s = nst_ev_col(ev, table, o->device_col, &src->device, err);
+	if (!s) s = nst_ev_col(ev, table, o->context_col, &src->context, err);
+	if (!s && src->n && (!t->start || !t->end))
 		s = nst_fail(err, NST_ERR_DB, "%s: %s lacks start or end", nst_db_path(ctx->db), table);
 	return s;
 }
@@ -78,70 +81,154 @@ static enum nst_status lone_process(struct nst_ctx *ctx, const char *table, int6
 			nst_db_path(ctx->db), table);
 }
 
-static int64_t at(const struct nst_col *col, size_t row, int64_t dflt)
+static int64_t at(const struct nst_col *col, size_t row)
 {
-	return col ? nst_col_at(col, row) : dflt;
+	return col ? nst_col_at(col, row) : NST_NULL_I64;
 }
 
-static enum nst_status reserve(struct nst_busy *b, size_t cap, struct nst_error *err)
+/* The table op comes from and its row there; NULL for an overhead row. */
+static const struct nst_busy_source *source_of(const struct nst_busy *b, uint32_t op,
+					       size_t *row)
 {
-	int64_t **cols[] = { &b->start, &b->end, &b->pid, &b->device, &b->context, &b->kind };
-	if (!cap)
-		cap = 1;
-	for (size_t c = 0; c < sizeof cols / sizeof *cols; c++) {
-		int64_t *p = realloc(*cols[c], cap * sizeof *p);
-		if (!p)
-			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		*cols[c] = p;
-	}
-	return NST_OK;
+	for (size_t k = 0; k < NST_BUSY_SOURCES; k++)
+		if (op < b->src[k].first + b->src[k].n) {
+			*row = op - b->src[k].first;
+			return &b->src[k];
+		}
+	*row = op - b->nsrc;
+	return NULL;
 }
 
-static void push(struct nst_busy *b, int64_t start, int64_t end, int64_t pid, int64_t device,
-		 int64_t context, int64_t kind)
+static int64_t source_pid(const struct nst_busy_source *src, size_t row)
 {
-	b->start[b->n] = start;
-	b->end[b->n] = end;
-	b->pid[b->n] = pid;
-	b->device[b->n] = device;
-	b->context[b->n] = context;
-	b->kind[b->n++] = kind;
+	int64_t g = src->gpid ? nst_col_at(src->gpid, row) : src->lone_gpid;
+	return g == NST_NULL_I64 ? g : nst_pid(g);
 }
 
-static enum nst_status gather(struct nst_ctx *ctx, struct nst_busy *b, struct source *t,
+int64_t nst_busy_pid(const struct nst_busy *b, uint32_t op)
+{
+	size_t row;
+	const struct nst_busy_source *src = source_of(b, op, &row);
+	return src ? source_pid(src, row) : b->extra[3 * row];
+}
+
+int64_t nst_busy_device(const struct nst_busy *b, uint32_t op)
+{
+	size_t row;
+	const struct nst_busy_source *src = source_of(b, op, &row);
+	return src ? at(src->device, row) : b->extra[3 * row + 1];
+}
+
+int64_t nst_busy_context(const struct nst_busy *b, uint32_t op)
+{
+	size_t row;
+	const struct nst_busy_source *src = source_of(b, op, &row);
+	return src ? at(src->context, row) : b->extra[3 * row + 2];
+}
+
+int64_t nst_busy_kind(const struct nst_busy *b, uint32_t op)
+{
+	size_t row;
+	const struct nst_busy_source *src = source_of(b, op, &row);
+	return src ? src->kind : 0;
+}
+
+static enum nst_status reserve(struct nst_busy *b, size_t cap, size_t nextra,
+			       struct nst_error *err)
+{
+	int64_t *start = realloc(b->start, (cap ? cap : 1) * sizeof *start);
+	if (start)
+		b->start = start;
+	int64_t *end = realloc(b->end, (cap ? cap : 1) * sizeof *end);
+	if (end)
+		b->end = end;
+	int64_t *extra = realloc(b->extra, (nextra ? 3 * nextra : 1) * sizeof *extra);
+	if (extra)
+		b->extra = extra;
+	return start && end && extra ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+}
+
+static enum nst_status gather(struct nst_ctx *ctx, struct nst_busy *b, const struct times *t,
 			      struct nst_error *err)
 {
 	size_t total = 0;
-	for (size_t k = 0; k < NSOURCES; k++)
-		total += t[k].n;
-	enum nst_status s = reserve(b, total, err);
+	for (size_t k = 0; k < NSOURCES; k++) {
+		b->src[k].first = total;
+		total += b->src[k].n;
+	}
+	enum nst_status s = reserve(b, total, 0, err);
 	for (size_t k = 0; !s && k < NSOURCES; k++) {
-		int64_t lone = NST_NULL_I64;
-		if (t[k].n && !t[k].gpid && sources[k].kind == 0)
-			s = lone_process(ctx, sources[k].table, &lone, err);
-		for (size_t i = 0; !s && i < t[k].n; i++) {
-			int64_t g = at(t[k].gpid, i, lone);
-			push(b, t[k].start[i], t[k].end[i], g == NST_NULL_I64 ? g : nst_pid(g),
-			     at(t[k].device, i, NST_NULL_I64), at(t[k].context, i, NST_NULL_I64),
-			     sources[k].kind);
+		struct nst_busy_source *src = &b->src[k];
+		if (src->n && !src->gpid && src->kind == 0)
+			s = lone_process(ctx, sources[k].table, &src->lone_gpid, err);
+		if (!s && src->n) {
+			memcpy(b->start + src->first, t[k].start, src->n * sizeof *b->start);
+			memcpy(b->end + src->first, t[k].end, src->n * sizeof *b->end);
 		}
 	}
+	b->n = b->nsrc = total;
 	return s;
+}
+
+/* Group ids by first appearance of (kind, pid, device): the process is
+ * 24 bits, so kind and process make one key. */
+struct group_ids {
+	struct nst_map ids;
+	int64_t a, device; /* the key looked up last, and its group */
+	uint32_t last;
+	bool any;
+};
+
+static int group_id(struct group_ids *t, struct nst_groups *g, uint32_t op, int64_t kind,
+		    int64_t pid, int64_t device, uint32_t *gid)
+{
+	int64_t a = kind << 26 | (pid == NST_NULL_I64 ? 1 << 25 : pid);
+	if (!t->any || a != t->a || device != t->device) {
+		bool fresh;
+		if (nst_map_get_or_put(&t->ids, a, device, (uint32_t)g->n, &t->last, &fresh))
+			return -1;
+		if (fresh)
+			g->first[g->n++] = op;
+		t->a = a;
+		t->device = device;
+		t->any = true;
+	}
+	*gid = t->last;
+	return 0;
+}
+
+static int assign_ids(const struct nst_busy *b, struct nst_groups *g, uint32_t *gid)
+{
+	struct group_ids t = { .any = false };
+	if (nst_map_init(&t.ids, 64))
+		return -1;
+	int rc = 0;
+	for (size_t k = 0; !rc && k < NSOURCES; k++) {
+		const struct nst_busy_source *src = &b->src[k];
+		for (size_t i = 0; !rc && i < src->n; i++) {
+			uint32_t op = (uint32_t)(src->first + i);
+			rc = group_id(&t, g, op, src->kind, source_pid(src, i), at(src->device, i),
+				      &gid[op]);
+		}
+	}
+	for (size_t i = b->nsrc; !rc && i < b->n; i++)
+		rc = group_id(&t, g, (uint32_t)i, 0, b->extra[3 * (i - b->nsrc)],
+			      b->extra[3 * (i - b->nsrc) + 1], &gid[i]);
+	nst_map_release(&t.ids);
+	return rc;
 }
 
 /* Groups b's rows by origin, process and device, each group in start order. */
 static enum nst_status group(struct nst_busy *b, struct nst_error *err)
 {
 	nst_groups_release(&b->g);
-	memset(&b->g, 0, sizeof b->g);
-	uint32_t *rows = malloc((b->n ? b->n : 1) * sizeof *rows);
-	if (!rows)
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < b->n; i++)
-		rows[i] = (uint32_t)i;
-	const int64_t *keys[3] = { b->kind, b->pid, b->device };
-	enum nst_status s = nst_group(keys, 3, rows, b->n, &b->g, err);
-	free(rows);
+	uint32_t *gid = malloc((b->n ? b->n : 1) * sizeof *gid);
+	b->g.first = malloc((b->n ? b->n : 1) * sizeof *b->g.first);
+	enum nst_status s = NST_OK;
+	if (!gid || !b->g.first || assign_ids(b, &b->g, gid))
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (!s) s = nst_group_by_ids(gid, NULL, b->n, &b->g, err);
+	free(gid);
 	for (size_t k = 0; !s && k < b->g.n; k++)
 		s = nst_sort_by_key(b->g.order + b->g.start[k], b->g.start[k + 1] - b->g.start[k],
 				    b->start, err);
@@ -201,13 +288,23 @@ static void group_span(const struct nst_busy *b, size_t k, struct span *sp)
 {
 	const uint32_t *row = b->g.order + b->g.start[k];
 	uint32_t last = nst_busy_last_ending(b, k);
-	*sp = (struct span){ b->pid[row[0]], b->device[row[0]], b->start[row[0]], b->end[last],
-			     b->context[last] };
+	*sp = (struct span){ nst_busy_pid(b, row[0]), nst_busy_device(b, row[0]), b->start[row[0]],
+			     b->end[last], nst_busy_context(b, last) };
 }
 
 static bool inside(const struct span *sp, int64_t pid, int64_t start, int64_t end)
 {
 	return sp->pid == pid && end != NST_NULL_I64 && start > sp->first && end < sp->last;
+}
+
+static void push_overhead(struct nst_busy *b, int64_t start, int64_t end, const struct span *sp)
+{
+	int64_t *x = b->extra + 3 * (b->n - b->nsrc);
+	b->start[b->n] = start;
+	b->end[b->n++] = end;
+	x[0] = sp->pid;
+	x[1] = sp->device;
+	x[2] = sp->context;
 }
 
 /* Adds the PROFILER_OVERHEAD rows to the CUDA groups of their process
@@ -228,18 +325,18 @@ static enum nst_status add_overhead(struct nst_ctx *ctx, struct nst_busy *b, str
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	size_t ncuda = 0;
 	for (size_t k = 0; k < b->g.n; k++)
-		if (b->kind[b->g.first[k]] == 0)
+		if (nst_busy_kind(b, b->g.first[k]) == 0)
 			group_span(b, k, &sp[ncuda++]);
 	size_t extra = 0;
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; gtid[i] != NST_NULL_I64 && k < ncuda; k++)
 			extra += inside(&sp[k], nst_pid(gtid[i]), start[i], end[i]) && busy_overhead(ctx, name[i]);
-	s = extra ? reserve(b, b->n + extra, err) : NST_OK;
+	s = extra ? reserve(b, b->n + extra, extra, err) : NST_OK;
 	for (size_t i = 0; !s && extra && i < n; i++)
 		for (size_t k = 0; gtid[i] != NST_NULL_I64 && k < ncuda; k++)
 			if (inside(&sp[k], nst_pid(gtid[i]), start[i], end[i]) &&
 			    busy_overhead(ctx, name[i]))
-				push(b, start[i], end[i], sp[k].pid, sp[k].device, sp[k].context, 0);
+				push_overhead(b, start[i], end[i], &sp[k]);
 	free(sp);
 	if (!s && extra)
 		s = group(b, err);
@@ -257,10 +354,10 @@ enum nst_status nst_busy_load(struct nst_ctx *ctx, struct nst_busy *b, struct ns
 				"%s could not be analyzed because it does not contain the required "
 				"data. Does the application launch GPU operations?",
 				nst_db_path(ctx->db));
-	struct source t[NSOURCES];
+	struct times t[NSOURCES];
 	enum nst_status s = NST_OK;
 	for (size_t k = 0; !s && k < NSOURCES; k++)
-		s = read_source(ctx, &sources[k], &t[k], err);
+		s = read_source(ctx, &sources[k], &b->src[k], &t[k], err);
 	if (!s) s = gather(ctx, b, t, err);
 	if (!s) s = group(b, err);
 	if (!s) s = add_overhead(ctx, b, err);
@@ -271,9 +368,6 @@ void nst_busy_release(struct nst_busy *b)
 {
 	free(b->start);
 	free(b->end);
-	free(b->pid);
-	free(b->device);
-	free(b->context);
-	free(b->kind);
+	free(b->extra);
 	nst_groups_release(&b->g);
 }

@@ -7,12 +7,32 @@
 
 #include "rules/rule.h"
 
+/* Where a run of operations comes from: a table's rows (their ids read
+ * from its columns as stored, never copied) or, past the tables, the
+ * profiler overhead rows placed in a group (ids in `extra`). */
+#define NST_BUSY_SOURCES 6
+struct nst_busy_source {
+	size_t first, n;                 /* operations first .. first + n - 1 */
+	const struct nst_col *gpid, *device, *context;
+	int64_t lone_gpid;               /* the process where gpid is absent */
+	int64_t kind;                    /* 0: CUDA; otherwise a graphics API */
+};
+
 struct nst_busy {
 	size_t n;                 /* operations */
-	int64_t *start, *end, *pid, *device, *context;
-	int64_t *kind;            /* 0: CUDA; otherwise a graphics API */
+	int64_t *start, *end;
 	struct nst_groups g;      /* by (kind, pid, device); rows in start order */
+	struct nst_busy_source src[NST_BUSY_SOURCES];
+	size_t nsrc;              /* operations from the tables; the rest are overhead */
+	int64_t *extra;           /* per overhead row: pid, device, context */
 };
+
+/* An operation's process (the pid part of its globalPid or globalTid),
+ * device, context and kind; NST_NULL_I64 where unknown. */
+int64_t nst_busy_pid(const struct nst_busy *b, uint32_t op);
+int64_t nst_busy_device(const struct nst_busy *b, uint32_t op);
+int64_t nst_busy_context(const struct nst_busy *b, uint32_t op);
+int64_t nst_busy_kind(const struct nst_busy *b, uint32_t op);
 
 /* Loads and groups the operations.  NST_ERR_NODATA with nsys's message
  * when the export has no GPU operation table. */

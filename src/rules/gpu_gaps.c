@@ -117,8 +117,8 @@ static enum nst_status emit(const struct nst_sink *out, const struct nst_rule_no
 		uint32_t op = g[k].before;
 		struct nst_cell row[NCOLS] = {
 			nst_int((int64_t)k + 1), nst_int(g[k].dur), nst_int(g[k].start),
-			nst_int_or_null(b->pid[op]), nst_int_or_null(b->device[op]),
-			nst_int_or_null(b->context[op]),
+			nst_int_or_null(nst_busy_pid(b, op)), nst_int_or_null(nst_busy_device(b, op)),
+			nst_int_or_null(nst_busy_context(b, op)),
 		};
 		s = out->row(out->ctx, row, err);
 	}

@@ -159,8 +159,9 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 		uint32_t r = idx[k], g = rg->group[r], op = b->g.first[g];
 		struct nst_cell row[NCOLS] = {
 			nst_int((int64_t)k + 1), nst_round1(rg->pct[r]), nst_int(rg->dur[r]),
-			nst_int(rg->start[r]), nst_int_or_null(b->pid[op]),
-			nst_int_or_null(b->device[op]), nst_int_or_null(b->context[nst_busy_last_ending(b, g)]),
+			nst_int(rg->start[r]), nst_int_or_null(nst_busy_pid(b, op)),
+			nst_int_or_null(nst_busy_device(b, op)),
+			nst_int_or_null(nst_busy_context(b, nst_busy_last_ending(b, g))),
 		};
 		s = out->row(out->ctx, row, err);
 	}
