@@ -300,27 +300,46 @@ enum nst_status nst_launches_in_ranges(const struct nst_spans *ranges, const str
 
 /* ---- launches --------------------------------------------------------------- */
 
-/* Walks the calls of GPU row i: fills op/call from *n on when given. */
-static size_t calls_of(struct nst_ctx *ctx, const struct nst_col *gpid,
-		       const struct nst_col *corr, const uint32_t *next, size_t i,
-		       struct nst_launches *l, size_t n)
+/* Room for n + more pairs: a row per call is the rule, so the arrays are
+ * sized to the rows first and grow only where calls share a key. */
+static int launches_reserve(struct nst_launches *l, size_t *cap, size_t more)
 {
-	size_t k = 0;
+	if (l->n + more <= *cap)
+		return 0;
+	size_t want = *cap ? *cap : l->n + more;
+	while (want < l->n + more)
+		want *= 2;
+	uint32_t *op = realloc(l->op, want * sizeof *op);
+	if (op)
+		l->op = op;
+	uint32_t *call = realloc(l->call, want * sizeof *call);
+	if (call)
+		l->call = call;
+	if (!op || !call)
+		return -1;
+	*cap = want;
+	return 0;
+}
+
+/* Appends a pair for each call of GPU row i. */
+static int add_calls(struct nst_ctx *ctx, const struct nst_col *gpid, const struct nst_col *corr,
+		     const uint32_t *next, size_t i, struct nst_launches *l, size_t *cap)
+{
 	int64_t r = nst_calls_find(ctx, nst_col_or_null(gpid, i), nst_col_or_null(corr, i));
-	for (; r >= 0; r = next[r] == UINT32_MAX ? -1 : (int64_t)next[r], k++) {
-		if (l) {
-			l->op[n + k] = (uint32_t)i;
-			l->call[n + k] = (uint32_t)r;
-		}
+	for (; r >= 0; r = next[r] == UINT32_MAX ? -1 : (int64_t)next[r]) {
+		if (launches_reserve(l, cap, 1))
+			return -1;
+		l->op[l->n] = (uint32_t)i;
+		l->call[l->n++] = (uint32_t)r;
 	}
-	return k;
+	return 0;
 }
 
 enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table, bool all_calls,
 				struct nst_launches *l, struct nst_error *err)
 {
 	memset(l, 0, sizeof *l);
-	size_t rows;
+	size_t rows, cap = 0;
 	const struct nst_col *gpid, *corr;
 	const uint32_t *next;
 	struct nst_ctx all = all_calls ? nst_ctx_unfiltered(ctx) : *ctx;
@@ -330,17 +349,13 @@ enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table, bool all
 	if (!s) s = nst_calls_chain(&all, &next, err);
 	if (s != NST_OK || rows == 0 || !next)
 		return s;
-	size_t n = 0;
-	for (size_t i = 0; i < rows; i++)
-		n += calls_of(&all, gpid, corr, next, i, NULL, 0);
-	l->op = malloc((n ? n : 1) * sizeof *l->op);
-	l->call = malloc((n ? n : 1) * sizeof *l->call);
-	if (!l->op || !l->call) {
+	int rc = launches_reserve(l, &cap, rows);
+	for (size_t i = 0; !rc && i < rows; i++)
+		rc = add_calls(&all, gpid, corr, next, i, l, &cap);
+	if (rc) {
 		nst_launches_release(l);
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory joining %s to calls", table);
 	}
-	for (size_t i = 0; i < rows; i++)
-		l->n += calls_of(&all, gpid, corr, next, i, l, l->n);
 	return NST_OK;
 }
 
