@@ -108,10 +108,12 @@ static enum nst_status mark_gpu_table(struct chk_ctx *ctx, struct chk_launches *
 	enum nst_status s = chk_rows(ctx, paired[t], &n, err);
 	if (!s) s = chk_col(ctx, paired[t], "globalPid", &pid, err);
 	if (!s) s = chk_col(ctx, paired[t], "correlationId", &corr, err);
+	if (s == NST_OK && !(l->has_call[t] = calloc(n ? n : 1, 1)))
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; s == NST_OK && corr && i < n; i++) {
 		int64_t r = call_of(l, l->per_process ? chk_at(pid, i) : 0, nst_col_at(corr, i));
 		if (r >= 0)
-			l->has_gpu[r] = 1;
+			l->has_gpu[r] = l->has_call[t][i] = 1;
 	}
 	return s;
 }
@@ -120,6 +122,8 @@ static void release(struct chk_launches *l)
 {
 	nst_corrindex_release(&l->calls);
 	free(l->has_gpu);
+	for (size_t t = 0; t < CHK_PAIRED_TABLES; t++)
+		free(l->has_call[t]);
 	free(l);
 }
 
@@ -152,13 +156,13 @@ void chk_launches_release(struct chk_ctx *ctx)
 	ctx->launches = NULL;
 }
 
-bool chk_has_call(struct chk_launches *l, int64_t process, int64_t corr)
-{
-	return call_of(l, process, corr) >= 0;
-}
-
 bool chk_has_gpu(struct chk_launches *l, int64_t process, int64_t corr)
 {
 	int64_t r = call_of(l, process, corr);
 	return r >= 0 && l->has_gpu[r];
+}
+
+bool chk_row_has_call(const struct chk_launches *l, size_t t, size_t i)
+{
+	return l->has_call[t][i];
 }

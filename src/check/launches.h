@@ -20,6 +20,8 @@ struct chk_launches {
 	 * that row.  Marked from the GPU rows, so that asking of a call is one
 	 * lookup in calls, not one in a sparse index per GPU table. */
 	unsigned char *has_gpu;
+	/* By row of each paired table: whether a call has the row's key. */
+	unsigned char *has_call[CHK_PAIRED_TABLES];
 	bool per_process;
 };
 
@@ -31,9 +33,11 @@ enum nst_status chk_want_calls(struct nst_events *ev);
 enum nst_status chk_launches_of(struct chk_ctx *ctx, struct chk_launches **out,
 				struct nst_error *err);
 void chk_launches_release(struct chk_ctx *ctx);
-/* Whether a call, or a GPU row, has this process (a globalTid or globalPid
- * value) and correlationId. */
-bool chk_has_call(struct chk_launches *l, int64_t process, int64_t corr);
+/* Whether a GPU row has this process (a globalTid value) and
+ * correlationId. */
 bool chk_has_gpu(struct chk_launches *l, int64_t process, int64_t corr);
+/* Whether a call has the key of row i of paired table t (kernel, memcpy,
+ * memset, graph: chk_gpu_tables' order first). */
+bool chk_row_has_call(const struct chk_launches *l, size_t t, size_t i);
 
 #endif

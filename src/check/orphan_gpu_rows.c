@@ -23,9 +23,10 @@ static void note_row(struct chk_result *r, const char *table, size_t i,
 	chk_num(e, "start", chk_at(start, i));
 }
 
-static enum nst_status scan(struct chk_ctx *ctx, struct chk_launches *l,
-			    const char *table, struct chk_result *r, struct nst_error *err)
+static enum nst_status scan(struct chk_ctx *ctx, struct chk_launches *l, size_t t,
+			    struct chk_result *r, struct nst_error *err)
 {
+	const char *table = chk_gpu_tables[t];
 	size_t n;
 	const struct nst_col *rowid, *pid, *corr, *dev, *stream, *start;
 	enum nst_status s = chk_rows(ctx, table, &n, err);
@@ -37,7 +38,7 @@ static enum nst_status scan(struct chk_ctx *ctx, struct chk_launches *l,
 	if (!s) s = chk_col(ctx, table, "start", &start, err);
 	for (size_t i = 0; s == NST_OK && corr && i < n; i++) {
 		int64_t id = nst_col_at(corr, i);
-		if (id == NST_NULL_I64 || id == 0 || chk_has_call(l, chk_at(pid, i), id))
+		if (id == NST_NULL_I64 || id == 0 || chk_row_has_call(l, t, i))
 			continue;
 		note_row(r, table, i, rowid, pid, corr, dev, stream, start);
 	}
@@ -55,7 +56,7 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 	struct chk_launches *l = NULL;
 	enum nst_status s = chk_launches_of(ctx, &l, err);
 	for (size_t t = 0; s == NST_OK && t < 3; t++)
-		s = scan(ctx, l, chk_gpu_tables[t], r, err);
+		s = scan(ctx, l, t, r, err);
 	if (s == NST_OK && !l->per_process)
 		r->note = "paired by correlationId alone: a GPU table has no globalPid column";
 	return s;
