@@ -68,6 +68,8 @@ struct thread_ranges {
 	int64_t last; /* the latest query start so far */
 };
 
+#define SEEN 64
+
 /* Ranges swept thread by thread: the queries of each thread must come in
  * start order, those of different threads may interleave. */
 struct sweep {
@@ -75,8 +77,10 @@ struct sweep {
 	uint32_t *order, *open;
 	struct thread_ranges *threads;
 	struct nst_map by_tid; /* (globalTid, 0) -> threads[] */
-	int64_t tid;           /* the thread looked up last, and its ranges */
-	struct thread_ranges *at;
+	/* Threads looked up lately, by a hash of their id: calls of a few
+	 * threads interleave row by row. */
+	int64_t seen_tid[SEEN];
+	struct thread_ranges *seen[SEEN];
 };
 
 static void sweep_release(struct sweep *w)
@@ -93,7 +97,8 @@ static enum nst_status sweep_init(struct sweep *w, const struct nst_spans *range
 	size_t n, nthreads = 0;
 	memset(w, 0, sizeof *w);
 	w->r = ranges;
-	w->tid = NST_NULL_I64;
+	for (size_t h = 0; h < SEEN; h++)
+		w->seen_tid[h] = NST_NULL_I64; /* a NULL thread is never looked up */
 	enum nst_status s = range_order(ranges, &w->order, &n, err);
 	if (s != NST_OK)
 		return s;
@@ -119,12 +124,13 @@ static enum nst_status sweep_init(struct sweep *w, const struct nst_spans *range
 /* The ranges of thread tid, or NULL where it has none. */
 static struct thread_ranges *sweep_thread(struct sweep *w, int64_t tid)
 {
+	size_t h = (size_t)(((uint64_t)tid * 0x9E3779B97F4A7C15ull) >> 58);
 	uint32_t k;
-	if (tid != w->tid) {
-		w->tid = tid;
-		w->at = nst_map_get(&w->by_tid, tid, 0, &k) ? &w->threads[k] : NULL;
+	if (tid != w->seen_tid[h]) {
+		w->seen_tid[h] = tid;
+		w->seen[h] = nst_map_get(&w->by_tid, tid, 0, &k) ? &w->threads[k] : NULL;
 	}
-	return w->at;
+	return w->seen[h];
 }
 
 /* Calls fn for each range of t around query q: opens the ranges that
