@@ -15,6 +15,7 @@
  * resident memory. */
 #define _DEFAULT_SOURCE
 
+#include <endian.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@
 
 #include "db/db_int.h"
 
-enum { MAX_DEPTH = 32, LEAF = 0x0D, INTERIOR = 0x05 };
+enum { MAX_DEPTH = 32, LEAF = 0x0D, INTERIOR = 0x05, SLACK = 8 };
 
 struct file {
 	int fd;
@@ -153,19 +154,21 @@ static void value_of(uint64_t t, const uint8_t *p, struct nst_page_cell *c)
 		c->kind = NST_CELL_OTHER;
 		return;
 	}
-	uint64_t size, u = 0;
+	/* Serial types 1-7: a big-endian value of 1, 2, 3, 4, 6 or 8 bytes.
+	 * The page buffers end in SLACK bytes, so one 8-byte load serves
+	 * every size, and an arithmetic shift drops the bytes past it and
+	 * extends the sign. */
+	uint64_t size, u;
 	type_size(t, &size);
-	for (uint64_t k = 0; k < size; k++)
-		u = u << 8 | p[k];
+	memcpy(&u, p, sizeof u);
+	u = be64toh(u);
 	if (t == 7) {
 		double d;
 		memcpy(&d, &u, sizeof d);
 		*c = (struct nst_page_cell){ .kind = NST_CELL_REAL, .r = d };
 		return;
 	}
-	if (size < 8 && (u >> (8 * size - 1)) & 1)
-		u |= ~(uint64_t)0 << (8 * size); /* sign-extend */
-	*c = (struct nst_page_cell){ .kind = NST_CELL_INT, .i = (int64_t)u };
+	*c = (struct nst_page_cell){ .kind = NST_CELL_INT, .i = (int64_t)u >> (64 - 8 * size) };
 }
 
 /* The cells of one record: payload[0..n) holds it all (no overflow). */
@@ -367,7 +370,7 @@ int nst_db_scan_pages(struct nst_db *db, sqlite3 *h, const char *table, const ch
 	};
 	bool ready = w.cells && w.types && w.at;
 	for (int d = 0; ready && d < MAX_DEPTH; d++)
-		ready = (w.buf[d] = malloc(f.page_size)) != NULL;
+		ready = (w.buf[d] = calloc(1, f.page_size + SLACK)) != NULL;
 	if (ready)
 		rc = descend(&w, (uint64_t)root, 0);
 	for (int d = 0; d < MAX_DEPTH; d++)
