@@ -115,7 +115,7 @@ static bool shows_progress(const struct ev_store *ev, const struct reader *rd,
 static void show_progress(const struct ev_store *ev, const struct reader *rd,
 			  const struct ev_table *t, size_t row, size_t expected)
 {
-	if (shows_progress(ev, rd, expected) && (row & ((1u << 20) - 1)) == 0)
+	if ((row & ((1u << 20) - 1)) == 0 && shows_progress(ev, rd, expected))
 		ev->base.hooks->progress(ev->base.hooks->arg, t->name, row, expected, false);
 }
 
@@ -389,7 +389,7 @@ static int grow(struct ev_col **load, size_t nload, size_t cap, size_t used)
 
 /* Stores v (NST_NULL_I64 for NULL) at row, widening c when v is too far
  * from the column's first value for 32 bits. */
-static int store_int(struct ev_col *c, size_t row, size_t cap, int64_t v)
+static inline int store_int(struct ev_col *c, size_t row, size_t cap, int64_t v)
 {
 	if (!c->i && v != NST_NULL_I64 && !c->has_base) {
 		c->pub.base = v;
@@ -435,18 +435,34 @@ static enum nst_status check_time(const struct ev_store *ev, const struct ev_tab
 	return NST_OK;
 }
 
-/* An integer cell, read (ok false: it was not an integer) and stored. */
-static enum nst_status store_cell(struct ev_store *ev, struct ev_table *t, struct ev_col *c,
-				  size_t row, size_t cap, bool ok, int64_t v, bool null,
-				  struct nst_error *err)
+/* What check_time refuses, asked of every time cell before it is stored. */
+static inline bool time_fits(const struct ev_col *c, int64_t v, bool null)
+{
+	const int64_t limit = (int64_t)1 << 61;
+	return null ? c->null_ok : v >= -limit && v < limit;
+}
+
+/* Why a cell could not be stored. */
+static enum nst_status cell_error(const struct ev_store *ev, const struct ev_table *t,
+				  const struct ev_col *c, size_t row, bool ok, int64_t v,
+				  bool null, struct nst_error *err)
 {
 	if (!ok)
 		return nst_fail(err, NST_ERR_DB, "%s: %s.%s, row %zu: expected an integer",
 				nst_db_path(ev->base.db), t->name, c->name, row + 1);
 	enum nst_status s = c->is_time ? check_time(ev, t, c, row, v, null, err) : NST_OK;
-	if (s == NST_OK && store_int(c, row, cap, v))
-		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	return s;
+	return s ? s : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+}
+
+/* An integer cell, read (ok false: it was not an integer) and stored;
+ * inline, for it runs once a cell of every table read. */
+static inline enum nst_status store_cell(struct ev_store *ev, struct ev_table *t,
+					 struct ev_col *c, size_t row, size_t cap, bool ok,
+					 int64_t v, bool null, struct nst_error *err)
+{
+	if (ok && (!c->is_time || time_fits(c, v, null)) && store_int(c, row, cap, v) == 0)
+		return NST_OK;
+	return cell_error(ev, t, c, row, ok, v, null, err);
 }
 
 /* A text cell (v NULL for NULL), copied into the reader's arena. */
