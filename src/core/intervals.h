@@ -36,4 +36,26 @@ size_t nst_intervals_union(struct nst_interval *iv, size_t n);
 struct nst_coverage nst_coverage_of(const struct nst_interval *iv, size_t n,
 				    int64_t gap_threshold);
 
+/* The union of intervals given one at a time in start order, a piece
+ * at a time: no array of them (16 bytes an interval) need exist. */
+struct nst_union {
+	bool open;
+	struct nst_interval piece; /* the piece still growing, when open */
+};
+/* Adds [start, end) (an empty one adds nothing); true when it starts a
+ * new piece, with the one it closed in *closed. */
+bool nst_union_add(struct nst_union *u, int64_t start, int64_t end, struct nst_interval *closed);
+/* The last piece, false when there is none. */
+bool nst_union_last(const struct nst_union *u, struct nst_interval *piece);
+
+/* nst_coverage_of, given one interval at a time in start order. */
+struct nst_coverage_acc {
+	struct nst_coverage c;
+	int64_t threshold;
+	struct nst_union u;
+};
+void nst_coverage_start(struct nst_coverage_acc *a, int64_t gap_threshold);
+void nst_coverage_add(struct nst_coverage_acc *a, int64_t start, int64_t end);
+struct nst_coverage nst_coverage_end(const struct nst_coverage_acc *a);
+
 #endif

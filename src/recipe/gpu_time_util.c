@@ -136,26 +136,28 @@ static void add_piece(struct buckets *b, int64_t start, int64_t end)
 
 /* ---- rows ---------------------------------------------------------------------------------- */
 
-/* A device's operations as intervals, sorted: rows[0..n) of ops, in the
- * order nst_gt_measure measured them. */
-static size_t intervals_of(const struct nst_gt_ops *ops, const uint32_t *rows, size_t n,
-			   struct nst_interval *iv)
+/* The busy time of each bucket: the union of a device's operations,
+ * rows[0..n) of ops in the order nst_gt_measure measured them (by start). */
+static void fill_buckets(struct buckets *b, const struct nst_gt_ops *ops, const uint32_t *rows,
+			 size_t n)
 {
+	struct nst_union u = { .open = false };
+	struct nst_interval piece;
 	for (size_t i = 0; i < n; i++)
-		iv[i] = (struct nst_interval){ ops->start[rows[i]], ops->end[rows[i]] };
-	return n;
+		if (nst_union_add(&u, ops->start[rows[i]], ops->end[rows[i]], &piece))
+			add_piece(b, piece.start, piece.end);
+	if (nst_union_last(&u, &piece))
+		add_piece(b, piece.start, piece.end);
 }
 
 static enum nst_status util_row(struct recipe_part *rp, const struct args *a, recipe_uid uid,
-				const struct nst_gt_group *g, struct nst_interval *iv, size_t niv,
-				struct nst_error *err)
+				const struct nst_gt_group *g, const struct nst_gt_ops *ops,
+				const uint32_t *rows, struct nst_error *err)
 {
 	int64_t busy[MAX_BUCKETS] = { 0 };
 	struct buckets b = { g->busy.first, g->busy.last, 0, a->buckets, busy };
 	b.w = (b.last - b.first) / (int64_t)b.n;
-	size_t k = nst_intervals_union(iv, niv);
-	for (size_t i = 0; i < k; i++)
-		add_piece(&b, iv[i].start, iv[i].end);
+	fill_buckets(&b, ops, rows, g->busy.n);
 	struct nst_cell c[RECIPE_MAX_COLS];
 	c[COL_RANK] = nst_int(uid);
 	c[COL_DEVICE] = nst_int_or_null(g->device);
@@ -172,8 +174,7 @@ static enum nst_status util_row(struct recipe_part *rp, const struct args *a, re
  * device (nst_gt_order). */
 static enum nst_status rank_rows_of(struct recipe_part *rp, const struct args *a,
 				    const struct nst_gt_ops *ops, const uint32_t *order,
-				    int64_t capture, recipe_uid uid, struct nst_interval *iv,
-				    struct nst_error *err)
+				    int64_t capture, recipe_uid uid, struct nst_error *err)
 {
 	struct nst_gt_group *g = NULL;
 	size_t ng = 0;
@@ -185,8 +186,7 @@ static enum nst_status rank_rows_of(struct recipe_part *rp, const struct args *a
 		nst_gt_time_cells(&g[k], capture, &c[COL_TIME]);
 		s = recipe_row(rp, TAB_RANK, uid, c, err);
 		if (s == NST_OK)
-			s = util_row(rp, a, uid, &g[k], iv,
-				     intervals_of(ops, order + at, g[k].busy.n, iv), err);
+			s = util_row(rp, a, uid, &g[k], ops, order + at, err);
 	}
 	free(g);
 	return s;
@@ -197,11 +197,11 @@ static enum nst_status rank_rows_of(struct recipe_part *rp, const struct args *a
 static enum nst_status rank_rows(struct recipe_part *rp, const struct args *a,
 				 const struct nst_gt_ops *ops, const uint32_t *by_device,
 				 const uint32_t *idx, size_t n, recipe_uid uid,
-				 struct nst_interval *iv, struct nst_error *err)
+				 struct nst_error *err)
 {
 	int64_t capture = ops->span_end - ops->span_start;
 	if (n == ops->n)
-		return rank_rows_of(rp, a, ops, by_device, capture, uid, iv, err);
+		return rank_rows_of(rp, a, ops, by_device, capture, uid, err);
 	struct nst_gt_ops sub = { .n = n, .span_start = ops->span_start, .span_end = ops->span_end };
 	int64_t **dst[] = { &sub.start, &sub.end, &sub.device, &sub.gpid, &sub.stream };
 	int64_t *const src[] = { ops->start, ops->end, ops->device, ops->gpid, ops->stream };
@@ -219,7 +219,7 @@ static enum nst_status rank_rows(struct recipe_part *rp, const struct args *a,
 	if (s == NST_OK)
 		s = nst_gt_order(&sub, NST_GT_BY_DEVICE, &order, err);
 	if (s == NST_OK)
-		s = rank_rows_of(rp, a, &sub, order, capture, uid, iv, err);
+		s = rank_rows_of(rp, a, &sub, order, capture, uid, err);
 	free(order);
 	free(sub.kind);
 	free(buf);
@@ -285,17 +285,11 @@ static enum nst_status part(struct nst_ctx *ctx, struct recipe_part *rp, const v
 	enum nst_status s = nst_gt_shared(ctx, NST_GT_CUT_TO_WINDOW, &ops, &by_device, err);
 	if (s != NST_OK)
 		return s;
-	struct nst_interval *iv = malloc((ops->n ? ops->n : 1) * sizeof *iv);
-	if (!iv)
-		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	if (s == NST_OK)
-		s = ranks_of(rp, ops, &r, err);
+	s = ranks_of(rp, ops, &r, err);
 	if (s == NST_OK)
 		s = group_ops(&r, ops->n, &idx, &at, err);
 	for (size_t k = 0; s == NST_OK && k < r.n; k++)
-		s = rank_rows(rp, args, ops, by_device, idx + at[k], at[k + 1] - at[k], r.uid[k], iv,
-			      err);
-	free(iv);
+		s = rank_rows(rp, args, ops, by_device, idx + at[k], at[k + 1] - at[k], r.uid[k], err);
 	free(idx);
 	free(at);
 	free(r.uid);

@@ -313,21 +313,23 @@ static size_t group_end(const struct nst_gt_ops *ops, enum nst_gt_by by, const u
 /* One group: rows idx[0..n) in start order.  False when a sum of its
  * durations does not fit int64. */
 static bool measure(const struct nst_gt_ops *ops, const uint32_t *idx, size_t n, int64_t gap,
-		    struct nst_interval *all, struct nst_interval *kern, struct nst_gt_group *g)
+		    struct nst_gt_group *g)
 {
-	size_t nkern = 0;
+	struct nst_coverage_acc all, kern;
+	nst_coverage_start(&all, gap);
+	nst_coverage_start(&kern, gap);
 	g->graph_sum = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t r = idx[i];
-		all[i] = (struct nst_interval){ ops->start[r], ops->end[r] };
+		nst_coverage_add(&all, ops->start[r], ops->end[r]);
 		if (ops->kind[r] == NST_GT_KERNEL || ops->kind[r] == NST_GT_GRAPH)
-			kern[nkern++] = all[i];
+			nst_coverage_add(&kern, ops->start[r], ops->end[r]);
 		if (ops->kind[r] == NST_GT_GRAPH && ops->end[r] > ops->start[r] &&
 		    !nst_add_i64(&g->graph_sum, ops->end[r] - ops->start[r]))
 			return false;
 	}
-	g->busy = nst_coverage_of(all, n, gap);
-	g->kern = nst_coverage_of(kern, nkern, gap);
+	g->busy = nst_coverage_end(&all);
+	g->kern = nst_coverage_end(&kern);
 	return !g->busy.sum_overflow && !g->kern.sum_overflow;
 }
 
@@ -344,30 +346,43 @@ enum nst_status nst_gt_order(const struct nst_gt_ops *ops, enum nst_gt_by by, ui
 	return s;
 }
 
+/* Room for twice the groups: a device has a few streams, a capture a few
+ * devices, where the operations number millions. */
+static int grow_groups(struct nst_gt_group **g, size_t *cap)
+{
+	size_t want = *cap ? 2 * *cap : 16;
+	struct nst_gt_group *p = realloc(*g, want * sizeof *p);
+	if (!p)
+		return -1;
+	*g = p;
+	*cap = want;
+	return 0;
+}
+
 enum nst_status nst_gt_measure(const struct nst_gt_ops *ops, enum nst_gt_by by, int64_t gap,
 			       const uint32_t *order, struct nst_gt_group **out, size_t *n,
 			       struct nst_error *err)
 {
 	*out = NULL;
 	*n = 0;
-	size_t cap = ops->n ? ops->n : 1;
-	struct nst_interval *all = malloc(cap * sizeof *all), *kern = malloc(cap * sizeof *kern);
-	struct nst_gt_group *g = malloc(cap * sizeof *g);
-	enum nst_status s = all && kern && g ? NST_OK
-					     : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	size_t cap = 0;
+	struct nst_gt_group *g = NULL;
+	enum nst_status s = NST_OK;
 	for (size_t i = 0, j; !s && i < ops->n; i = j) {
 		int64_t key[3];
 		key_of(ops, by, order[i], key);
 		j = group_end(ops, by, order, i, key);
+		if (*n == cap && grow_groups(&g, &cap)) {
+			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+			break;
+		}
 		struct nst_gt_group *grp = &g[(*n)++];
 		grp->gpid = key[0];
 		grp->device = key[1];
 		grp->stream = key[2];
-		if (!measure(ops, order + i, j - i, gap, all, kern, grp))
+		if (!measure(ops, order + i, j - i, gap, grp))
 			s = nst_fail_sum(err);
 	}
-	free(all);
-	free(kern);
 	if (s) {
 		free(g);
 		*n = 0;
