@@ -4,6 +4,7 @@
  * pairs a GPU row with another process's call.  nstats joins on (process,
  * correlationId). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "check/launches.h"
 #include "core/search.h"
@@ -92,20 +93,21 @@ static enum nst_status sorted_ids(struct chk_result *r, const struct calls *c,
 #define MAX_PROCS 64
 
 /* Ids over [lo, lo + span): per id, the set of processes (bit p for the
- * p-th smallest process) and the number of calls. */
+ * p-th smallest process) and the number of calls.  proc[i] is row i's
+ * process as that bit's index, NOT_USE for a row that is no use: the
+ * columns are read once, for the range, and the later passes read ids
+ * and these bytes only. */
+#define NOT_USE 0xFF
+
 struct dense {
 	int64_t procs[MAX_PROCS];
 	size_t nprocs;
 	int64_t lo;
 	size_t span;
+	uint8_t *proc;
 	uint64_t *mask;
 	uint32_t *calls;
 };
-
-static int proc_index(const struct dense *d, int64_t proc)
-{
-	return (int)nst_lower_bound(d->procs, d->nprocs, sizeof *d->procs, 0, proc);
-}
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -113,33 +115,70 @@ static int cmp_i64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The slot of process p among those seen (in order of first sight), or
+ * NOT_USE when there are MAX_PROCS already. */
+static uint8_t proc_slot(struct dense *d, int64_t p, int64_t *last, uint8_t *last_slot)
+{
+	if (p == *last)
+		return *last_slot;
+	size_t k = 0;
+	while (k < d->nprocs && d->procs[k] != p)
+		k++;
+	if (k == d->nprocs) {
+		if (d->nprocs == MAX_PROCS)
+			return NOT_USE;
+		d->procs[d->nprocs++] = p;
+	}
+	*last = p;
+	*last_slot = (uint8_t)k;
+	return (uint8_t)k;
+}
+
+/* Slots renumbered so that slot k is the k-th smallest process. */
+static void sort_procs(struct dense *d, size_t n)
+{
+	int64_t seen[MAX_PROCS];
+	uint8_t rank[MAX_PROCS];
+	memcpy(seen, d->procs, d->nprocs * sizeof *seen);
+	qsort(d->procs, d->nprocs, sizeof *d->procs, cmp_i64);
+	for (size_t k = 0; k < d->nprocs; k++)
+		rank[k] = (uint8_t)nst_lower_bound(d->procs, d->nprocs, sizeof *d->procs, 0, seen[k]);
+	for (size_t i = 0; i < n; i++)
+		if (d->proc[i] != NOT_USE)
+			d->proc[i] = rank[d->proc[i]];
+}
+
 /* The processes and the id range; false when they do not fit the dense
  * arrays (too many processes, or ids spread over more than 4 slots a call). */
 static bool dense_fits(const struct calls *c, struct dense *d)
 {
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	int64_t lo = INT64_MAX, hi = INT64_MIN, last = NST_NULL_I64;
+	uint8_t last_slot = 0;
 	size_t uses = 0;
 	for (size_t i = 0; i < c->n; i++) {
+		d->proc[i] = NOT_USE;
 		if (!is_use(c, i))
 			continue;
-		int64_t id = nst_col_at(c->corr, i), proc = chk_gpid(nst_col_at(c->gtid, i));
+		int64_t id = nst_col_at(c->corr, i);
+		uint8_t slot = proc_slot(d, chk_gpid(nst_col_at(c->gtid, i)), &last, &last_slot);
+		if (slot == NOT_USE)
+			return false;
+		d->proc[i] = slot;
 		lo = id < lo ? id : lo;
 		hi = id > hi ? id : hi;
 		uses++;
-		bool known = false;
-		for (size_t p = 0; p < d->nprocs && !known; p++)
-			known = d->procs[p] == proc;
-		if (!known && d->nprocs == MAX_PROCS)
-			return false;
-		if (!known)
-			d->procs[d->nprocs++] = proc;
 	}
-	qsort(d->procs, d->nprocs, sizeof *d->procs, cmp_i64);
 	if (uses == 0 || (uint64_t)hi - (uint64_t)lo >= 4 * (uint64_t)uses + 1024)
 		return false;
+	sort_procs(d, c->n);
 	d->lo = lo;
 	d->span = (size_t)((uint64_t)hi - (uint64_t)lo) + 1;
 	return true;
+}
+
+static size_t id_at(const struct calls *c, const struct dense *d, size_t i)
+{
+	return (size_t)((uint64_t)nst_col_at(c->corr, i) - (uint64_t)d->lo);
 }
 
 /* The first call (by row) of the example ids, in the process that the
@@ -151,14 +190,12 @@ static void first_rows(const struct calls *c, const struct dense *d, const int64
 	for (size_t k = 0; k < nids; k++)
 		rows[k] = UINT32_MAX;
 	for (size_t i = 0; i < c->n && found < nids; i++) {
-		if (!is_use(c, i))
+		if (d->proc[i] == NOT_USE)
 			continue;
-		int64_t id = nst_col_at(c->corr, i);
+		size_t at = id_at(c, d, i);
 		for (size_t k = 0; k < nids; k++) {
-			size_t at = (size_t)((uint64_t)id - (uint64_t)d->lo);
-			if (ids[k] != id || rows[k] != UINT32_MAX ||
-			    proc_index(d, chk_gpid(nst_col_at(c->gtid, i))) !=
-				    __builtin_ctzll(d->mask[at]))
+			if (ids[k] != d->lo + (int64_t)at || rows[k] != UINT32_MAX ||
+			    d->proc[i] != __builtin_ctzll(d->mask[at]))
 				continue;
 			rows[k] = (uint32_t)i;
 			found++;
@@ -199,10 +236,10 @@ static enum nst_status dense_ids(struct chk_result *r, const struct calls *c, st
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	} else {
 		for (size_t i = 0; i < c->n; i++) {
-			if (!is_use(c, i))
+			if (d->proc[i] == NOT_USE)
 				continue;
-			size_t at = (size_t)((uint64_t)nst_col_at(c->corr, i) - (uint64_t)d->lo);
-			d->mask[at] |= 1ull << proc_index(d, chk_gpid(nst_col_at(c->gtid, i)));
+			size_t at = id_at(c, d, i);
+			d->mask[at] |= 1ull << d->proc[i];
 			d->calls[at]++;
 		}
 		count_dense(r, c, d);
@@ -226,11 +263,14 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 	if (!s) s = chk_col(ctx, CHK_RUNTIME, "rowid", &c.rowid, err);
 	if (s || !c.corr || !c.gtid)
 		return s;
-	struct dense d = { .nprocs = 0 };
-	if (!dense_fits(&c, &d))
+	struct dense d = { .nprocs = 0, .proc = malloc(c.n ? c.n : 1) };
+	if (!d.proc)
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	else if (!dense_fits(&c, &d))
 		s = sorted_ids(r, &c, err);
 	else if (d.nprocs > 1)
 		s = dense_ids(r, &c, &d, err);
+	free(d.proc);
 	if (r->count > 0)
 		r->note = "nstats pairs calls and GPU rows by (process, correlationId); a join "
 			  "on correlationId alone pairs these wrong";
