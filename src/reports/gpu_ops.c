@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/resize.h"
+
 /* ---- the columns every GPU activity table shares ------------------------- */
 
 enum nst_status nst_gpu_table_load(struct nst_ctx *ctx, const char *table,
@@ -227,16 +229,7 @@ static enum nst_status reserve(struct nst_op_rows *r, size_t more, struct nst_er
 	if (r->n + more <= r->cap)
 		return NST_OK;
 	size_t cap = r->n + more;
-	int64_t *name = realloc(r->name, (cap ? cap : 1) * sizeof *name);
-	if (name)
-		r->name = name;
-	int64_t *value = realloc(r->value, (cap ? cap : 1) * sizeof *value);
-	if (value)
-		r->value = value;
-	uint8_t *cat = realloc(r->cat, cap ? cap : 1);
-	if (cat)
-		r->cat = cat;
-	if (!name || !value || !cat)
+	if (NST_RESIZE(r->name, cap) || NST_RESIZE(r->value, cap) || NST_RESIZE(r->cat, cap))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	r->cap = cap;
 	return NST_OK;

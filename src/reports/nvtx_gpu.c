@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/resize.h"
 #include "core/strtab.h"
 
 /* ---- spans ---------------------------------------------------------------- */
@@ -315,13 +316,7 @@ static int launches_reserve(struct nst_launches *l, size_t *cap, size_t more)
 	size_t want = *cap ? *cap : l->n + more;
 	while (want < l->n + more)
 		want *= 2;
-	uint32_t *op = realloc(l->op, want * sizeof *op);
-	if (op)
-		l->op = op;
-	uint32_t *call = realloc(l->call, want * sizeof *call);
-	if (call)
-		l->call = call;
-	if (!op || !call)
+	if (NST_RESIZE(l->op, want) || NST_RESIZE(l->call, want))
 		return -1;
 	*cap = want;
 	return 0;

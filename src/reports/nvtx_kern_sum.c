@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/resize.h"
 #include "reports/kernel_names.h"
 #include "reports/nvtx_gpu.h"
 
@@ -23,13 +24,7 @@ static int pairs_push(struct pairs *p, uint32_t range, uint32_t launch)
 {
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 4096;
-		uint32_t *r = realloc(p->range, cap * sizeof *r);
-		if (r)
-			p->range = r;
-		uint32_t *l = realloc(p->launch, cap * sizeof *l);
-		if (l)
-			p->launch = l;
-		if (!r || !l)
+		if (NST_RESIZE(p->range, cap) || NST_RESIZE(p->launch, cap))
 			return -1;
 		p->cap = cap;
 	}

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/hashmap.h"
+#include "core/resize.h"
 #include "rules/gpu_busy.h"
 
 /* Where operations come from.  nsys keeps each graphics API's workloads
@@ -136,16 +137,9 @@ int64_t nst_busy_kind(const struct nst_busy *b, uint32_t op)
 static enum nst_status reserve(struct nst_busy *b, size_t cap, size_t nextra,
 			       struct nst_error *err)
 {
-	int64_t *start = realloc(b->start, (cap ? cap : 1) * sizeof *start);
-	if (start)
-		b->start = start;
-	int64_t *end = realloc(b->end, (cap ? cap : 1) * sizeof *end);
-	if (end)
-		b->end = end;
-	int64_t *extra = realloc(b->extra, (nextra ? 3 * nextra : 1) * sizeof *extra);
-	if (extra)
-		b->extra = extra;
-	return start && end && extra ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (NST_RESIZE(b->start, cap) || NST_RESIZE(b->end, cap) || NST_RESIZE(b->extra, 3 * nextra))
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	return NST_OK;
 }
 
 static enum nst_status gather(struct nst_ctx *ctx, struct nst_busy *b, const struct times *t,
