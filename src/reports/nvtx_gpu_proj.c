@@ -93,12 +93,17 @@ static enum nst_status ops_load(struct nst_ctx *ctx, struct ops *o, struct nst_e
 
 /* ---- projecting ---------------------------------------------------------------- */
 
-/* By named range: the projection so far.  Operations of one call come
- * one after another in the sweep, so a correlationId is counted when it
- * differs from the one counted last. */
+/* By named range: the projection so far, in one cache line a range (the
+ * sweep updates a range per launch inside it).  Operations of one call
+ * come one after another in the sweep, so a correlationId is counted when
+ * it differs from the one counted last. */
+struct projected {
+	int64_t start, end, nops, last_corr;
+};
+
 struct acc {
 	const struct ops *o;
-	int64_t *pstart, *pend, *nops, *last_corr;
+	struct projected *r;
 };
 
 static int take_op(void *arg, uint32_t range, uint32_t launch)
@@ -108,13 +113,14 @@ static int take_op(void *arg, uint32_t range, uint32_t launch)
 	uint32_t op = op_at(a->o, launch, &k);
 	const struct nst_gpu_table *t = &a->o->t[k];
 	int64_t corr = nst_col_or_null(a->o->corr[k], op);
-	if (a->nops[range] == 0 || t->start[op] < a->pstart[range])
-		a->pstart[range] = t->start[op];
-	if (a->nops[range] == 0 || t->end[op] > a->pend[range])
-		a->pend[range] = t->end[op];
-	if (a->nops[range] == 0 || corr != a->last_corr[range]) {
-		a->nops[range]++;
-		a->last_corr[range] = corr;
+	struct projected *r = &a->r[range];
+	if (r->nops == 0 || t->start[op] < r->start)
+		r->start = t->start[op];
+	if (r->nops == 0 || t->end[op] > r->end)
+		r->end = t->end[op];
+	if (r->nops == 0 || corr != r->last_corr) {
+		r->nops++;
+		r->last_corr = corr;
 	}
 	return 0;
 }
@@ -142,24 +148,24 @@ static enum nst_status alloc_i64(int64_t **out, size_t n, struct nst_error *err)
 }
 
 /* Keeps the ranges that got operations, in NVTX row order. */
-static enum nst_status keep_projected(struct nst_proj *p, const struct acc *a,
+static enum nst_status keep_projected(struct nst_proj *p, const struct projected *r,
 				      struct nst_error *err)
 {
 	size_t n = 0, m = p->named.n;
 	for (size_t i = 0; i < m; i++)
-		n += a->nops[i] > 0;
+		n += r[i].nops > 0;
 	p->entry = malloc((n ? n : 1) * sizeof *p->entry);
 	enum nst_status s = p->entry ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (!s) s = alloc_i64(&p->pstart, n, err);
 	if (!s) s = alloc_i64(&p->pend, n, err);
 	if (!s) s = alloc_i64(&p->nops, n, err);
 	for (size_t i = 0; s == NST_OK && i < m; i++) {
-		if (a->nops[i] == 0)
+		if (r[i].nops == 0)
 			continue;
 		p->entry[p->n] = (uint32_t)i;
-		p->pstart[p->n] = a->pstart[i];
-		p->pend[p->n] = a->pend[i];
-		p->nops[p->n++] = a->nops[i];
+		p->pstart[p->n] = r[i].start;
+		p->pend[p->n] = r[i].end;
+		p->nops[p->n++] = r[i].nops;
 	}
 	return s;
 }
@@ -169,19 +175,14 @@ static enum nst_status project(struct nst_ctx *ctx, struct nst_proj *p, struct n
 	struct ops o;
 	struct nst_spans ranges = { 0 };
 	size_t m = p->named.n;
-	struct acc a = { .o = &o };
+	struct acc a = { .o = &o, .r = calloc(m ? m : 1, sizeof *a.r) };
 	enum nst_status s = ops_load(ctx, &o, err);
+	if (!s && !a.r)
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (!s) s = own_thread_spans(ctx, p, &ranges, err);
-	if (!s) s = alloc_i64(&a.pstart, m, err);
-	if (!s) s = alloc_i64(&a.pend, m, err);
-	if (!s) s = alloc_i64(&a.nops, m, err);
-	if (!s) s = alloc_i64(&a.last_corr, m, err);
 	if (!s) s = nst_launches_in_ranges(&ranges, o.c, o.l, OP_TABLES, take_op, &a, err);
-	if (!s) s = keep_projected(p, &a, err);
-	free(a.pstart);
-	free(a.pend);
-	free(a.nops);
-	free(a.last_corr);
+	if (!s) s = keep_projected(p, a.r, err);
+	free(a.r);
 	nst_spans_release(&ranges);
 	ops_release(&o);
 	return s;
