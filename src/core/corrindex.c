@@ -1,4 +1,5 @@
 #include "core/corrindex.h"
+#include "core/resize.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -93,6 +94,19 @@ static int allocate(struct nst_corrindex *x)
 	return sparse ? nst_map_init(&x->sparse, sparse) : 0;
 }
 
+static int add_dup(struct nst_corrindex *x, uint32_t row, uint32_t first)
+{
+	if (x->ndups == x->dups_cap) {
+		size_t cap = x->dups_cap ? 2 * x->dups_cap : 64;
+		if (NST_RESIZE(x->dup_row, cap) || NST_RESIZE(x->dup_first, cap))
+			return -1;
+		x->dups_cap = cap;
+	}
+	x->dup_row[x->ndups] = row;
+	x->dup_first[x->ndups++] = first;
+	return 0;
+}
+
 int nst_corrindex_build(struct nst_corrindex *x, const struct nst_col *process,
 			uint64_t mask, const struct nst_col *id, const uint32_t *rows,
 			size_t n)
@@ -111,14 +125,25 @@ int nst_corrindex_build(struct nst_corrindex *x, const struct nst_col *process,
 			uint32_t *slot = &p->row[(uint64_t)idr - (uint64_t)p->lo];
 			if (*slot == NONE)
 				*slot = r;
+			else if (add_dup(x, r, *slot))
+				return -1;
 			continue;
 		}
 		uint32_t have;
 		bool fresh;
-		if (nst_map_get_or_put(&x->sparse, proc, idr, r, &have, &fresh))
+		if (nst_map_get_or_put(&x->sparse, proc, idr, r, &have, &fresh) ||
+		    (!fresh && add_dup(x, r, have)))
 			return -1;
 	}
 	return 0;
+}
+
+size_t nst_corrindex_dups(const struct nst_corrindex *x, const uint32_t **row,
+			  const uint32_t **first)
+{
+	*row = x->dup_row;
+	*first = x->dup_first;
+	return x->ndups;
 }
 
 int64_t nst_corrindex_find(struct nst_corrindex *x, int64_t process, int64_t id)
@@ -139,6 +164,8 @@ void nst_corrindex_release(struct nst_corrindex *x)
 	for (size_t k = 0; k < x->nprocs; k++)
 		free(x->procs[k].row);
 	free(x->procs);
+	free(x->dup_row);
+	free(x->dup_first);
 	nst_map_release(&x->sparse);
 	memset(x, 0, sizeof *x);
 }

@@ -20,6 +20,9 @@ struct nst_corrindex {
 	/* The process found last: lookups come in runs of one process.  A
 	 * hint that reports on several threads may set at once. */
 	_Atomic size_t last;
+	/* Rows whose key an earlier row took, and that row, in row order. */
+	size_t ndups, dups_cap;
+	uint32_t *dup_row, *dup_first;
 };
 
 /* Indexes rows[0..n) by (process[r] & mask, id[r]); rows whose process
@@ -28,6 +31,11 @@ struct nst_corrindex {
 int nst_corrindex_build(struct nst_corrindex *x, const struct nst_col *process,
 			uint64_t mask, const struct nst_col *id, const uint32_t *rows,
 			size_t n);
+/* The rows that lost their key to an earlier row (rows sharing a key are
+ * rare: a driver call nested in the runtime call it serves), each with
+ * the row that holds the key; returns how many. */
+size_t nst_corrindex_dups(const struct nst_corrindex *x, const uint32_t **row,
+			  const uint32_t **first);
 /* The row for (process, id), or -1. */
 int64_t nst_corrindex_find(struct nst_corrindex *x, int64_t process, int64_t id);
 void nst_corrindex_release(struct nst_corrindex *x);

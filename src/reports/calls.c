@@ -98,35 +98,41 @@ int64_t nst_calls_find(struct nst_ctx *ctx, int64_t gpid, int64_t corr)
 
 /* ---- runtime rows sharing a launch key -------------------------------------- */
 
+/* next[] from the index's rows that share a key: each joins the end of
+ * its first row's chain (a map from first row to chain end keeps that
+ * O(1) when many rows share one key). */
 static enum nst_status build_call_chain(struct nst_ctx *ctx, const struct nst_calls *c,
 					struct nst_error *err)
 {
+	const uint32_t *row, *first;
+	size_t ndups = nst_corrindex_dups(&ctx->shared->call_index, &row, &first), nfirst = 0;
 	uint32_t *next = malloc((c->n ? c->n : 1) * sizeof *next);
-	uint32_t *last = malloc((c->n ? c->n : 1) * sizeof *last);
-	if (!next || !last) {
-		free(next);
-		free(last);
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
-	}
-	memset(next, 0xff, (c->n ? c->n : 1) * sizeof *next);
-	for (size_t k = 0; k < c->ncalls; k++) {
-		uint32_t r = c->rows[k];
-		int64_t gtid = nst_col_or_null(c->gtid, r);
-		if (!c->corr || gtid == NST_NULL_I64)
-			continue;
-		int64_t first = nst_calls_find(ctx, nst_gpid(gtid), nst_col_at(c->corr, r));
-		if (first < 0)
-			continue;
-		if ((uint32_t)first == r) {
-			last[r] = r;
-			continue;
+	uint32_t *end = malloc((ndups ? ndups : 1) * sizeof *end);
+	struct nst_map chains = { 0 }; /* (first row, 0) -> end[] */
+	enum nst_status s = NST_OK;
+	if (!next || !end || nst_map_init(&chains, ndups))
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
+	else
+		memset(next, 0xff, (c->n ? c->n : 1) * sizeof *next);
+	for (size_t k = 0; s == NST_OK && k < ndups; k++) {
+		uint32_t at;
+		bool fresh;
+		if (nst_map_get_or_put(&chains, first[k], 0, (uint32_t)nfirst, &at, &fresh)) {
+			s = nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
+			break;
 		}
-		next[last[first]] = r;
-		last[first] = r;
+		if (fresh)
+			end[nfirst++] = first[k];
+		next[end[at]] = row[k];
+		end[at] = row[k];
 	}
-	free(last);
-	ctx->shared->call_next = next;
-	return NST_OK;
+	nst_map_release(&chains);
+	free(end);
+	if (s != NST_OK)
+		free(next);
+	else
+		ctx->shared->call_next = next;
+	return s;
 }
 
 static enum nst_status calls_chain_locked(struct nst_ctx *ctx, const uint32_t **next,

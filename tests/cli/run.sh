@@ -594,6 +594,22 @@ test_nvtx_reports_do_not_need_calls_in_start_order() {
 		[[ $OUT == "$want" ]] || fail "$r changes with the order of the runtime rows"
 	done
 }
+test_calls_sharing_a_launch_key() {
+	# a kernel whose (process, correlationId) two calls share joins both, as nsys's SQL join
+	# does; the expected files are nsys 2024.2.3's output on this export (nsys stats -q -f csv
+	# -r REPORT), made with tests/cli/shared-key.sql from the nsysgen options below
+	command -v sqlite3 >/dev/null || { echo "cli: note: no sqlite3, shared key test not run"; return; }
+	local dir r
+	dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	"$(dirname "$NSTATS")/nsysgen" -q --seed 3 --processes 1 --threads 1 --kernels 6 --memcpy 0 \
+		--memset 0 --other-api 0 --nvtx 0 --osrt 0 --launch-ranges 4 -o "$WORK/k.sqlite" \
+		>/dev/null || { fail "nsysgen failed"; return; }
+	sqlite3 -batch -bail "$WORK/k.sqlite" <"$dir/shared-key.sql" || { fail "sqlite3 failed"; return; }
+	for r in cuda_kern_exec_trace nvtx_kern_sum nvtx_gpu_proj_trace cuda_api_gpu_sum; do
+		run stats -q -f csv -r "$r" k.sqlite; rc_is 0
+		cmp -s "$WORK/.out" "$dir/shared-key/$r.csv" || fail "$r differs from nsys's output"
+	done
+}
 test_analyze_files() {
 	# files named as nsys names them, the rule's arguments included
 	run analyze -q -r cuda_api_sync:rows=2 -f csv ex.sqlite; rc_is 0; cp "$WORK/.out" "$WORK/console.csv"
