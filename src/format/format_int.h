@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/suggest.h"
 #include "format/format.h"
@@ -119,9 +120,25 @@ size_t nst_utf8_chars(const char *s, size_t len);
 size_t nst_utf8_prefix(const char *s, size_t len, size_t n);
 void nst_put_spaces(FILE *out, size_t n);
 void nst_put_repeat(FILE *out, char c, size_t n);
-/* Escapers write s with the format's quoting. */
-void nst_put_csv(FILE *out, const char *s, size_t len, char sep);
-void nst_put_tsv(FILE *out, const char *s, size_t len, bool esc);
+/* A line of csv or tsv, made in memory and written in one call: a call
+ * into stdio for every cell and separator cost as much as formatting
+ * them.  Returns -1 when out of memory. */
+struct nst_line {
+	char *p;
+	size_t n, cap;
+};
+int nst_line_grow(struct nst_line *l, size_t more);
+static inline int nst_line_put(struct nst_line *l, const char *s, size_t len)
+{
+	if (l->n + len > l->cap && nst_line_grow(l, len))
+		return -1;
+	memcpy(l->p + l->n, s, len);
+	l->n += len;
+	return 0;
+}
+/* Escapers add s with the format's quoting (-1: out of memory). */
+int nst_put_csv(struct nst_line *l, const char *s, size_t len, char sep);
+int nst_put_tsv(struct nst_line *l, const char *s, size_t len, bool esc);
 void nst_put_html(FILE *out, const char *s, size_t len, bool attribute);
 
 /* ---- the writer (writer.c, columnar.c) ---- */
@@ -167,6 +184,7 @@ struct nst_fmt {
 	uint64_t hidden_graph_launches; /* json:typed: what the rows leave out */
 	int64_t hidden_graph_ns;
 	struct nst_colbuf *buf;
+	struct nst_line line; /* csv, tsv: the row being made */
 };
 
 /* Value of cell in column c, converted; scratch holds NST_NUMBUF bytes. */

@@ -34,6 +34,7 @@ static void fmt_free(struct nst_fmt *f)
 	free(f->advice);
 	free(f->noresult);
 	free(f->footer);
+	free(f->line.p);
 	free(f);
 }
 
@@ -233,46 +234,58 @@ static void html_end(const struct nst_fmt *f)
 
 /* ---- csv and tsv ---- */
 
-static void put_delimited(const struct nst_fmt *f, const char *s,
-			  size_t len)
+static int put_delimited(struct nst_fmt *f, const char *s, size_t len)
 {
 	if (f->spec.style == NST_STYLE_TSV)
-		nst_put_tsv(f->out, s, len, f->spec.esc);
-	else
-		nst_put_csv(f->out, s, len, ',');
+		return nst_put_tsv(&f->line, s, len, f->spec.esc);
+	return nst_put_csv(&f->line, s, len, ',');
 }
 
-static void delimited_header(const struct nst_fmt *f)
+/* Writes the line made so far; -1 when it could not be made. */
+static int put_line(struct nst_fmt *f, int rc)
+{
+	if (!rc)
+		rc = nst_line_put(&f->line, "\n", 1);
+	if (!rc)
+		fwrite(f->line.p, 1, f->line.n, f->out);
+	f->line.n = 0;
+	return rc;
+}
+
+static int delimited_header(struct nst_fmt *f)
 {
 	char sep = f->spec.style == NST_STYLE_TSV ? '\t' : ',';
+	int rc = 0;
 
-	for (size_t k = 0; k < f->ncols; k++) {
+	for (size_t k = 0; !rc && k < f->ncols; k++) {
 		if (k)
-			putc(sep, f->out);
-		put_delimited(f, f->cols[k].header, f->cols[k].header_len);
+			rc = nst_line_put(&f->line, &sep, 1);
+		if (!rc)
+			rc = put_delimited(f, f->cols[k].header, f->cols[k].header_len);
 	}
-	putc('\n', f->out);
+	return put_line(f, rc);
 }
 
-static void delimited_row(struct nst_fmt *f, const struct nst_cell *cells)
+static int delimited_row(struct nst_fmt *f, const struct nst_cell *cells)
 {
 	char sep = f->spec.style == NST_STYLE_TSV ? '\t' : ',';
 	char scratch[2 * NST_NUMBUF];
 	struct nst_val v;
+	int rc = 0;
 
 	/* nsys prints nothing, not even the header, for a report without
 	 * rows, so the header waits for the first row */
 	if (f->rows == 0 && !f->spec.nohdr)
-		delimited_header(f);
-	for (size_t k = 0; k < f->ncols; k++) {
+		rc = delimited_header(f);
+	for (size_t k = 0; !rc && k < f->ncols; k++) {
 		if (k)
-			putc(sep, f->out);
+			rc = nst_line_put(&f->line, &sep, 1);
 		nst_fmt_value(f, &f->cols[k], &cells[f->cols[k].src], scratch,
 			      &v);
-		if (v.s)
-			put_delimited(f, v.s, v.len);
+		if (!rc && v.s)
+			rc = put_delimited(f, v.s, v.len);
 	}
-	putc('\n', f->out);
+	return put_line(f, rc);
 }
 
 /* ---- json ---- */
@@ -378,7 +391,7 @@ static enum nst_status fmt_row(void *ctx, const struct nst_cell *cells, struct n
 		break;
 	case NST_STYLE_CSV:
 	case NST_STYLE_TSV:
-		delimited_row(f, cells);
+		rc = delimited_row(f, cells);
 		break;
 	case NST_STYLE_JSON:
 		if (f->spec.typed)
