@@ -59,21 +59,42 @@ bool nst_num_is_json(const char *s, size_t len, enum nst_numkind k)
 
 /* ---- integers ---- */
 
+/* Two digits at a time, from a table of "00" to "99": a trace prints
+ * tens of millions of timestamps. */
+static const char digit_pairs[201] =
+	"0001020304050607080910111213141516171819"
+	"2021222324252627282930313233343536373839"
+	"4041424344454647484950515253545556575859"
+	"6061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+static size_t decimal_digits(uint64_t u)
+{
+	size_t n = 1;
+	for (uint64_t p = 10; n < 20 && u >= p; p *= 10)
+		n++;
+	return n;
+}
+
 size_t nst_num_itoa(int64_t v, char *out)
 {
-	char tmp[24];
-	size_t n = 0, len = 0;
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t len = (v < 0) + decimal_digits(u);
+	char *p = out + len;
 
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+	*p = '\0';
+	for (; u >= 100; u /= 100) {
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * (u % 100), 2);
+	}
+	if (u >= 10) {
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * u, 2);
+	} else {
+		*--p = (char)('0' + u);
+	}
 	if (v < 0)
-		out[len++] = '-';
-	while (n)
-		out[len++] = tmp[--n];
-	out[len] = '\0';
+		out[0] = '-';
 	return len;
 }
 

@@ -105,6 +105,46 @@ static void test_float_repr(void **state)
 	       "1.2345678901234568e+17,0.1,17973,-1234567,,5e-324\n");
 }
 
+/* Integers at every digit count and both ends of int64, against printf. */
+static void test_integers(void **state)
+{
+	static const char *const cols[] = { "v" };
+	int64_t v[64];
+	size_t n = 0;
+	char want[64 * 24 + 8] = "v\n", *w = want + 2;
+	(void)state;
+	v[n++] = INT64_MIN;
+	v[n++] = INT64_MAX;
+	v[n++] = 0;
+	for (int64_t p = 1; n + 4 <= COUNT(v) && p <= INT64_MAX / 10; p *= 10) {
+		v[n++] = p;
+		v[n++] = p - 1;
+		v[n++] = -p;
+		v[n++] = -(p * 9 + 1);
+	}
+	struct nst_cell rows[64];
+	for (size_t i = 0; i < n; i++) {
+		rows[i] = (struct nst_cell)I(v[i]);
+		w += sprintf(w, "%lld\n", (long long)v[i]);
+	}
+	expect("csv", cols, 1, rows, n, want);
+}
+
+/* Quoting past the first eight bytes, where csv looks at a word at a time. */
+static void test_csv_quoting_long(void **state)
+{
+	static const char *const cols[] = { "a", "b", "c", "d", "e" };
+	const struct nst_cell row[] = {
+		T("abcdefgh"), T("abcdefghi,j"), T("0123456789abcdef\"x\"\"y"),
+		T("0123456789abc\rdef"), T("templ<int, 4>(float const *)"),
+	};
+	(void)state;
+	expect("csv", cols, COUNT(cols), row, 1,
+	       "a,b,c,d,e\n"
+	       "abcdefgh,\"abcdefghi,j\",\"0123456789abcdef\"\"x\"\"\"\"y\","
+	       "\"0123456789abc\rdef\",\"templ<int, 4>(float const *)\"\n");
+}
+
 /* ---- unit conversion, every category ---- */
 
 static const char *const unit_cols[] = { "A:dur_ns", "B:ts_ns", "C:mem_B",
@@ -778,6 +818,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_float_repr),
+		cmocka_unit_test(test_integers),
+		cmocka_unit_test(test_csv_quoting_long),
 		cmocka_unit_test(test_units_default),
 		cmocka_unit_test(test_units_us_kb),
 		cmocka_unit_test(test_units_ms_b),
