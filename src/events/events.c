@@ -49,6 +49,22 @@ enum nst_status nst_ev_want(struct nst_events *ev, const char *table, const char
 	return s;
 }
 
+void nst_ev_unwant(struct nst_events *ev)
+{
+	pthread_mutex_lock(&ev->lock);
+	if (ev->ops->unwant)
+		ev->ops->unwant(ev);
+	pthread_mutex_unlock(&ev->lock);
+}
+
+size_t nst_ev_drop_unwanted(struct nst_events *ev)
+{
+	pthread_mutex_lock(&ev->lock);
+	size_t freed = ev->ops->drop_unwanted ? ev->ops->drop_unwanted(ev) : 0;
+	pthread_mutex_unlock(&ev->lock);
+	return freed;
+}
+
 enum nst_status nst_ev_preload(struct nst_events *ev, struct nst_error *err)
 {
 	pthread_mutex_lock(&ev->lock);

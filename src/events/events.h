@@ -45,6 +45,14 @@ enum nst_status nst_ev_want(struct nst_events *ev, const char *table,
  * are read on demand otherwise. */
 enum nst_status nst_ev_preload(struct nst_events *ev, struct nst_error *err);
 
+/* Between reports, never while one reads: forgets every declared column;
+ * then, with the later reports' columns declared again, frees the tables
+ * none of them wants and returns how many bytes that gave back.  Whatever
+ * was lent from a freed table is gone; a table asked for again is read
+ * again.  A filtered view keeps its tables (0). */
+void nst_ev_unwant(struct nst_events *ev);
+size_t nst_ev_drop_unwanted(struct nst_events *ev);
+
 /* Rows of table (0 when it does not exist). */
 enum nst_status nst_ev_rows(struct nst_events *ev, const char *table,
 			    size_t *n, struct nst_error *err);

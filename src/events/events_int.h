@@ -22,6 +22,9 @@ struct ev_ops {
 	enum nst_status (*text)(struct nst_events *ev, const char *table, const char *column,
 				const char *const **out, struct nst_error *err);
 	void (*free)(struct nst_events *ev);
+	/* the store's alone; NULL for a view */
+	void (*unwant)(struct nst_events *ev);
+	size_t (*drop_unwanted)(struct nst_events *ev);
 };
 
 /* The first member of a store and of a view. */

@@ -1046,7 +1046,62 @@ static enum nst_status store_text(struct nst_events *base, const char *table,
 	return s;
 }
 
+static void store_unwant(struct nst_events *base)
+{
+	struct ev_store *ev = (struct ev_store *)base;
+	for (struct ev_table *t = ev->tables; t; t = t->next)
+		for (size_t c = 0; c < t->ncols; c++)
+			t->cols[c]->wanted = false;
+}
+
+/* Bytes of c's cells as loaded (text: the pointers; the strings stay in
+ * the store's arena). */
+static size_t col_bytes(const struct ev_col *c, size_t rows)
+{
+	size_t cell = c->text ? sizeof *c->s : c->i ? sizeof *c->i : sizeof *c->i32;
+	return rows * (cell + (c->wide ? sizeof *c->wide : 0));
+}
+
+/* Frees t's columns: as they were before the first read. */
+static size_t drop_table(struct ev_table *t)
+{
+	size_t freed = 0;
+	for (size_t k = 0; k < t->ncols; k++) {
+		struct ev_col *c = t->cols[k];
+		if (!c->loaded)
+			continue;
+		freed += col_bytes(c, t->nrows);
+		release_ints(c);
+		release_cells(c->wide, c->wide_mapped);
+		free(c->s);
+		c->wide = NULL;
+		c->wide_mapped = 0;
+		c->s = NULL;
+		c->loaded = false;
+		c->has_base = false;
+		c->pub = (struct nst_col){ 0 };
+	}
+	t->loaded = false;
+	t->nrows = 0;
+	return freed;
+}
+
+static size_t store_drop_unwanted(struct nst_events *base)
+{
+	struct ev_store *ev = (struct ev_store *)base;
+	size_t freed = 0;
+	for (struct ev_table *t = ev->tables; t; t = t->next) {
+		bool wanted = false;
+		for (size_t c = 0; c < t->ncols && !wanted; c++)
+			wanted = t->cols[c]->wanted;
+		if (t->loaded && !wanted)
+			freed += drop_table(t);
+	}
+	return freed;
+}
+
 static const struct ev_ops store_ops = {
 	.want = store_want, .preload = store_preload, .rows = store_rows, .i64 = store_i64,
 	.col = store_col, .text = store_text, .free = store_free,
+	.unwant = store_unwant, .drop_unwanted = store_drop_unwanted,
 };

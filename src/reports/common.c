@@ -1,6 +1,7 @@
 /* Cells, API names and nsys's messages; struct nst_shared's life. */
 #include "reports/common.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,10 +18,8 @@ struct nst_shared *nst_shared_new(void)
 	return sh;
 }
 
-void nst_shared_free(struct nst_shared *sh)
+static void shared_release(struct nst_shared *sh)
 {
-	if (!sh)
-		return;
 	free(sh->calls.rows);
 	nst_corrindex_release(&sh->call_index);
 	free((void *)sh->api_names);
@@ -35,8 +34,23 @@ void nst_shared_free(struct nst_shared *sh)
 		nst_gt_release(&sh->gt[i]);
 		free(sh->gt_by_device[i]);
 	}
+}
+
+void nst_shared_free(struct nst_shared *sh)
+{
+	if (!sh)
+		return;
+	shared_release(sh);
 	pthread_mutex_destroy(&sh->lock);
 	free(sh);
+}
+
+void nst_shared_reset(struct nst_shared *sh)
+{
+	shared_release(sh);
+	/* all but the lock, as nst_shared_new left it */
+	size_t from = offsetof(struct nst_shared, calls_loaded);
+	memset((char *)sh + from, 0, sizeof *sh - from);
 }
 
 struct nst_cell nst_mid_cell(struct nst_mid m)

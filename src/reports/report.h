@@ -59,6 +59,9 @@ struct nst_ctx {
 
 struct nst_shared *nst_shared_new(void);
 void nst_shared_free(struct nst_shared *sh);
+/* Forgets everything derived so far (the tables under it are about to be
+ * freed); not while a report runs. */
+void nst_shared_reset(struct nst_shared *sh);
 
 enum nst_report_flags {
 	NST_REPORT_ADDITION = 1 << 0, /* nstats's own, not in nsys */

@@ -310,6 +310,14 @@ enum nst_status run_views_get(struct run_views *fv, const struct nst_filter *f,
 	return v->status;
 }
 
+bool run_views_any(struct run_views *fv)
+{
+	pthread_mutex_lock(&fv->lock);
+	bool any = fv->views != NULL;
+	pthread_mutex_unlock(&fv->lock);
+	return any;
+}
+
 void run_views_free(struct run_views *fv)
 {
 	if (!fv)

@@ -77,6 +77,26 @@ enum nst_status nst_export_load(struct nst_export *x, const struct nst_filter *f
 	return nst_ev_preload(x->ev, err);
 }
 
+size_t nst_export_trim(struct nst_export *x, const struct nst_filter *filter,
+		       struct nst_job *const *jobs, size_t n)
+{
+	if (run_views_any(x->views))
+		return 0;
+	nst_ev_unwant(x->ev);
+	for (size_t j = 0; j < n; j++)
+		if (declare_job(x->ev, filter, jobs[j]) != NST_OK)
+			return 0; /* out of memory: what is declared is kept, the rest read again */
+	size_t freed = nst_ev_drop_unwanted(x->ev);
+	if (freed) {
+		char line[128];
+		nst_shared_reset(x->shared);
+		snprintf(line, sizeof line, "freed %.1f MiB of tables no later job reads",
+			 (double)freed / (1 << 20));
+		nst_ev_timing(x->ev, line);
+	}
+	return freed;
+}
+
 /* ---- text output, opened with the first line ------------------------------- */
 
 /* Starts the formatter (and asks for the stream) only when the report

@@ -83,6 +83,8 @@ enum nst_status run_views_get(struct run_views *v, const struct nst_filter *f,
 			      struct nst_events **ev, struct nst_shared **shared,
 			      struct nst_error *err);
 void run_views_free(struct run_views *v);
+/* Whether a filtered view has been made. */
+bool run_views_any(struct run_views *v);
 
 /* ---- top_rows.c ---- */
 

@@ -845,6 +845,23 @@ test_each_table_read_once() { # per run, whatever a report's arguments ask (nvtx
 	twice=$(tables_read_twice)
 	[[ -z $twice ]] || fail "the default set reads $twice more than once"
 }
+test_tables_freed_after_their_last_job() { # peak memory: the heaviest job's, not all tables'
+	"${NSYSGEN:-$(dirname "$NSTATS")/nsysgen}" -q --seed 13 --processes 2 --kernels 300 --memcpy 40 \
+		--memset 10 --nvtx 30 --osrt 30 -o "$WORK/free.sqlite" >/dev/null ||
+		{ fail "nsysgen failed"; return; }
+	local one
+	NSTATS_TIMING=1 run stats -q -f csv free.sqlite; rc_is 0
+	[[ $(grep -c "timing: freed" "$WORK/.err") -ge 3 ]] || fail "the default set frees no table: ${ERR:0:300}"
+	[[ -z $(tables_read_twice) ]] || fail "the default set reads $(tables_read_twice) twice"
+	# a table a later job reads again stays; the output is that of each report alone
+	NSTATS_TIMING=1 run stats -q -f csv -r cuda_api_sum -r nvtx_sum -r cuda_api_sum free.sqlite
+	rc_is 0
+	[[ -z $(tables_read_twice) ]] || fail "$(tables_read_twice) was freed while a later job reads it"
+	local both=$OUT
+	run stats -q -f csv -r cuda_api_sum free.sqlite; one=$OUT
+	run stats -q -f csv -r nvtx_sum free.sqlite
+	[[ $both == "$one"$'\n\n'"$OUT"$'\n\n'"$one" ]] || fail "trimmed run differs from the reports alone"
+}
 
 # Tests of one topic may live in their own file beside this one, tests/cli/cases/TOPIC.sh, with
 # test_ functions that use the assertions above.
