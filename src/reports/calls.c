@@ -106,6 +106,9 @@ static enum nst_status build_call_chain(struct nst_ctx *ctx, const struct nst_ca
 {
 	const uint32_t *row, *first;
 	size_t ndups = nst_corrindex_dups(&ctx->shared->call_index, &row, &first), nfirst = 0;
+	ctx->shared->chain_built = true;
+	if (ndups == 0)
+		return NST_OK;
 	uint32_t *next = malloc((c->n ? c->n : 1) * sizeof *next);
 	uint32_t *end = malloc((ndups ? ndups : 1) * sizeof *end);
 	struct nst_map chains = { 0 }; /* (first row, 0) -> end[] */
@@ -128,10 +131,12 @@ static enum nst_status build_call_chain(struct nst_ctx *ctx, const struct nst_ca
 	}
 	nst_map_release(&chains);
 	free(end);
-	if (s != NST_OK)
+	if (s != NST_OK) {
 		free(next);
-	else
+		ctx->shared->chain_built = false;
+	} else {
 		ctx->shared->call_next = next;
+	}
 	return s;
 }
 
@@ -142,7 +147,7 @@ static enum nst_status calls_chain_locked(struct nst_ctx *ctx, const uint32_t **
 	enum nst_status s = calls_get_locked(ctx, &c, err);
 	if (s == NST_OK)
 		s = calls_index_locked(ctx, err);
-	if (s == NST_OK && !ctx->shared->call_next)
+	if (s == NST_OK && !ctx->shared->chain_built)
 		s = build_call_chain(ctx, c, err);
 	*next = ctx->shared->call_next;
 	return s;

@@ -72,8 +72,15 @@ static inline int64_t nst_gpid(int64_t gtid)
  * correlationId) as runtime row `row`, or UINT32_MAX: nst_calls_find()
  * gives the first, so a GPU row that several calls match (a driver call
  * nested in a runtime call shares its correlationId) joins each of them,
- * as an SQL join does.  Built on first use; borrowed. */
+ * as an SQL join does.  *next is NULL when no two calls share a key (the
+ * usual export: no array of a row per call for nothing).  Built on first
+ * use; borrowed. */
 enum nst_status nst_calls_chain(struct nst_ctx *ctx, const uint32_t **next,
 				struct nst_error *err);
+/* The call after r in its chain, or -1. */
+static inline int64_t nst_calls_next(const uint32_t *next, int64_t r)
+{
+	return !next || next[r] == UINT32_MAX ? -1 : (int64_t)next[r];
+}
 
 #endif

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/resize.h"
+
 const struct nst_need nst_kexec_needs[] = {
 	NST_CALL_NEEDS,
 	NST_CALL_ID_NEEDS,
@@ -79,30 +81,23 @@ static int64_t call_of(struct nst_ctx *ctx, size_t k, const struct nst_col *corr
 	return nst_calls_find(ctx, gpid ? nst_col_at(gpid, k) : sole, nst_col_at(corr, k));
 }
 
-static size_t count_pairs(struct nst_ctx *ctx, size_t nk, const struct nst_col *corr,
-			  const struct nst_col *gpid, int64_t sole, const uint32_t *next)
+/* Appends a pair for each call of kernel row k; arrays sized to the
+ * kernels first (a kernel has one call as a rule) grow where calls share
+ * a key. */
+static int add_pairs(struct nst_ctx *ctx, struct nst_kexec *j, size_t *cap, size_t k,
+		     const struct nst_col *corr, const struct nst_col *gpid, int64_t sole,
+		     const uint32_t *next)
 {
-	size_t n = 0;
-	for (size_t k = 0; k < nk; k++) {
-		int64_t r = call_of(ctx, k, corr, gpid, sole);
-		for (; r >= 0; r = next[r] == UINT32_MAX ? -1 : (int64_t)next[r])
-			n++;
-	}
-	return n;
-}
-
-static void fill_pairs(struct nst_ctx *ctx, struct nst_kexec *j, size_t nk,
-		       const struct nst_col *corr, const struct nst_col *gpid, int64_t sole,
-		       const uint32_t *next)
-{
-	size_t n = 0;
-	for (size_t k = 0; k < nk; k++) {
-		int64_t r = call_of(ctx, k, corr, gpid, sole);
-		for (; r >= 0; r = next[r] == UINT32_MAX ? -1 : (int64_t)next[r]) {
-			j->krow[n] = (uint32_t)k;
-			j->rrow[n++] = (uint32_t)r;
+	for (int64_t r = call_of(ctx, k, corr, gpid, sole); r >= 0; r = nst_calls_next(next, r)) {
+		if (j->n == *cap) {
+			*cap *= 2;
+			if (NST_RESIZE(j->krow, *cap) || NST_RESIZE(j->rrow, *cap))
+				return -1;
 		}
+		j->krow[j->n] = (uint32_t)k;
+		j->rrow[j->n++] = (uint32_t)r;
 	}
+	return 0;
 }
 
 enum nst_status nst_kexec_join(struct nst_ctx *ctx, struct nst_kexec *j,
@@ -119,14 +114,15 @@ enum nst_status nst_kexec_join(struct nst_ctx *ctx, struct nst_kexec *j,
 	if (!s && !gpid) s = sole_process(ctx, j->calls, &sole, err);
 	if (s != NST_OK)
 		return s;
-	j->n = count_pairs(ctx, nk, corr, gpid, sole, next);
-	j->krow = malloc((j->n ? j->n : 1) * sizeof *j->krow);
-	j->rrow = malloc((j->n ? j->n : 1) * sizeof *j->rrow);
-	if (!j->krow || !j->rrow || nst_map_init(&j->dims_index, 16) != 0) {
+	size_t cap = nk ? nk : 1;
+	int rc = NST_RESIZE(j->krow, cap) || NST_RESIZE(j->rrow, cap) ||
+		 nst_map_init(&j->dims_index, 16) != 0;
+	for (size_t k = 0; !rc && k < nk; k++)
+		rc = add_pairs(ctx, j, &cap, k, corr, gpid, sole, next);
+	if (rc) {
 		nst_kexec_release(j);
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory joining kernels to calls");
 	}
-	fill_pairs(ctx, j, nk, corr, gpid, sole, next);
 	return NST_OK;
 }
 

@@ -327,7 +327,7 @@ static int add_calls(struct nst_ctx *ctx, const struct nst_col *gpid, const stru
 		     const uint32_t *next, size_t i, struct nst_launches *l, size_t *cap)
 {
 	int64_t r = nst_calls_find(ctx, nst_col_or_null(gpid, i), nst_col_or_null(corr, i));
-	for (; r >= 0; r = next[r] == UINT32_MAX ? -1 : (int64_t)next[r]) {
+	for (; r >= 0; r = nst_calls_next(next, r)) {
 		if (launches_reserve(l, cap, 1))
 			return -1;
 		l->op[l->n] = (uint32_t)i;
@@ -348,7 +348,7 @@ enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table, bool all
 	if (!s) s = nst_ev_col(ctx->ev, table, "globalPid", &gpid, err);
 	if (!s) s = nst_ev_col(ctx->ev, table, "correlationId", &corr, err);
 	if (!s) s = nst_calls_chain(&all, &next, err);
-	if (s != NST_OK || rows == 0 || !next)
+	if (s != NST_OK || rows == 0)
 		return s;
 	int rc = launches_reserve(l, &cap, rows);
 	for (size_t i = 0; !rc && i < rows; i++)

@@ -29,7 +29,8 @@ struct nst_shared {
 	int64_t *kname_ids[3];
 	struct nst_col kname_col[3]; /* kname_ids as columns */
 	struct nst_arena arena; /* stripped API names, nvtx-name texts */
-	uint32_t *call_next; /* nst_calls_chain() */
+	bool chain_built;
+	uint32_t *call_next; /* nst_calls_chain(); NULL when no key is shared */
 	/* nvtx-name: "range/kernel" ids by name mode, and their texts */
 	int64_t *kname_nvtx_ids[3];
 	struct nst_col kname_nvtx_col[3];

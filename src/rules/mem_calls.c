@@ -106,7 +106,7 @@ static enum nst_status join(struct nst_ctx *ctx, const struct nst_mem_rule *rule
 		int64_t gpid = m->gpid ? m->gpid[i] : lone;
 		gpid = gpid == NST_NULL_I64 ? gpid : nst_gpid(gpid);
 		for (int64_t r = nst_calls_find(ctx, gpid, nst_col_or_null(m->t.corr, i)); r >= 0;
-		     r = next[r] == UINT32_MAX ? -1 : (int64_t)next[r]) {
+		     r = nst_calls_next(next, r)) {
 			if (!rule->call(nst_raw_name(ctx, nst_col_at(c->name_id, r))))
 				continue;
 			if (pairs_add(p, (uint32_t)i, (uint32_t)r, m->t.end[i] - m->t.start[i]))
