@@ -323,7 +323,7 @@ static enum nst_status start_order(const struct trace *tr, uint32_t **order, siz
 		start[op] = source_of(tr, op, &row)->start[row];
 		(*order)[op] = (uint32_t)op;
 	}
-	enum nst_status s = nst_sort_idx_by_i64(*order, *n, start, err);
+	enum nst_status s = nst_sort_by_key(*order, *n, start, err);
 	free(start);
 	return s;
 }

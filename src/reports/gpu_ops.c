@@ -561,64 +561,6 @@ enum nst_status nst_op_emit_summary(struct nst_ctx *ctx, const struct nst_sink *
 	return st;
 }
 
-/* ---- sorting ------------------------------------------------------------- */
-
-struct keyed {
-	uint64_t key; /* the int64 with its sign bit flipped: unsigned order */
-	uint32_t idx;
-};
-
-static bool sorted_already(const uint32_t *idx, size_t n, const int64_t *key)
-{
-	for (size_t i = 1; i < n; i++)
-		if (key[idx[i]] < key[idx[i - 1]])
-			return false;
-	return true;
-}
-
-/* One stable counting pass on byte `shift` of the keys; false when every
- * key has the same byte there and the pass would change nothing. */
-static bool radix_pass(const struct keyed *src, struct keyed *dst, size_t n, int shift)
-{
-	size_t count[257] = { 0 };
-	for (size_t i = 0; i < n; i++)
-		count[((src[i].key >> shift) & 0xff) + 1]++;
-	for (int b = 0; b < 256; b++)
-		if (count[b + 1] == n)
-			return false;
-	for (int b = 0; b < 256; b++)
-		count[b + 1] += count[b];
-	for (size_t i = 0; i < n; i++)
-		dst[count[(src[i].key >> shift) & 0xff]++] = src[i];
-	return true;
-}
-
-enum nst_status nst_sort_idx_by_i64(uint32_t *idx, size_t n, const int64_t *key,
-				    struct nst_error *err)
-{
-	if (sorted_already(idx, n, key))
-		return NST_OK;
-	struct keyed *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-	if (!a || !b) {
-		free(a);
-		free(b);
-		return no_memory(err);
-	}
-	for (size_t i = 0; i < n; i++)
-		a[i] = (struct keyed){ (uint64_t)key[idx[i]] ^ (1ull << 63), idx[i] };
-	for (int shift = 0; shift < 64; shift += 8)
-		if (radix_pass(a, b, n, shift)) {
-			struct keyed *t = a;
-			a = b;
-			b = t;
-		}
-	for (size_t i = 0; i < n; i++)
-		idx[i] = a[i].idx;
-	free(a);
-	free(b);
-	return NST_OK;
-}
-
 void nst_op_category_tail(struct nst_ctx *ctx, const struct nst_op_set *set,
 			  uint32_t grp, struct nst_cell *tail)
 {

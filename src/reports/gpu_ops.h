@@ -173,13 +173,6 @@ enum nst_status nst_op_emit_summary(struct nst_ctx *ctx, const struct nst_sink *
 				    nst_op_tail_fn tail, const struct nst_op_set *set,
 				    struct nst_error *err);
 
-/* ---- messages ------------------------------------------------------------ */
-
-
-/* Sorts idx[0..n) stably by key[idx[i]] (radix sort; no comparisons). */
-enum nst_status nst_sort_idx_by_i64(uint32_t *idx, size_t n, const int64_t *key,
-				    struct nst_error *err);
-
 /* The "Category" and "Operation" cells of cuda_gpu_sum and cuda_api_gpu_sum. */
 void nst_op_category_tail(struct nst_ctx *ctx, const struct nst_op_set *set,
 			  uint32_t grp, struct nst_cell *tail);

@@ -790,7 +790,7 @@ static enum nst_status walk_gpu(struct walk *wk, struct nst_error *err)
 		idx[op] = (uint32_t)op;
 	}
 	if (s == NST_OK)
-		s = nst_sort_idx_by_i64(idx, n, start, err);
+		s = nst_sort_by_key(idx, n, start, err);
 	free(start);
 	for (size_t i = 0; s == NST_OK && i < n; i++) {
 		struct gpu_op o = op_at(wk, idx[i]);
