@@ -282,8 +282,10 @@ static int delimited_row(struct nst_fmt *f, const struct nst_cell *cells)
 			rc = nst_line_put(&f->line, &sep, 1);
 		nst_fmt_value(f, &f->cols[k], &cells[f->cols[k].src], scratch,
 			      &v);
+		/* a number has no separator, quote or line break to escape */
 		if (!rc && v.s)
-			rc = put_delimited(f, v.s, v.len);
+			rc = v.kind != NST_NUM_NONE ? nst_line_put(&f->line, v.s, v.len)
+						    : put_delimited(f, v.s, v.len);
 	}
 	return put_line(f, rc);
 }
