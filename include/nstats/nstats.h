@@ -318,15 +318,14 @@ enum nst_status nst_export_nvtx_hint(struct nst_export *x, const char *spec, cha
 enum nst_status nst_export_load(struct nst_export *x, const struct nst_filter *filter,
 				struct nst_job *const *jobs, size_t n, struct nst_error *err);
 
-/* Between jobs run one after another, never while one runs: frees the
- * tables that none of the jobs still to come, jobs[0..n), reads under the
- * filter, and what reports derived from the export, so that a run's peak
- * memory is its heaviest job's rather than every table's at once.  A
- * table a later job asks for after all is read again.  Does nothing once
- * a filtered job has run (its view reads the tables).  Returns the bytes
- * of columns freed. */
-size_t nst_export_trim(struct nst_export *x, const struct nst_filter *filter,
-		       struct nst_job *const *jobs, size_t n);
+/* Says that job j of those the last nst_export_load was given has run,
+ * when they run one after another (never while one runs): frees the tables
+ * that none of the jobs after it reads, and what reports derived from the
+ * export, so that a run's peak memory is its heaviest job's rather than
+ * every table's at once.  A table asked for after all is read again.  Does
+ * nothing once a filtered job has run (its view reads the tables).
+ * Returns the bytes of columns freed. */
+size_t nst_export_done(struct nst_export *x, size_t j);
 
 /* ---- running a report or rule ---------------------------------------------- */
 

@@ -259,7 +259,7 @@ static void run_export(struct stats_cmd *c, size_t i, const struct jobs *jobs)
 		if (!c->t.quiet)
 			say_excluded(path, jobs->job[j], &e.res);
 		say_hidden_graphs(path, jobs->job[j], &e.res);
-		nst_export_trim(e.x, &c->t.filter, jobs->job + j + 1, jobs->n - j - 1);
+		nst_export_done(e.x, j);
 	}
 	nst_export_close(e.x);
 	free(tag);

@@ -49,18 +49,18 @@ enum nst_status nst_ev_want(struct nst_events *ev, const char *table, const char
 	return s;
 }
 
-void nst_ev_unwant(struct nst_events *ev)
+void nst_ev_plan(struct nst_events *ev, size_t j)
 {
 	pthread_mutex_lock(&ev->lock);
-	if (ev->ops->unwant)
-		ev->ops->unwant(ev);
+	if (ev->ops->plan)
+		ev->ops->plan(ev, j);
 	pthread_mutex_unlock(&ev->lock);
 }
 
-size_t nst_ev_drop_unwanted(struct nst_events *ev)
+size_t nst_ev_drop_after(struct nst_events *ev, size_t j)
 {
 	pthread_mutex_lock(&ev->lock);
-	size_t freed = ev->ops->drop_unwanted ? ev->ops->drop_unwanted(ev) : 0;
+	size_t freed = ev->ops->drop_after ? ev->ops->drop_after(ev, j) : 0;
 	pthread_mutex_unlock(&ev->lock);
 	return freed;
 }

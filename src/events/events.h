@@ -45,13 +45,16 @@ enum nst_status nst_ev_want(struct nst_events *ev, const char *table,
  * are read on demand otherwise. */
 enum nst_status nst_ev_preload(struct nst_events *ev, struct nst_error *err);
 
-/* Between reports, never while one reads: forgets every declared column;
- * then, with the later reports' columns declared again, frees the tables
- * none of them wants and returns how many bytes that gave back.  Whatever
+/* Freeing tables after their last reader, for runs of jobs one after
+ * another.  Columns declared after nst_ev_plan(ev, j) are job j's (jobs
+ * in increasing order); NST_EV_NO_JOB ends that.  Then, between jobs
+ * (never while one reads), nst_ev_drop_after() frees the tables that no
+ * job after j declared, and returns the bytes that gave back.  Whatever
  * was lent from a freed table is gone; a table asked for again is read
- * again.  A filtered view keeps its tables (0). */
-void nst_ev_unwant(struct nst_events *ev);
-size_t nst_ev_drop_unwanted(struct nst_events *ev);
+ * again; a table no job declared is kept.  A view keeps its tables (0). */
+#define NST_EV_NO_JOB SIZE_MAX
+void nst_ev_plan(struct nst_events *ev, size_t j);
+size_t nst_ev_drop_after(struct nst_events *ev, size_t j);
 
 /* Rows of table (0 when it does not exist). */
 enum nst_status nst_ev_rows(struct nst_events *ev, const char *table,

@@ -23,8 +23,8 @@ struct ev_ops {
 				const char *const **out, struct nst_error *err);
 	void (*free)(struct nst_events *ev);
 	/* the store's alone; NULL for a view */
-	void (*unwant)(struct nst_events *ev);
-	size_t (*drop_unwanted)(struct nst_events *ev);
+	void (*plan)(struct nst_events *ev, size_t j);
+	size_t (*drop_after)(struct nst_events *ev, size_t j);
 };
 
 /* The first member of a store and of a view. */

@@ -48,6 +48,8 @@ struct ev_table {
 	size_t ncols;
 	bool sized;           /* expected is known (rows_to_expect) */
 	size_t expected;
+	bool planned;         /* a job declared it: last_user is known */
+	size_t last_user;     /* the last job to declare it (nst_ev_plan) */
 	struct ev_table *next;
 };
 
@@ -63,6 +65,7 @@ struct ev_store {
 	struct nst_events base;      /* first: a store is a struct nst_events */
 	pthread_mutex_t timing_lock; /* one timing line at a time */
 	struct ev_table *tables;
+	size_t job;             /* the job whose columns are being declared */
 	struct nst_arena arena; /* names and text values */
 	/* The store's own connection for scans through SQLite, opened on the
 	 * first: the db's is shared by reports on several threads and pays
@@ -92,6 +95,7 @@ struct nst_events *nst_ev_new(struct nst_db *db, const struct nst_options *o)
 	struct ev_store *ev = calloc(1, sizeof *ev);
 	if (!ev)
 		return NULL;
+	ev->job = NST_EV_NO_JOB;
 	if (pthread_mutex_init(&ev->timing_lock, NULL) != 0) {
 		free(ev);
 		return NULL;
@@ -252,6 +256,10 @@ static enum nst_status store_want(struct nst_events *base, const char *table,
 	if (!c)
 		return NST_ERR_NOMEM;
 	c->wanted = true;
+	if (ev->job != NST_EV_NO_JOB) {
+		t->planned = true;
+		t->last_user = ev->job;
+	}
 	return NST_OK;
 }
 
@@ -1046,12 +1054,9 @@ static enum nst_status store_text(struct nst_events *base, const char *table,
 	return s;
 }
 
-static void store_unwant(struct nst_events *base)
+static void store_plan(struct nst_events *base, size_t j)
 {
-	struct ev_store *ev = (struct ev_store *)base;
-	for (struct ev_table *t = ev->tables; t; t = t->next)
-		for (size_t c = 0; c < t->ncols; c++)
-			t->cols[c]->wanted = false;
+	((struct ev_store *)base)->job = j;
 }
 
 /* Bytes of c's cells as loaded (text: the pointers; the strings stay in
@@ -1086,22 +1091,18 @@ static size_t drop_table(struct ev_table *t)
 	return freed;
 }
 
-static size_t store_drop_unwanted(struct nst_events *base)
+static size_t store_drop_after(struct nst_events *base, size_t j)
 {
 	struct ev_store *ev = (struct ev_store *)base;
 	size_t freed = 0;
-	for (struct ev_table *t = ev->tables; t; t = t->next) {
-		bool wanted = false;
-		for (size_t c = 0; c < t->ncols && !wanted; c++)
-			wanted = t->cols[c]->wanted;
-		if (t->loaded && !wanted)
+	for (struct ev_table *t = ev->tables; t; t = t->next)
+		if (t->loaded && t->planned && t->last_user <= j)
 			freed += drop_table(t);
-	}
 	return freed;
 }
 
 static const struct ev_ops store_ops = {
 	.want = store_want, .preload = store_preload, .rows = store_rows, .i64 = store_i64,
 	.col = store_col, .text = store_text, .free = store_free,
-	.unwant = store_unwant, .drop_unwanted = store_drop_unwanted,
+	.plan = store_plan, .drop_after = store_drop_after,
 };

@@ -71,22 +71,21 @@ static enum nst_status declare_report(struct nst_events *ev, const struct nst_fi
 enum nst_status nst_export_load(struct nst_export *x, const struct nst_filter *filter,
 				struct nst_job *const *jobs, size_t n, struct nst_error *err)
 {
-	for (size_t j = 0; j < n; j++)
+	/* job by job, so that each table's last reader is known */
+	for (size_t j = 0; j < n; j++) {
+		nst_ev_plan(x->ev, j);
 		if (declare_job(x->ev, filter, jobs[j]) != NST_OK)
 			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	nst_ev_plan(x->ev, NST_EV_NO_JOB);
 	return nst_ev_preload(x->ev, err);
 }
 
-size_t nst_export_trim(struct nst_export *x, const struct nst_filter *filter,
-		       struct nst_job *const *jobs, size_t n)
+size_t nst_export_done(struct nst_export *x, size_t j)
 {
 	if (run_views_any(x->views))
 		return 0;
-	nst_ev_unwant(x->ev);
-	for (size_t j = 0; j < n; j++)
-		if (declare_job(x->ev, filter, jobs[j]) != NST_OK)
-			return 0; /* out of memory: what is declared is kept, the rest read again */
-	size_t freed = nst_ev_drop_unwanted(x->ev);
+	size_t freed = nst_ev_drop_after(x->ev, j);
 	if (freed) {
 		char line[128];
 		nst_shared_reset(x->shared);
