@@ -95,7 +95,7 @@ static void sweep_release(struct sweep *w)
 static enum nst_status sweep_init(struct sweep *w, const struct nst_spans *ranges,
 				  struct nst_error *err)
 {
-	size_t n, nthreads = 0;
+	size_t n, nthreads = 0, cap = 0;
 	memset(w, 0, sizeof *w);
 	w->r = ranges;
 	for (size_t h = 0; h < SEEN; h++)
@@ -104,8 +104,7 @@ static enum nst_status sweep_init(struct sweep *w, const struct nst_spans *range
 	if (s != NST_OK)
 		return s;
 	w->open = malloc((n ? n : 1) * sizeof *w->open);
-	w->threads = malloc((n ? n : 1) * sizeof *w->threads);
-	if (!w->open || !w->threads || nst_map_init(&w->by_tid, 64))
+	if (!w->open || nst_map_init(&w->by_tid, 64))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		int64_t tid = ranges->tid[w->order[i]];
@@ -115,6 +114,9 @@ static enum nst_status sweep_init(struct sweep *w, const struct nst_spans *range
 		}
 		uint32_t k;
 		bool fresh;
+		/* a few threads hold the ranges: grown as they come */
+		if (nthreads == cap && NST_RESIZE(w->threads, cap = cap ? 2 * cap : 16))
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		if (nst_map_get_or_put(&w->by_tid, tid, 0, (uint32_t)nthreads, &k, &fresh))
 			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		w->threads[nthreads++] = (struct thread_ranges){ i, i + 1, i, 0, INT64_MIN };
