@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "check/launches.h"
+#include "core/big.h"
 
 static const char *const paired[CHK_PAIRED_TABLES] = {
 	CHK_KERNEL, CHK_MEMCPY, CHK_MEMSET, CHK_GRAPH,
@@ -73,8 +74,8 @@ static enum nst_status index_calls(struct chk_ctx *ctx, struct chk_launches *l,
 	if (!s) s = chk_col(ctx, CHK_RUNTIME, "correlationId", &corr, err);
 	if (s != NST_OK)
 		return s;
-	uint32_t *rows = malloc((n ? n : 1) * sizeof *rows);
-	l->has_gpu = calloc(n ? n : 1, 1);
+	uint32_t *rows = nst_big_alloc(n, sizeof *rows);
+	l->has_gpu = nst_big_zalloc(n, 1);
 	if (!rows || !l->has_gpu) {
 		free(rows);
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -108,7 +109,7 @@ static enum nst_status mark_gpu_table(struct chk_ctx *ctx, struct chk_launches *
 	enum nst_status s = chk_rows(ctx, paired[t], &n, err);
 	if (!s) s = chk_col(ctx, paired[t], "globalPid", &pid, err);
 	if (!s) s = chk_col(ctx, paired[t], "correlationId", &corr, err);
-	if (s == NST_OK && !(l->has_call[t] = calloc(n ? n : 1, 1)))
+	if (s == NST_OK && !(l->has_call[t] = nst_big_zalloc(n, 1)))
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; s == NST_OK && corr && i < n; i++) {
 		int64_t r = call_of(l, l->per_process ? chk_at(pid, i) : 0, nst_col_at(corr, i));

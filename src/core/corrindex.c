@@ -1,4 +1,5 @@
 #include "core/corrindex.h"
+#include "core/big.h"
 #include "core/resize.h"
 
 #include <stdbool.h>
@@ -83,7 +84,7 @@ static int allocate(struct nst_corrindex *x)
 		struct corr_proc *p = &x->procs[k];
 		uint64_t span = (uint64_t)p->hi - (uint64_t)p->lo + 1; /* 0: all of int64 */
 		if (span != 0 && span <= 4 * (uint64_t)p->count + 4096) {
-			p->row = malloc(span * sizeof *p->row);
+			p->row = nst_big_alloc(span, sizeof *p->row);
 			if (!p->row)
 				return -1;
 			memset(p->row, 0xff, span * sizeof *p->row);

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "core/arena.h"
+#include "core/big.h"
 #include "core/clock.h"
 #include "events/events_int.h"
 
@@ -300,19 +301,19 @@ static size_t cell_size(const struct ev_col *c)
 	return c->i ? sizeof *c->i : sizeof *c->i32;
 }
 
-/* cap cells of `size` bytes; a big array is mapped with its pages
- * populated in one call (faulting them in one by one while storing
- * costs more than reading the table).  *mapped is its size then, else
- * 0 and the array comes from malloc. */
+/* cap cells of `size` bytes; a big array is mapped on its own, in huge
+ * pages where the system has them (core/big.h: faulting 4 KiB pages in
+ * one by one while storing costs more than reading the table).  *mapped
+ * is its size then, else 0 and the array comes from malloc. */
 static void *alloc_cells(size_t cap, size_t size, size_t *mapped)
 {
 	size_t bytes = (cap ? cap : 1) * size;
 	*mapped = 0;
-#if defined(MAP_POPULATE) && defined(MAP_ANONYMOUS)
+#ifdef MAP_ANONYMOUS
 	if (bytes >= (1u << 20)) {
-		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p != MAP_FAILED) {
+			nst_big_hint(p, bytes);
 			*mapped = bytes;
 			return p;
 		}

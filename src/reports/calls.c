@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
 #include "reports/shared.h"
 
 /* ---- runtime rows ---------------------------------------------------------- */
@@ -29,7 +30,7 @@ static enum nst_status load_calls(struct nst_ctx *ctx, struct nst_error *err)
 	if (!c->start || !c->end || !c->name_id)
 		return nst_fail(err, NST_ERR_DB, "%s: %s lacks start, end or nameId",
 				nst_db_path(ctx->db), RUNTIME);
-	c->rows = malloc((c->n ? c->n : 1) * sizeof *c->rows);
+	c->rows = nst_big_alloc(c->n, sizeof *c->rows);
 	if (!c->rows)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory reading %s", RUNTIME);
 	for (size_t i = 0; i < c->n; i++)
@@ -109,7 +110,7 @@ static enum nst_status build_call_chain(struct nst_ctx *ctx, const struct nst_ca
 	ctx->shared->chain_built = true;
 	if (ndups == 0)
 		return NST_OK;
-	uint32_t *next = malloc((c->n ? c->n : 1) * sizeof *next);
+	uint32_t *next = nst_big_alloc(c->n, sizeof *next);
 	uint32_t *end = malloc((ndups ? ndups : 1) * sizeof *end);
 	struct nst_map chains = { 0 }; /* (first row, 0) -> end[] */
 	enum nst_status s = NST_OK;

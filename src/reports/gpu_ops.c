@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
 #include "core/resize.h"
 
 /* ---- the columns every GPU activity table shares ------------------------- */
@@ -113,7 +114,7 @@ static uint32_t *dense_slot(struct nst_ctx *ctx, struct nst_op_names *nm, int sp
 	if (key < 0 || (uint64_t)key >= n)
 		return NULL;
 	if (!nm->dense[space]) {
-		if (!(nm->dense[space] = calloc(n, sizeof *nm->dense[space])))
+		if (!(nm->dense[space] = nst_big_zalloc(n, sizeof *nm->dense[space])))
 			return NULL;
 		nm->ndense[space] = n;
 	}
@@ -413,7 +414,7 @@ static enum nst_status order_groups(const struct nst_op_rows *r,
 				    enum nst_op_order how, struct nst_op_summary *s,
 				    struct nst_error *err)
 {
-	int64_t *group_name = malloc((s->n ? s->n : 1) * sizeof *group_name);
+	int64_t *group_name = nst_big_alloc(s->n, sizeof *group_name);
 	uint32_t *rank = name_ranks(nm);
 	if (!group_name || !rank) {
 		free(group_name);
@@ -443,7 +444,7 @@ enum nst_status nst_op_summarize(const struct nst_op_rows *r,
 		return nst_fail(err, NST_ERR_INTERNAL, "too many grouping keys");
 	for (size_t k = 0; k < nextra; k++)
 		keys[1 + k] = extra[k];
-	uint32_t *rows = malloc((r->n ? r->n : 1) * sizeof *rows);
+	uint32_t *rows = nst_big_alloc(r->n, sizeof *rows);
 	if (!rows)
 		return no_memory(err);
 	for (size_t i = 0; i < r->n; i++)
@@ -457,8 +458,8 @@ enum nst_status nst_op_summarize(const struct nst_op_rows *r,
 		return st;
 	}
 	s->n = s->g.n;
-	s->cat = malloc(s->n ? s->n : 1);
-	s->order = malloc((s->n ? s->n : 1) * sizeof *s->order);
+	s->cat = nst_big_alloc(s->n, 1);
+	s->order = nst_big_alloc(s->n, sizeof *s->order);
 	if (!s->cat || !s->order)
 		st = no_memory(err);
 	if (st == NST_OK) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
 #include "core/sqlstat.h"
 #include "reports/gpu_time.h"
 #include "reports/shared.h"
@@ -46,9 +47,9 @@ static enum nst_status reserve(struct nst_gt_ops *ops, size_t cap, struct nst_er
 	if (!cap)
 		cap = 1;
 	for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
-		if (!(*cols[c] = malloc(cap * sizeof **cols[c])))
+		if (!(*cols[c] = nst_big_alloc(cap, sizeof **cols[c])))
 			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	if (!(ops->kind = malloc(cap)))
+	if (!(ops->kind = nst_big_alloc(cap, 1)))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	return NST_OK;
 }
@@ -336,7 +337,7 @@ static bool measure(const struct nst_gt_ops *ops, const uint32_t *idx, size_t n,
 enum nst_status nst_gt_order(const struct nst_gt_ops *ops, enum nst_gt_by by, uint32_t **order,
 			     struct nst_error *err)
 {
-	*order = malloc((ops->n ? ops->n : 1) * sizeof **order);
+	*order = nst_big_alloc(ops->n, sizeof **order);
 	enum nst_status s = *order ? order_ops(ops, by, *order, err)
 				   : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (s) {

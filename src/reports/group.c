@@ -1,6 +1,7 @@
 /* Grouping rows by key tuples, distributions over the groups, and the
  * stable orders (merge sort by comparison, radix sort by an int64 key). */
 #include "reports/group.h"
+#include "core/big.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,7 @@ static size_t find_slot(const struct group_table *t, const struct nst_col *const
 static int table_resize(struct group_table *t, size_t cap, const struct nst_col *const *keys,
 			size_t nkeys, const struct nst_groups *g)
 {
-	uint32_t *slot = malloc(cap * sizeof *slot);
+	uint32_t *slot = nst_big_alloc(cap, sizeof *slot);
 	if (!slot)
 		return -1;
 	memset(slot, 0xff, cap * sizeof *slot);
@@ -66,7 +67,7 @@ static enum nst_status assign_groups(const struct nst_col *const *keys, size_t n
 				     struct nst_error *err)
 {
 	struct group_table t = { NULL, 0 };
-	g->first = malloc((nrows ? nrows : 1) * sizeof *g->first);
+	g->first = nst_big_alloc(nrows, sizeof *g->first);
 	if (!g->first || table_resize(&t, 1024, keys, nkeys, g)) {
 		free(t.slot);
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
@@ -111,8 +112,8 @@ static bool assign_small_range(const struct nst_col *key, const uint32_t *rows, 
 	if (nrows == 0 || width >= 4 * (uint64_t)nrows + 65536)
 		return false;
 	size_t span = (size_t)width + 1;
-	uint32_t *slot = malloc(span * sizeof *slot);
-	g->first = malloc(nrows * sizeof *g->first);
+	uint32_t *slot = nst_big_alloc(span, sizeof *slot);
+	g->first = nst_big_alloc(nrows, sizeof *g->first);
 	if (!slot || !g->first) {
 		free(slot);
 		*s = nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
@@ -153,8 +154,8 @@ enum nst_status nst_group(const int64_t *const *keys, size_t nkeys,
 enum nst_status nst_group_by_ids(const uint32_t *gid, const uint32_t *rows, size_t nrows,
 				 struct nst_groups *g, struct nst_error *err)
 {
-	g->start = calloc(g->n + 1, sizeof *g->start);
-	g->order = malloc((nrows ? nrows : 1) * sizeof *g->order);
+	g->start = nst_big_zalloc(g->n + 1, sizeof *g->start);
+	g->order = nst_big_alloc(nrows, sizeof *g->order);
 	size_t *fill = malloc((g->n ? g->n : 1) * sizeof *fill);
 	if (!g->start || !g->order || !fill) {
 		free(fill);
@@ -177,7 +178,7 @@ enum nst_status nst_group_cols(const struct nst_col *const *keys, size_t nkeys,
 			       struct nst_groups *g, struct nst_error *err)
 {
 	memset(g, 0, sizeof *g);
-	uint32_t *gid = malloc((nrows ? nrows : 1) * sizeof *gid);
+	uint32_t *gid = nst_big_alloc(nrows, sizeof *gid);
 	if (!gid)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
 	enum nst_status s;
@@ -214,7 +215,7 @@ static enum nst_status group_dists(const struct nst_groups *g, const int64_t *va
 		if (g->start[k + 1] - g->start[k] > most)
 			most = g->start[k + 1] - g->start[k];
 	*out = malloc((g->n ? g->n : 1) * sizeof **out);
-	int64_t *vals = malloc(most * sizeof *vals);
+	int64_t *vals = nst_big_alloc(most, sizeof *vals);
 	if (!*out || !vals) {
 		free(*out);
 		free(vals);
@@ -283,7 +284,7 @@ void nst_stable_sort(uint32_t *idx, size_t n,
 {
 	if (in_cmp_order(idx, n, cmp, arg))
 		return;
-	uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+	uint32_t *tmp = nst_big_alloc(n, sizeof *tmp);
 	if (!tmp) { /* insertion sort: slow, but stable and allocation-free */
 		for (size_t i = 1; i < n; i++)
 			for (size_t j = i; j > 0 && cmp(idx[j], idx[j - 1], arg) < 0; j--) {
@@ -356,7 +357,7 @@ static bool sort_packed(uint32_t *idx, size_t n, const int64_t *key, enum nst_st
 	int rowbits = bits_of(idx[n - 1]);
 	if (bits_of((uint64_t)hi - (uint64_t)lo) + rowbits > 64)
 		return false;
-	uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+	uint64_t *a = nst_big_alloc(n, sizeof *a), *b = nst_big_alloc(n, sizeof *b);
 	if (!a || !b) {
 		free(a);
 		free(b);
@@ -436,7 +437,7 @@ static bool sort_few_keys(uint32_t *idx, size_t n, const int64_t *key, enum nst_
 			  struct nst_error *err)
 {
 	struct few_keys f = { .n = 0 };
-	uint8_t *slot = malloc(n ? n : 1);
+	uint8_t *slot = nst_big_alloc(n, 1);
 	if (!slot) {
 		*s = nst_fail(err, NST_ERR_NOMEM, "out of memory sorting rows");
 		return true;
@@ -453,7 +454,7 @@ static bool sort_few_keys(uint32_t *idx, size_t n, const int64_t *key, enum nst_
 		at[rank[slot[i]] + 1]++;
 	for (size_t r = 0; r < f.n; r++)
 		at[r + 1] += at[r];
-	uint32_t *out = malloc((n ? n : 1) * sizeof *out);
+	uint32_t *out = nst_big_alloc(n, sizeof *out);
 	if (!out) {
 		free(slot);
 		*s = nst_fail(err, NST_ERR_NOMEM, "out of memory sorting rows");
@@ -493,7 +494,7 @@ static bool few_runs(const uint32_t *idx, size_t n, const int64_t *key, size_t *
 static enum nst_status merge_runs(uint32_t *idx, size_t n, const int64_t *key, size_t *ends,
 				  size_t nruns, struct nst_error *err)
 {
-	uint32_t *tmp = malloc(n * sizeof *tmp), *src = idx, *dst = tmp;
+	uint32_t *tmp = nst_big_alloc(n, sizeof *tmp), *src = idx, *dst = tmp;
 	if (!tmp)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory sorting rows");
 	while (nruns > 1) {
@@ -530,8 +531,8 @@ enum nst_status nst_sort_by_key(uint32_t *idx, size_t n, const int64_t *key,
 	enum nst_status packed;
 	if (sort_few_keys(idx, n, key, &packed, err) || sort_packed(idx, n, key, &packed, err))
 		return packed;
-	struct keyed_rows a = { malloc(n * sizeof *a.key), idx };
-	struct keyed_rows b = { malloc(n * sizeof *b.key), malloc(n * sizeof *b.row) };
+	struct keyed_rows a = { nst_big_alloc(n, sizeof *a.key), idx };
+	struct keyed_rows b = { nst_big_alloc(n, sizeof *b.key), nst_big_alloc(n, sizeof *b.row) };
 	enum nst_status s = NST_OK;
 	if (!a.key || !b.key || !b.row) {
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory sorting rows");

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
 #include "core/resize.h"
 #include "core/strtab.h"
 
@@ -12,9 +13,9 @@ enum nst_status nst_spans_alloc(struct nst_spans *s, size_t n, struct nst_error 
 {
 	size_t m = n ? n : 1;
 	s->n = n;
-	s->start = malloc(m * sizeof *s->start);
-	s->end = malloc(m * sizeof *s->end);
-	s->tid = malloc(m * sizeof *s->tid);
+	s->start = nst_big_alloc(m, sizeof *s->start);
+	s->end = nst_big_alloc(m, sizeof *s->end);
+	s->tid = nst_big_alloc(m, sizeof *s->tid);
 	if (s->start && s->end && s->tid)
 		return NST_OK;
 	nst_spans_release(s);
@@ -40,8 +41,8 @@ static bool span_valid(const struct nst_spans *s, uint32_t i)
 static enum nst_status range_order(const struct nst_spans *s, uint32_t **out, size_t *n,
 				   struct nst_error *err)
 {
-	uint32_t *idx = malloc((s->n ? s->n : 1) * sizeof *idx);
-	int64_t *neg_end = malloc((s->n ? s->n : 1) * sizeof *neg_end);
+	uint32_t *idx = nst_big_alloc(s->n, sizeof *idx);
+	int64_t *neg_end = nst_big_alloc(s->n, sizeof *neg_end);
 	*out = idx;
 	*n = 0;
 	if (!idx || !neg_end) {
@@ -103,7 +104,7 @@ static enum nst_status sweep_init(struct sweep *w, const struct nst_spans *range
 	enum nst_status s = range_order(ranges, &w->order, &n, err);
 	if (s != NST_OK)
 		return s;
-	w->open = malloc((n ? n : 1) * sizeof *w->open);
+	w->open = nst_big_alloc(n, sizeof *w->open);
 	if (!w->open || nst_map_init(&w->by_tid, 64))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
@@ -162,7 +163,7 @@ static int sweep_query(struct sweep *w, struct thread_ranges *t, int64_t start, 
 static enum nst_status query_order(const struct nst_spans *s, uint32_t **out, size_t *n,
 				   struct nst_error *err)
 {
-	uint32_t *idx = malloc((s->n ? s->n : 1) * sizeof *idx);
+	uint32_t *idx = nst_big_alloc(s->n, sizeof *idx);
 	*out = idx;
 	*n = 0;
 	if (!idx)
@@ -219,8 +220,8 @@ static enum nst_status by_call_fill(struct by_call *b, const struct nst_calls *c
 	for (size_t k = 0; k < nl; k++)
 		n += l[k].n;
 	memset(b, 0, sizeof *b);
-	b->end = calloc(c->n ? c->n : 1, sizeof *b->end);
-	b->order = malloc((n ? n : 1) * sizeof *b->order);
+	b->end = nst_big_zalloc(c->n, sizeof *b->end);
+	b->order = nst_big_alloc(n, sizeof *b->order);
 	if (!b->end || !b->order)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory ordering launches by call");
 	for (size_t k = 0; k < nl; k++)
@@ -274,7 +275,7 @@ static bool rows_in_start_order(struct sweep *w, const struct nst_calls *c,
 static enum nst_status rows_by_start(struct by_call *b, const struct nst_calls *c,
 				     struct nst_error *err)
 {
-	b->rows = malloc((c->n ? c->n : 1) * sizeof *b->rows);
+	b->rows = nst_big_alloc(c->n, sizeof *b->rows);
 	if (!b->rows)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory ordering launches by call");
 	for (uint32_t r = 0; r < c->n; r++)
@@ -434,7 +435,7 @@ static enum nst_status innermost_ranges(struct nst_ctx *ctx, const struct nst_sp
 		s = nst_launches_of(ctx, KERNEL, true, &l, err);
 	if (s != NST_OK)
 		return s;
-	best = malloc((l.n ? l.n : 1) * sizeof *best);
+	best = nst_big_alloc(l.n, sizeof *best);
 	if (!best)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; s == NST_OK && i < l.n; i++)
@@ -540,8 +541,8 @@ enum nst_status nst_nvtx_kernel_names(struct nst_ctx *ctx, const struct nst_col 
 	if (!s) s = nst_nvtx_load(&all, &nv, err);
 	if (!s) s = own_thread_ranges(&all, &nv, &ranges, err);
 	if (s == NST_OK) {
-		range_of = malloc((nk ? nk : 1) * sizeof *range_of);
-		*ids = malloc((nk ? nk : 1) * sizeof **ids);
+		range_of = nst_big_alloc(nk, sizeof *range_of);
+		*ids = nst_big_alloc(nk, sizeof **ids);
 		if (!range_of || !*ids)
 			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	}

@@ -3,6 +3,7 @@
  * on it, longest first. */
 #include <stdlib.h>
 
+#include "core/big.h"
 #include "rules/gpu_busy.h"
 
 static const char *const cols[] = {
@@ -133,7 +134,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	struct nst_busy b;
 	enum nst_status s = nst_busy_load(ctx, &b, err);
 	struct gaps gp = { 0, limit < b.n ? limit : b.n, NULL };
-	if (s == NST_OK && !(gp.g = malloc((gp.cap ? gp.cap : 1) * sizeof *gp.g)))
+	if (s == NST_OK && !(gp.g = nst_big_alloc(gp.cap, sizeof *gp.g)))
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (s == NST_OK) {
 		find_gaps(&b, gap_ms * 1000000, &gp);
