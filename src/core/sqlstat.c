@@ -285,6 +285,23 @@ static void select_rank(int64_t *v, size_t lo, size_t hi, size_t k)
 			swap_i64(&v[j - 1], &v[j]);
 }
 
+void nst_select_ranks(int64_t *vals, size_t n, size_t *ranks, size_t m)
+{
+	/* ascending: each rank is then looked for above the one before */
+	for (size_t i = 1; i < m; i++)
+		for (size_t j = i; j > 0 && ranks[j - 1] > ranks[j]; j--) {
+			size_t t = ranks[j];
+			ranks[j] = ranks[j - 1];
+			ranks[j - 1] = t;
+		}
+	for (size_t i = 0, lo = 0; i < m; i++) {
+		if (ranks[i] < lo)
+			continue; /* a rank already placed */
+		select_rank(vals, lo, n, ranks[i]);
+		lo = ranks[i] + 1;
+	}
+}
+
 bool nst_dist_of_unordered(int64_t *vals, size_t n, struct nst_dist *out)
 {
 	struct nst_dist d;
@@ -294,19 +311,7 @@ bool nst_dist_of_unordered(int64_t *vals, size_t n, struct nst_dist *out)
 	m += quantile_ranks(n, 1, 4, at + m);
 	m += quantile_ranks(n, 1, 2, at + m);
 	m += quantile_ranks(n, 3, 4, at + m);
-	/* ascending: each rank is then looked for above the one before */
-	for (size_t i = 1; i < m; i++)
-		for (size_t j = i; j > 0 && at[j - 1] > at[j]; j--) {
-			size_t t = at[j];
-			at[j] = at[j - 1];
-			at[j - 1] = t;
-		}
-	for (size_t i = 0, lo = 0; i < m; i++) {
-		if (at[i] < lo)
-			continue; /* a rank already placed */
-		select_rank(vals, lo, n, at[i]);
-		lo = at[i] + 1;
-	}
+	nst_select_ranks(vals, n, at, m);
 	quartiles(vals, n, &d);
 	*out = d;
 	return true;

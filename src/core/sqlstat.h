@@ -38,6 +38,10 @@ bool nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out);
  * the quantiles read are put in place, in place, where a sort takes a
  * buffer as large as vals (76 MB for the 10M launches of one API). */
 bool nst_dist_of_unordered(int64_t *vals, size_t n, struct nst_dist *out);
+/* Puts the element of each rank (0-based, below n; sorted here) where a
+ * sort would put it, moving others but not sorting them: a few quantiles
+ * of n values in O(n). */
+void nst_select_ranks(int64_t *vals, size_t n, size_t *ranks, size_t m);
 
 /* *sum += v; false, with *sum unchanged, when the result does not fit. */
 static inline bool nst_add_i64(int64_t *sum, int64_t v)

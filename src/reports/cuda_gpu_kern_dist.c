@@ -4,17 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
+#include "core/search.h"
 #include "reports/gpu_ops.h"
 #include "reports/gpu_time.h"
-#include "core/search.h"
 
 /* Nearest rank: the smallest value with at least pct% of the values at or
- * below it, sorted[ceil(pct * n / 100) - 1].  An element of the data, so
- * a P99 of integer ns is an integer ns that some launch took. */
-static int64_t nearest_rank(const int64_t *sorted, size_t n, int pct)
+ * below it, the (ceil(pct * n / 100) - 1)-th smallest.  An element of the
+ * data, so a P99 of integer ns is an integer ns that some launch took. */
+static size_t nearest_rank(size_t n, int pct)
 {
 	size_t rank = ((size_t)pct * n + 99) / 100;
-	return sorted[rank ? rank - 1 : 0];
+	return rank ? rank - 1 : 0;
 }
 
 /* What a kernel group needs beyond its nst_dist. */
@@ -23,42 +24,56 @@ struct dist_extra {
 	int64_t busy; /* the busy time of the devices its launches ran on */
 };
 
-/* The busy time of device dev (groups by device, in device order). */
-static int64_t device_busy(const struct nst_gt_group *dg, size_t ndev, int64_t dev)
+/* Busy time by device, in device order, and which of them a group used. */
+struct devices {
+	const struct nst_gt_group *dg;
+	size_t n;
+	bool *used;
+};
+
+/* Marks the device of each row; a device without busy time adds none. */
+static void mark_devices(struct devices *d, const struct nst_col *device, const uint32_t *rows,
+			 size_t n)
 {
-	size_t lo = nst_lower_bound(dg, ndev, sizeof *dg, offsetof(struct nst_gt_group, device), dev);
-	return lo < ndev && dg[lo].device == dev ? dg[lo].busy.covered : 0;
+	memset(d->used, 0, d->n ? d->n : 1);
+	int64_t last = 0;
+	for (size_t i = 0; i < n; i++) {
+		/* a kernel-only set collects row i of the table as row i */
+		int64_t dev = nst_col_or_null(device, rows[i]);
+		if (i > 0 && dev == last)
+			continue;
+		last = dev;
+		size_t at = nst_lower_bound(d->dg, d->n, sizeof *d->dg,
+					    offsetof(struct nst_gt_group, device), dev);
+		if (at < d->n && d->dg[at].device == dev)
+			d->used[at] = true;
+	}
 }
 
-/* Busy time summed over the distinct devices in devs[0..n) (sorted here). */
-static int64_t busy_of_devices(int64_t *devs, size_t n, const struct nst_gt_group *dg, size_t ndev)
+static int64_t busy_of_used(const struct devices *d)
 {
-	nst_sort_i64(devs, n);
 	int64_t busy = 0;
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || devs[i] != devs[i - 1])
-			busy += device_busy(dg, ndev, devs[i]);
+	for (size_t k = 0; k < d->n; k++)
+		busy += d->used[k] ? d->dg[k].busy.covered : 0;
 	return busy;
 }
 
-/* One group's percentiles and busy time; vals and devs are scratch. */
+/* One group's percentiles and busy time; vals is scratch. */
 static void group_extra(const struct nst_op_set *set, uint32_t grp, const struct nst_col *device,
-			const struct nst_gt_group *dg, size_t ndev, int64_t *vals, int64_t *devs,
-			struct dist_extra *x)
+			struct devices *devs, int64_t *vals, struct dist_extra *x)
 {
 	const struct nst_groups *g = &set->sum.g;
 	size_t n = g->start[grp + 1] - g->start[grp];
 	const uint32_t *rows = g->order + g->start[grp];
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		vals[i] = set->rows.value[rows[i]];
-		/* a kernel-only set collects row i of the table as row i */
-		devs[i] = nst_col_or_null(device, rows[i]);
-	}
-	nst_sort_i64(vals, n);
-	x->p50 = nearest_rank(vals, n, 50);
-	x->p90 = nearest_rank(vals, n, 90);
-	x->p99 = nearest_rank(vals, n, 99);
-	x->busy = busy_of_devices(devs, n, dg, ndev);
+	size_t at[3] = { nearest_rank(n, 50), nearest_rank(n, 90), nearest_rank(n, 99) };
+	nst_select_ranks(vals, n, at, 3); /* ascending already: at keeps its order */
+	x->p50 = vals[at[0]];
+	x->p90 = vals[at[1]];
+	x->p99 = vals[at[2]];
+	mark_devices(devs, device, rows, n);
+	x->busy = busy_of_used(devs);
 }
 
 static const char *const cols[] = {
@@ -97,18 +112,19 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 	enum nst_status s = nst_ev_col(ctx->ev, KERNEL, "deviceId", &device, err);
 	if (s)
 		return s;
-	int64_t *vals = malloc(n * sizeof *vals), *devs = malloc(n * sizeof *devs);
-	if (!vals || !devs)
+	int64_t *vals = nst_big_alloc(n, sizeof *vals);
+	struct devices devs = { dg, ndev, malloc(ndev ? ndev : 1) };
+	if (!vals || !devs.used)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	else s = out->begin(out->ctx, cols, NCOLS, err);
 	for (size_t k = 0; !s && k < set->sum.n && k < kept; k++) {
 		uint32_t grp = set->sum.order[k];
 		struct dist_extra x;
-		group_extra(set, grp, device, dg, ndev, vals, devs, &x);
+		group_extra(set, grp, device, &devs, vals, &x);
 		s = emit_row(out, &set->sum.d[grp], &x, nst_op_group_name(set, grp), err);
 	}
 	free(vals);
-	free(devs);
+	free(devs.used);
 	return s;
 }
 

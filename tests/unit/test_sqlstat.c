@@ -169,6 +169,28 @@ static void unordered_dist_equals_sorted(void **state)
 		}
 }
 
+/* Ranks selected in place hold what the sorted values hold there, for
+ * the ranks in any order and repeated; kern_dist's P50, P90, P99. */
+static void selected_ranks_equal_sorted(void **state)
+{
+	(void)state;
+	static int64_t a[5000], b[5000];
+	static const size_t sizes[] = { 1, 2, 3, 17, 100, 1001, 5000 };
+	srand(5);
+	for (int shape = 0; shape < 7; shape++)
+		for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+			size_t n = sizes[k];
+			shaped(a, n, shape);
+			memcpy(b, a, n * sizeof *a);
+			nst_sort_i64(a, n);
+			size_t at[4] = { (99 * n + 99) / 100 - 1, (50 * n + 99) / 100 - 1,
+					 (90 * n + 99) / 100 - 1, (50 * n + 99) / 100 - 1 };
+			nst_select_ranks(b, n, at, 4);
+			for (size_t r = 0; r < 4; r++)
+				assert_true(b[at[r]] == a[at[r]]);
+		}
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -205,6 +227,7 @@ int main(void)
 		cmocka_unit_test(dist_matches_two_pass_formulas),
 		cmocka_unit_test(stdev_of_one_value_is_zero),
 		cmocka_unit_test(unordered_dist_equals_sorted),
+		cmocka_unit_test(selected_ranks_equal_sorted),
 		cmocka_unit_test(radix_sort_agrees_with_qsort),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
