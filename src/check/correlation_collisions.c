@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check/launches.h"
+#include "core/big.h"
 #include "core/search.h"
 
 struct use {
@@ -70,7 +71,7 @@ static void count_group(const struct calls *c, struct chk_result *r, const struc
 static enum nst_status sorted_ids(struct chk_result *r, const struct calls *c,
 				  struct nst_error *err)
 {
-	struct use *u = malloc((c->n ? c->n : 1) * sizeof *u);
+	struct use *u = nst_big_alloc(c->n, sizeof *u);
 	if (!u)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	size_t n = 0;
@@ -229,8 +230,8 @@ static void count_dense(struct chk_result *r, const struct calls *c, const struc
 static enum nst_status dense_ids(struct chk_result *r, const struct calls *c, struct dense *d,
 				 struct nst_error *err)
 {
-	d->mask = calloc(d->span, sizeof *d->mask);
-	d->calls = calloc(d->span, sizeof *d->calls);
+	d->mask = nst_big_zalloc(d->span, sizeof *d->mask);
+	d->calls = nst_big_zalloc(d->span, sizeof *d->calls);
 	enum nst_status s = NST_OK;
 	if (!d->mask || !d->calls) {
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -263,7 +264,7 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 	if (!s) s = chk_col(ctx, CHK_RUNTIME, "rowid", &c.rowid, err);
 	if (s || !c.corr || !c.gtid)
 		return s;
-	struct dense d = { .nprocs = 0, .proc = malloc(c.n ? c.n : 1) };
+	struct dense d = { .nprocs = 0, .proc = nst_big_alloc(c.n, 1) };
 	if (!d.proc)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	else if (!dense_fits(&c, &d))

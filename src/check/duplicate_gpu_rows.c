@@ -7,6 +7,7 @@
 #include "core/sqlstat.h"
 
 #include "check/launches.h"
+#include "core/big.h"
 
 struct span {
 	int64_t dev, stream, start, end;
@@ -74,7 +75,7 @@ static int64_t span_hash(const struct span *s)
 static enum nst_status repeated_hashes(const struct gpu_cols *g, size_t total, int64_t **out,
 				       size_t *n, struct nst_error *err)
 {
-	int64_t *h = malloc((total ? total : 1) * sizeof *h);
+	int64_t *h = nst_big_alloc(total, sizeof *h);
 	if (!h)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	size_t k = 0;
@@ -193,7 +194,7 @@ static enum nst_status collect(struct chk_ctx *ctx, struct span **out, size_t *n
 		return merged_candidates(&g, out, n, err);
 	if (s == NST_OK)
 		s = repeated_hashes(&g, total, &rep, &nrep, err);
-	if (s == NST_OK && nrep > 0 && !(*out = malloc(total * sizeof **out)))
+	if (s == NST_OK && nrep > 0 && !(*out = nst_big_alloc(total, sizeof **out)))
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t t = 0; s == NST_OK && nrep > 0 && t < 3; t++)
 		for (size_t i = 0; i < g.rows[t]; i++) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "check/launches.h"
+#include "core/big.h"
 #include "core/hashmap.h"
 
 struct kern {
@@ -101,7 +102,7 @@ static bool sweep(const struct kern *k, size_t n, struct found *f)
 static enum nst_status sorted_sweep(const struct kernel_cols *c, struct found *f,
 				    struct nst_error *err)
 {
-	struct kern *k = malloc((c->n ? c->n : 1) * sizeof *k);
+	struct kern *k = nst_big_alloc(c->n, sizeof *k);
 	if (!k)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	size_t n = 0;

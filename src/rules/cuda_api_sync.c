@@ -3,6 +3,7 @@
  * backtrace records are not calls (nsys 2024.2.3 lists each call twice). */
 #include <stdlib.h>
 
+#include "core/big.h"
 #include "rules/rule.h"
 
 static const char *const cols[] = {
@@ -47,8 +48,8 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	if (!s) s = nst_calls_ids(ctx, &c, err);
 	if (s != NST_OK)
 		return s;
-	int64_t *dur = malloc((c->n ? c->n : 1) * sizeof *dur);
-	uint32_t *idx = malloc((c->ncalls ? c->ncalls : 1) * sizeof *idx);
+	int64_t *dur = nst_big_alloc(c->n, sizeof *dur);
+	uint32_t *idx = nst_big_alloc(c->ncalls, sizeof *idx);
 	if (!dur || !idx) {
 		free(dur);
 		free(idx);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
 #include "rules/rule.h"
 
 #define DX12_API "DX12_API"
@@ -128,11 +129,11 @@ static enum nst_status find(struct nst_ctx *ctx, const struct dx12 *d, struct wa
 			    struct nst_error *err)
 {
 	size_t nops = d->nops ? d->nops : 1;
-	uint32_t *by = malloc((d->ncalls ? d->ncalls : 1) * sizeof *by);
-	w->op = malloc(nops * sizeof *w->op);
-	w->call = malloc(nops * sizeof *w->call);
-	w->dur = malloc(nops * sizeof *w->dur);
-	w->warn = malloc(nops * sizeof *w->warn);
+	uint32_t *by = nst_big_alloc(d->ncalls, sizeof *by);
+	w->op = nst_big_alloc(nops, sizeof *w->op);
+	w->call = nst_big_alloc(nops, sizeof *w->call);
+	w->dur = nst_big_alloc(nops, sizeof *w->dur);
+	w->warn = nst_big_alloc(nops, sizeof *w->warn);
 	if (!by || !w->op || !w->call || !w->dur || !w->warn) {
 		free(by);
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -205,7 +206,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	if (!s && d.nops && d.ncalls) s = nst_require_strings(ctx, err);
 	struct warned w = { 0 };
 	if (!s && d.ncalls) s = find(ctx, &d, &w, err);
-	uint32_t *idx = malloc((w.n ? w.n : 1) * sizeof *idx);
+	uint32_t *idx = nst_big_alloc(w.n, sizeof *idx);
 	if (!s && !idx) s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (!s) {
 		for (size_t k = 0; k < w.n; k++)

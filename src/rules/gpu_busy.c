@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
 #include "core/hashmap.h"
 #include "core/resize.h"
 #include "rules/gpu_busy.h"
@@ -216,8 +217,8 @@ static int assign_ids(const struct nst_busy *b, struct nst_groups *g, uint32_t *
 static enum nst_status group(struct nst_busy *b, struct nst_error *err)
 {
 	nst_groups_release(&b->g);
-	uint32_t *gid = malloc((b->n ? b->n : 1) * sizeof *gid);
-	b->g.first = malloc((b->n ? b->n : 1) * sizeof *b->g.first);
+	uint32_t *gid = nst_big_alloc(b->n, sizeof *gid);
+	b->g.first = nst_big_alloc(b->n, sizeof *b->g.first);
 	enum nst_status s = NST_OK;
 	if (!gid || !b->g.first || assign_ids(b, &b->g, gid))
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");

@@ -4,6 +4,7 @@
  * least used first. */
 #include <stdlib.h>
 
+#include "core/big.h"
 #include "rules/gpu_busy.h"
 
 static const char *const cols[] = {
@@ -147,7 +148,7 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 			    struct nst_rule_notes *notes, const struct nst_busy *b,
 			    const struct regions *rg, struct nst_error *err)
 {
-	uint32_t *idx = malloc((rg->n ? rg->n : 1) * sizeof *idx);
+	uint32_t *idx = nst_big_alloc(rg->n, sizeof *idx);
 	if (!idx)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t k = 0; k < rg->n; k++)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rules/mem_calls.h"
+#include "core/big.h"
 
 #define MEM_KIND "ENUM_CUDA_MEM_KIND"
 
@@ -181,7 +182,7 @@ enum nst_status nst_mem_rule_run(struct nst_ctx *ctx, const struct nst_sink *out
 	if (!s) s = nst_calls_ids(&all, &c, err);
 	if (!s) s = load(ctx, rule->table, &m, err);
 	if (!s) s = join(&all, rule, &m, c, &p, err);
-	uint32_t *idx = s ? NULL : malloc((p.n ? p.n : 1) * sizeof *idx);
+	uint32_t *idx = s ? NULL : nst_big_alloc(p.n, sizeof *idx);
 	if (!s && !idx)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (s != NST_OK) {

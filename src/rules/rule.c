@@ -6,6 +6,7 @@
 
 #include "rules/rule.h"
 
+#include "core/big.h"
 #include "core/parse.h"
 
 int64_t nst_rule_int(const struct nst_ctx *ctx, const char *key, int64_t dflt)
@@ -72,7 +73,7 @@ static bool radix_longer_first(uint32_t *idx, size_t n, const int64_t *dur)
 	uint32_t top = 0;
 	for (size_t i = 0; i < n; i++)
 		top = idx[i] > top ? idx[i] : top;
-	int64_t *inverse = malloc(((size_t)top + 1) * sizeof *inverse);
+	int64_t *inverse = nst_big_alloc((size_t)top + 1, sizeof *inverse);
 	if (!inverse)
 		return false;
 	for (size_t i = 0; i < n; i++)
