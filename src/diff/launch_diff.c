@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
 #include "core/hashmap.h"
 #include "core/seqdiff.h"
 #include "core/strtab.h"
@@ -132,7 +133,7 @@ static enum nst_status read_keys(struct nst_ctx *ctx, struct keys *k, bool base,
 		st = nst_ev_col(ctx->ev, KERNEL, dim_cols[i], &dim[i], err);
 	if (st != NST_OK)
 		return st;
-	if (!(s->key = malloc((s->n ? s->n : 1) * sizeof *s->key)))
+	if (!(s->key = nst_big_alloc(s->n, sizeof *s->key)))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t r = 0; st == NST_OK && r < s->n; r++) {
 		int64_t d[6], sid = name ? nst_col_at(name, r) : NST_NULL_I64;
@@ -169,9 +170,9 @@ static enum nst_status order_streams(struct nst_ctx *ctx, struct side *s, struct
 	enum nst_status st = nst_ev_col(ctx->ev, KERNEL, "deviceId", &c.device, err);
 	if (st == NST_OK)
 		st = nst_ev_col(ctx->ev, KERNEL, "streamId", &c.stream, err);
-	s->order = malloc((s->n ? s->n : 1) * sizeof *s->order);
-	s->seq = malloc((s->n ? s->n : 1) * sizeof *s->seq);
-	s->streams = malloc((s->n ? s->n : 1) * sizeof *s->streams);
+	s->order = nst_big_alloc(s->n, sizeof *s->order);
+	s->seq = nst_big_alloc(s->n, sizeof *s->seq);
+	s->streams = nst_big_alloc(s->n, sizeof *s->streams);
 	if (st == NST_OK && (!s->order || !s->seq || !s->streams))
 		st = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (st != NST_OK)
@@ -265,7 +266,7 @@ static int better(const void *x, const void *y)
 
 static uint32_t *sorted_keys(const struct side *s)
 {
-	uint32_t *k = malloc((s->n ? s->n : 1) * sizeof *k);
+	uint32_t *k = nst_big_alloc(s->n, sizeof *k);
 	if (!k)
 		return NULL;
 	memcpy(k, s->seq, s->n * sizeof *k);
@@ -278,7 +279,7 @@ static enum nst_status pair_streams(struct side *a, struct side *b, struct nst_e
 {
 	uint32_t *ka = sorted_keys(a), *kb = sorted_keys(b);
 	size_t nc = a->nstreams * b->nstreams, m = 0;
-	struct candidate *c = malloc((nc ? nc : 1) * sizeof *c);
+	struct candidate *c = nst_big_alloc(nc, sizeof *c);
 	enum nst_status st = ka && kb && c ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; st == NST_OK && i < a->nstreams; i++)
 		for (size_t j = 0; j < b->nstreams; j++) {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
 #include "events/events_int.h"
 
 struct view_col {
@@ -150,7 +151,7 @@ static enum nst_status select_rows(struct ev_view *v, struct view_table *t,
 	}
 	if (n > UINT32_MAX)
 		return nst_fail(err, NST_ERR_INTERNAL, "%s: too many rows to filter", t->name);
-	t->keep = malloc((n ? n : 1) * sizeof *t->keep);
+	t->keep = nst_big_alloc(n, sizeof *t->keep);
 	if (!t->keep)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t r = 0; r < n; r++)
@@ -205,7 +206,7 @@ static struct view_col *copy_col(struct view_table *t, const char *name, bool te
 	struct view_col *c = calloc(1, sizeof *c);
 	size_t size = text ? sizeof(const char *) : sizeof(int64_t);
 	if (!c || !(c->name = strdup(name)) ||
-	    !(c->cells = malloc((t->n ? t->n : 1) * size))) {
+	    !(c->cells = nst_big_alloc(t->n, size))) {
 		if (c)
 			free(c->name);
 		free(c);

@@ -3,6 +3,7 @@
  * not calls and are left out (nsys 2024.2.3 lists them as extra rows). */
 #include <stdlib.h>
 
+#include "core/big.h"
 #include "reports/common.h"
 #include "reports/threads.h"
 
@@ -62,7 +63,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	if (s != NST_OK)
 		return s;
 	struct nst_threads t = { 0 };
-	uint32_t *order = malloc((c->ncalls ? c->ncalls : 1) * sizeof *order);
+	uint32_t *order = nst_big_alloc(c->ncalls, sizeof *order);
 	if (!order)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t k = 0; k < c->ncalls; k++)

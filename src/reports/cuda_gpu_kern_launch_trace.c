@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/kernel_names.h"
+#include "core/big.h"
 #include "reports/common.h"
+#include "reports/kernel_names.h"
 
 static const char *const cols[] = {
 	"PID", "DevId", "Strm", "CorrId", "Start:ts_ns", "End:ts_ns", "Duration:dur_ns",
@@ -80,7 +81,7 @@ static int64_t sole_process(const struct nst_calls *c)
 static enum nst_status load_processes(struct kernels *k, const int64_t *col,
 				      const struct launches *l, struct nst_error *err)
 {
-	k->gpid = malloc((k->n ? k->n : 1) * sizeof *k->gpid);
+	k->gpid = nst_big_alloc(k->n, sizeof *k->gpid);
 	if (!k->gpid)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	int64_t sole = col ? NST_NULL_I64 : sole_process(l->calls);
@@ -140,8 +141,8 @@ static enum nst_status output_order(struct trace *tr, struct nst_error *err)
 {
 	const struct kernels *k = &tr->k;
 	size_t n = k->n ? k->n : 1;
-	int64_t *pid = malloc(n * sizeof *pid);
-	tr->order = malloc(n * sizeof *tr->order);
+	int64_t *pid = nst_big_alloc(n, sizeof *pid);
+	tr->order = nst_big_alloc(n, sizeof *tr->order);
 	if (!pid || !tr->order) {
 		free(pid);
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -179,7 +180,7 @@ static enum nst_status number_instances(struct trace *tr, struct nst_error *err)
 	for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++)
 		if (candidates[i])
 			keys[nkeys++] = candidates[i];
-	tr->instance = malloc((k->n ? k->n : 1) * sizeof *tr->instance);
+	tr->instance = nst_big_alloc(k->n, sizeof *tr->instance);
 	if (!tr->instance)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	struct nst_groups g;

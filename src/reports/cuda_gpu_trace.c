@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/kernel_names.h"
+#include "core/big.h"
 #include "reports/gpu_ops.h"
+#include "reports/kernel_names.h"
 
 #define GPU_INFO "TARGET_INFO_GPU"
 #define GPU_INFO_OLD "TARGET_INFO_CUDA_GPU" /* before schema 2.x had TARGET_INFO_GPU */
@@ -310,8 +311,8 @@ static enum nst_status start_order(const struct trace *tr, uint32_t **order, siz
 				   struct nst_error *err)
 {
 	*n = tr->k.t.n + tr->c.t.n + tr->m.t.n;
-	int64_t *start = malloc((*n ? *n : 1) * sizeof *start);
-	*order = malloc((*n ? *n : 1) * sizeof **order);
+	int64_t *start = nst_big_alloc(*n, sizeof *start);
+	*order = nst_big_alloc(*n, sizeof **order);
 	if (!start || !*order) {
 		free(start);
 		free(*order);

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/kernel_names.h"
+#include "core/big.h"
 #include "reports/kern_exec.h"
+#include "reports/kernel_names.h"
 
 /* What a launch is grouped by.  Names are compared as text, the way nsys
  * groups them, so two name ids with one text form one group. */
@@ -38,13 +39,13 @@ static enum nst_status fill_keys(struct nst_ctx *ctx, const struct nst_kexec *j,
 				 struct launch_keys *k, struct nst_error *err)
 {
 	size_t n = j->n ? j->n : 1;
-	k->pid = malloc(n * sizeof *k->pid);
-	k->tid = malloc(n * sizeof *k->tid);
-	k->dev = malloc(n * sizeof *k->dev);
-	k->api = malloc(n * sizeof *k->api);
-	k->kname = malloc(n * sizeof *k->kname);
-	k->api_text = malloc(n * sizeof *k->api_text);
-	k->kname_text = malloc(n * sizeof *k->kname_text);
+	k->pid = nst_big_alloc(n, sizeof *k->pid);
+	k->tid = nst_big_alloc(n, sizeof *k->tid);
+	k->dev = nst_big_alloc(n, sizeof *k->dev);
+	k->api = nst_big_alloc(n, sizeof *k->api);
+	k->kname = nst_big_alloc(n, sizeof *k->kname);
+	k->api_text = nst_big_alloc(n, sizeof *k->api_text);
+	k->kname_text = nst_big_alloc(n, sizeof *k->kname_text);
 	if (!k->pid || !k->tid || !k->dev || !k->api || !k->kname || !k->api_text ||
 	    !k->kname_text)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -92,8 +93,8 @@ static enum nst_status text_rank(const struct nst_groups *g, const struct launch
 				 const uint32_t *row_group, int64_t *rank,
 				 struct nst_error *err)
 {
-	uint32_t *order = malloc((g->n ? g->n : 1) * sizeof *order);
-	int64_t *group_rank = malloc((g->n ? g->n : 1) * sizeof *group_rank);
+	uint32_t *order = nst_big_alloc(g->n, sizeof *order);
+	int64_t *group_rank = nst_big_alloc(g->n, sizeof *group_rank);
 	if (!order || !group_rank) {
 		free(order);
 		free(group_rank);
@@ -122,9 +123,9 @@ static enum nst_status group_launches(const struct launch_keys *k, size_t n,
 				      struct nst_groups *g, int64_t **rank_of,
 				      struct nst_error *err)
 {
-	uint32_t *rows = malloc((n ? n : 1) * sizeof *rows);
-	uint32_t *row_group = malloc((n ? n : 1) * sizeof *row_group);
-	*rank_of = malloc((n ? n : 1) * sizeof **rank_of);
+	uint32_t *rows = nst_big_alloc(n, sizeof *rows);
+	uint32_t *row_group = nst_big_alloc(n, sizeof *row_group);
+	*rank_of = nst_big_alloc(n, sizeof **rank_of);
 	struct nst_groups by_id;
 	enum nst_status s = NST_OK;
 	if (!rows || !row_group || !*rank_of) {
@@ -181,7 +182,7 @@ static enum nst_status summarise(const struct nst_kexec *j, const struct nst_gro
 		if (g->start[gi + 1] - g->start[gi] > most)
 			most = g->start[gi + 1] - g->start[gi];
 	int64_t *buf[NMETRICS];
-	int64_t *block = malloc(most * NMETRICS * sizeof *block);
+	int64_t *block = nst_big_alloc(most, NMETRICS * sizeof *block);
 	if (!block)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (int m = 0; m < NMETRICS; m++)
@@ -257,7 +258,7 @@ static enum nst_status emit(const struct nst_sink *out, const struct launch_keys
 			    const struct launch_group *lg, size_t n,
 			    const int64_t *rank, struct nst_error *err)
 {
-	uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+	uint32_t *order = nst_big_alloc(n, sizeof *order);
 	if (!order)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
@@ -280,7 +281,7 @@ static enum nst_status summarise_and_emit(struct nst_ctx *ctx, const struct nst_
 	enum nst_status s = fill_keys(ctx, j, &k, err);
 	if (s == NST_OK)
 		s = group_launches(&k, j->n, &g, &rank, err);
-	if (s == NST_OK && !(lg = calloc(g.n ? g.n : 1, sizeof *lg)))
+	if (s == NST_OK && !(lg = nst_big_zalloc(g.n, sizeof *lg)))
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (s == NST_OK)
 		s = summarise(j, &g, lg, err);

@@ -3,8 +3,9 @@
  * waited in the queue after it, and how long the kernel ran. */
 #include <stdlib.h>
 
-#include "reports/kernel_names.h"
+#include "core/big.h"
 #include "reports/kern_exec.h"
+#include "reports/kernel_names.h"
 
 static enum nst_status emit_launch(struct nst_ctx *ctx, const struct nst_sink *out,
 				   struct nst_kexec *j, size_t i, struct nst_error *err)
@@ -56,8 +57,8 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 static enum nst_status launch_order(const struct nst_kexec *j, uint32_t **order,
 				    struct nst_error *err)
 {
-	*order = malloc((j->n ? j->n : 1) * sizeof **order);
-	int64_t *start = malloc((j->n ? j->n : 1) * sizeof *start);
+	*order = nst_big_alloc(j->n, sizeof **order);
+	int64_t *start = nst_big_alloc(j->n, sizeof *start);
 	if (!*order || !start) {
 		free(*order);
 		free(start);

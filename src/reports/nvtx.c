@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
 #include "core/strtab.h"
 
 #define DOMAIN_CREATE 75
@@ -152,9 +153,9 @@ static enum nst_status domains_build(const struct nst_nvtx *nv, struct domains *
 	size_t n = 0;
 	for (size_t i = 0; i < nv->n; i++)
 		n += nst_col_at(nv->type, i) == DOMAIN_CREATE;
-	d->text = malloc((n ? n : 1) * sizeof *d->text);
-	d->next = malloc((n ? n : 1) * sizeof *d->next);
-	d->last = malloc((n ? n : 1) * sizeof *d->last);
+	d->text = nst_big_alloc(n, sizeof *d->text);
+	d->next = nst_big_alloc(n, sizeof *d->next);
+	d->last = nst_big_alloc(n, sizeof *d->last);
 	if (!d->text || !d->next || !d->last || nst_map_init(&d->by_thread, n) ||
 	    nst_map_init(&d->by_proc, n))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory reading NVTX domains");

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
 #include "reports/gpu_ops.h"
 
 const struct nst_need nst_proj_needs[] = {
@@ -143,7 +144,7 @@ static enum nst_status own_thread_spans(struct nst_ctx *ctx, struct nst_proj *p,
 
 static enum nst_status alloc_i64(int64_t **out, size_t n, struct nst_error *err)
 {
-	*out = calloc(n ? n : 1, sizeof **out);
+	*out = nst_big_zalloc(n, sizeof **out);
 	return *out ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 }
 
@@ -154,7 +155,7 @@ static enum nst_status keep_projected(struct nst_proj *p, const struct projected
 	size_t n = 0, m = p->named.n;
 	for (size_t i = 0; i < m; i++)
 		n += r[i].nops > 0;
-	p->entry = malloc((n ? n : 1) * sizeof *p->entry);
+	p->entry = nst_big_alloc(n, sizeof *p->entry);
 	enum nst_status s = p->entry ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (!s) s = alloc_i64(&p->pstart, n, err);
 	if (!s) s = alloc_i64(&p->pend, n, err);
@@ -175,7 +176,7 @@ static enum nst_status project(struct nst_ctx *ctx, struct nst_proj *p, struct n
 	struct ops o;
 	struct nst_spans ranges = { 0 };
 	size_t m = p->named.n;
-	struct acc a = { .o = &o, .r = calloc(m ? m : 1, sizeof *a.r) };
+	struct acc a = { .o = &o, .r = nst_big_zalloc(m, sizeof *a.r) };
 	enum nst_status s = ops_load(ctx, &o, err);
 	if (!s && !a.r)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -195,7 +196,7 @@ static enum nst_status project(struct nst_ctx *ctx, struct nst_proj *p, struct n
 static enum nst_status nesting_order(const struct nst_proj *p, uint32_t *idx,
 				     struct nst_error *err)
 {
-	int64_t *key = malloc((p->n ? p->n : 1) * sizeof *key);
+	int64_t *key = nst_big_alloc(p->n, sizeof *key);
 	if (!key)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < p->n; i++) {
@@ -285,12 +286,12 @@ static enum nst_status nest(struct nst_ctx *ctx, struct nst_proj *p, bool stacks
 			    struct nst_error *err)
 {
 	size_t n = p->n ? p->n : 1;
-	uint32_t *idx = malloc(n * sizeof *idx);
+	uint32_t *idx = nst_big_alloc(n, sizeof *idx);
 	enum nst_status s = idx ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (!s) s = alloc_i64(&p->lvl, n, err);
 	if (!s) s = alloc_i64(&p->nchild, n, err);
 	if (!s) s = alloc_i64(&p->parent, n, err);
-	if (!s && stacks && !(p->stack = calloc(n, sizeof *p->stack)))
+	if (!s && stacks && !(p->stack = nst_big_zalloc(n, sizeof *p->stack)))
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (!s) s = find_parents(p, err);
 	if (!s) s = nesting_order(p, idx, err);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
 #include "reports/nvtx_gpu_proj.h"
 
 struct sums {
@@ -23,10 +24,10 @@ static void sums_release(struct sums *m)
 static enum nst_status group(const struct nst_proj *p, struct sums *m, struct nst_error *err)
 {
 	size_t n = p->n ? p->n : 1;
-	uint32_t *rows = malloc(n * sizeof *rows);
-	m->name = malloc(n * sizeof *m->name);
-	m->style = malloc(n * sizeof *m->style);
-	m->dur = malloc(n * sizeof *m->dur);
+	uint32_t *rows = nst_big_alloc(n, sizeof *rows);
+	m->name = nst_big_alloc(n, sizeof *m->name);
+	m->style = nst_big_alloc(n, sizeof *m->style);
+	m->dur = nst_big_alloc(n, sizeof *m->dur);
 	enum nst_status s = NST_OK;
 	if (!rows || !m->name || !m->style || !m->dur)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -130,7 +131,7 @@ static enum nst_status emit(const struct nst_sink *out, const struct nst_proj *p
 		"Proj Max:dur_ns", "Proj StdDev:dur_ns", "Total GPU Ops", "Avg GPU Ops",
 		"Avg Range Lvl", "Avg Num Child",
 	};
-	uint32_t *order = malloc((m->g.n ? m->g.n : 1) * sizeof *order);
+	uint32_t *order = nst_big_alloc(m->g.n, sizeof *order);
 	if (!order)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t g = 0; g < m->g.n; g++)

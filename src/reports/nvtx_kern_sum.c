@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
 #include "core/resize.h"
 #include "reports/kernel_names.h"
 #include "reports/nvtx_gpu.h"
@@ -71,13 +72,13 @@ static enum nst_status pair_up(struct joined *j, struct nst_error *err)
 	for (size_t i = 0; s == NST_OK && i < ranges.n; i++)
 		if (nst_col_or_null(j->end_tid, j->named.row[i]) != NST_NULL_I64)
 			ranges.start[i] = NST_NULL_I64; /* ended on another thread */
-	j->matched = calloc(j->l.n ? j->l.n : 1, 1);
+	j->matched = nst_big_zalloc(j->l.n, 1);
 	if (s == NST_OK && !j->matched)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (s == NST_OK)
 		s = nst_launches_in_ranges(&ranges, j->calls, &j->l, 1, take_pair, j, err);
 	nst_spans_release(&ranges);
-	uint8_t *launched = calloc(j->nk ? j->nk : 1, 1);
+	uint8_t *launched = nst_big_zalloc(j->nk, 1);
 	if (s == NST_OK && !launched)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; s == NST_OK && i < j->l.n; i++) {
@@ -153,7 +154,7 @@ static bool fits_narrow(int64_t v)
 static int build_key(const struct joined *j, int key, struct key_col *c)
 {
 	size_t n = j->p.n ? j->p.n : 1;
-	if (!(c->narrow = malloc(n * sizeof *c->narrow)))
+	if (!(c->narrow = nst_big_alloc(n, sizeof *c->narrow)))
 		return -1;
 	for (size_t i = 0; i < j->p.n; i++) {
 		int64_t v = pair_key(j, key, i);
@@ -168,7 +169,7 @@ static int build_key(const struct joined *j, int key, struct key_col *c)
 		c->col = (struct nst_col){ .i32 = c->narrow };
 		return 0;
 	}
-	if (!(c->wide = malloc(n * sizeof *c->wide)))
+	if (!(c->wide = nst_big_alloc(n, sizeof *c->wide)))
 		return -1;
 	for (size_t i = 0; i < j->p.n; i++)
 		c->wide[i] = pair_key(j, key, i);
@@ -187,11 +188,11 @@ static int64_t key_at(const struct summary *m, int key, size_t row)
 static enum nst_status distinct_counts(const struct joined *j, struct summary *m,
 				       struct nst_error *err)
 {
-	uint32_t *rmark = malloc((j->nv.n ? j->nv.n : 1) * sizeof *rmark);
-	uint32_t *kmark = malloc((j->nk ? j->nk : 1) * sizeof *kmark);
+	uint32_t *rmark = nst_big_alloc(j->nv.n, sizeof *rmark);
+	uint32_t *kmark = nst_big_alloc(j->nk, sizeof *kmark);
 	size_t ng = m->g.n ? m->g.n : 1;
-	m->nvtx_inst = calloc(ng, sizeof *m->nvtx_inst);
-	m->kern_inst = calloc(ng, sizeof *m->kern_inst);
+	m->nvtx_inst = nst_big_zalloc(ng, sizeof *m->nvtx_inst);
+	m->kern_inst = nst_big_zalloc(ng, sizeof *m->kern_inst);
 	enum nst_status s = NST_OK;
 	if (!rmark || !kmark || !m->nvtx_inst || !m->kern_inst) {
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -223,8 +224,8 @@ static enum nst_status summarise(const struct joined *j, struct summary *m,
 				 struct nst_error *err)
 {
 	size_t n = j->p.n ? j->p.n : 1;
-	uint32_t *rows = malloc(n * sizeof *rows);
-	m->dur = malloc(n * sizeof *m->dur);
+	uint32_t *rows = nst_big_alloc(n, sizeof *rows);
+	m->dur = nst_big_alloc(n, sizeof *m->dur);
 	bool ok = rows && m->dur;
 	for (int k = 0; ok && k < NKEYS; k++)
 		ok = build_key(j, k, &m->key[k]) == 0;
@@ -301,7 +302,7 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 		"Total Time:dur_ns", "Avg:dur_ns", "Med:dur_ns", "Min:dur_ns",
 		"Max:dur_ns", "StdDev:dur_ns", "Kernel Name",
 	};
-	uint32_t *order = malloc((m->g.n ? m->g.n : 1) * sizeof *order);
+	uint32_t *order = nst_big_alloc(m->g.n, sizeof *order);
 	if (!order)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t g = 0; g < m->g.n; g++)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
 #include "reports/common.h"
 
 static int64_t dur_of(const struct nst_nvtx_tree_in *in, uint32_t i)
@@ -174,12 +175,12 @@ static void scratch_release(struct scratch *s)
 static int scratch_alloc(struct scratch *s, size_t n)
 {
 	size_t k = n ? n : 1;
-	s->sorted = malloc(k * sizeof *s->sorted);
-	s->stack = malloc(k * sizeof *s->stack);
-	s->tmp = malloc(k * sizeof *s->tmp);
-	s->rank = malloc(k * sizeof *s->rank);
-	s->neg_end = malloc(k * sizeof *s->neg_end);
-	s->fen = malloc((k + 1) * sizeof *s->fen);
+	s->sorted = nst_big_alloc(k, sizeof *s->sorted);
+	s->stack = nst_big_alloc(k, sizeof *s->stack);
+	s->tmp = nst_big_alloc(k, sizeof *s->tmp);
+	s->rank = nst_big_alloc(k, sizeof *s->rank);
+	s->neg_end = nst_big_alloc(k, sizeof *s->neg_end);
+	s->fen = nst_big_alloc(k + 1, sizeof *s->fen);
 	return s->sorted && s->stack && s->tmp && s->rank && s->neg_end && s->fen ? 0 : -1;
 }
 
@@ -188,11 +189,11 @@ static int tree_alloc(struct nst_nvtx_tree *t, size_t n)
 	size_t k = n ? n : 1;
 	memset(t, 0, sizeof *t);
 	t->n = n;
-	t->parent = malloc(k * sizeof *t->parent);
-	t->level = calloc(k, sizeof *t->level);
-	t->nchild = calloc(k, sizeof *t->nchild);
-	t->child_dur = calloc(k, sizeof *t->child_dur);
-	t->dropped = calloc(k, sizeof *t->dropped);
+	t->parent = nst_big_alloc(k, sizeof *t->parent);
+	t->level = nst_big_zalloc(k, sizeof *t->level);
+	t->nchild = nst_big_zalloc(k, sizeof *t->nchild);
+	t->child_dur = nst_big_zalloc(k, sizeof *t->child_dur);
+	t->dropped = nst_big_zalloc(k, sizeof *t->dropped);
 	return t->parent && t->level && t->nchild && t->child_dur && t->dropped ? 0 : -1;
 }
 
@@ -331,10 +332,10 @@ enum nst_status nst_nvtx_tree_order(const struct nst_nvtx_tree_in *in,
 				    size_t *nrows, struct nst_error *err)
 {
 	size_t k = in->n ? in->n : 1;
-	uint32_t *by_id = malloc(k * sizeof *by_id);
-	uint32_t *kids = malloc(k * sizeof *kids);
-	size_t *first = malloc((k + 1) * sizeof *first);
-	*order = malloc(k * sizeof **order);
+	uint32_t *by_id = nst_big_alloc(k, sizeof *by_id);
+	uint32_t *kids = nst_big_alloc(k, sizeof *kids);
+	size_t *first = nst_big_alloc(k + 1, sizeof *first);
+	*order = nst_big_alloc(k, sizeof **order);
 	*nrows = 0;
 	enum nst_status s = NST_OK;
 	if (!by_id || !kids || !first || !*order) {

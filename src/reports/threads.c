@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "core/big.h"
 #include "reports/common.h"
 
 enum nst_status nst_threads_load(struct nst_ctx *ctx, struct nst_threads *t,
@@ -13,8 +14,8 @@ enum nst_status nst_threads_load(struct nst_ctx *ctx, struct nst_threads *t,
 	if (!s) s = nst_ev_i64(ctx->ev, THREADS, "priority", &t->priority, err);
 	if (s != NST_OK)
 		return s;
-	t->next = malloc((t->n ? t->n : 1) * sizeof *t->next);
-	uint32_t *last = malloc((t->n ? t->n : 1) * sizeof *last);
+	t->next = nst_big_alloc(t->n, sizeof *t->next);
+	uint32_t *last = nst_big_alloc(t->n, sizeof *last);
 	if (!t->next || !last || nst_map_init(&t->first, t->n) != 0) {
 		free(last);
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory reading %s", THREADS);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
 #include "core/copykind.h"
 #include "reports/gpu_ops.h"
 #include "reports/kernel_names.h"
@@ -533,9 +534,9 @@ static enum nst_status nvtx_order(struct walk *wk, struct nvtx_order *o, struct 
 		return s;
 	nst_nvtx_named_once(&o->named);
 	size_t n = o->named.n ? o->named.n : 1;
-	o->idx = malloc(n * sizeof *o->idx);
-	o->start = malloc(n * sizeof *o->start);
-	o->end = malloc(n * sizeof *o->end);
+	o->idx = nst_big_alloc(n, sizeof *o->idx);
+	o->start = nst_big_alloc(n, sizeof *o->start);
+	o->end = nst_big_alloc(n, sizeof *o->end);
 	if (!o->idx || !o->start || !o->end)
 		return nomem(err);
 	for (size_t k = 0; k < o->named.n; k++) {
@@ -586,7 +587,7 @@ static enum nst_status walk_host(struct walk *wk, struct nst_error *err)
 	const struct nst_calls *c = wk->calls;
 	size_t ncalls = c ? c->ncalls : 0;
 	struct nvtx_order o = { 0 };
-	uint32_t *idx = malloc((ncalls ? ncalls : 1) * sizeof *idx);
+	uint32_t *idx = nst_big_alloc(ncalls, sizeof *idx);
 	enum nst_status s = idx ? nvtx_order(wk, &o, err) : nomem(err);
 	if (s == NST_OK && ncalls) {
 		memcpy(idx, c->rows, ncalls * sizeof *idx);
@@ -655,7 +656,7 @@ static enum nst_status count_launches(struct walk *wk, struct nst_error *err)
 		s = nst_calls_results(wk->ctx, &wk->calls, err);
 	if (s != NST_OK || !wk->calls->gtid || !wk->calls->corr)
 		return s;
-	wk->gpu_left = calloc(wk->calls->n ? wk->calls->n : 1, sizeof *wk->gpu_left);
+	wk->gpu_left = nst_big_zalloc(wk->calls->n, sizeof *wk->gpu_left);
 	if (!wk->gpu_left)
 		return nomem(err);
 	for (int i = 0; i < 3; i++)
@@ -781,8 +782,8 @@ static enum nst_status walk_gpu(struct walk *wk, struct nst_error *err)
 	size_t n = wk->gpu[0].t.n + wk->gpu[1].t.n + wk->gpu[2].t.n;
 	if (!n)
 		return NST_OK;
-	int64_t *start = malloc(n * sizeof *start);
-	uint32_t *idx = malloc(n * sizeof *idx);
+	int64_t *start = nst_big_alloc(n, sizeof *start);
+	uint32_t *idx = nst_big_alloc(n, sizeof *idx);
 	enum nst_status s = start && idx ? NST_OK : nomem(err);
 	for (size_t op = 0; s == NST_OK && op < n; op++) {
 		struct gpu_op o = op_at(wk, op);
