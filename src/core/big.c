@@ -2,6 +2,7 @@
 
 #include "core/big.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -24,14 +25,25 @@ void nst_big_hint(void *p, size_t bytes)
 #endif
 }
 
+/* n * size bytes, n at least 1; false when that does not fit a size_t
+ * (checked here: a sanitizer's calloc aborts where glibc's fails). */
+static bool bytes_of(size_t *n, size_t size, size_t *bytes)
+{
+	if (*n == 0)
+		*n = 1;
+	if (size && *n > SIZE_MAX / size)
+		return false;
+	*bytes = *n * size;
+	return true;
+}
+
 void *nst_big_alloc(size_t n, size_t size)
 {
-	if (n == 0)
-		n = 1;
-	if (size && n > SIZE_MAX / size)
+	size_t bytes;
+	if (!bytes_of(&n, size, &bytes))
 		return NULL;
-	void *p = malloc(n * size);
-	nst_big_hint(p, n * size);
+	void *p = malloc(bytes);
+	nst_big_hint(p, bytes);
 	return p;
 }
 
@@ -39,7 +51,10 @@ void *nst_big_alloc(size_t n, size_t size)
  * still comes before the first fault. */
 void *nst_big_zalloc(size_t n, size_t size)
 {
-	void *p = calloc(n ? n : 1, size);
-	nst_big_hint(p, (n ? n : 1) * size);
+	size_t bytes;
+	if (!bytes_of(&n, size, &bytes))
+		return NULL;
+	void *p = calloc(n, size);
+	nst_big_hint(p, bytes);
 	return p;
 }
