@@ -28,13 +28,12 @@ static bool is_use(const struct calls *c, size_t i)
 	       nst_col_at(c->gtid, i) != NST_NULL_I64;
 }
 
-/* Called for every id that collides: all of them, in a capture of two
- * processes that each number their calls from 1. */
-static void note_id(const struct calls *c, struct chk_result *r, int64_t corr, uint32_t row,
-		    int64_t procs, int64_t calls, int64_t first, int64_t other)
+#define SHARING "calls sharing those ids"
+
+/* An id that collides as an example row (chk_example keeps the first). */
+static void note_example(const struct calls *c, struct chk_result *r, int64_t corr, uint32_t row,
+			 int64_t procs, int64_t calls, int64_t first, int64_t other)
 {
-	r->count++;
-	chk_part_add(r, "calls sharing those ids", calls);
 	struct chk_example *e = chk_example(r, CHK_RUNTIME, chk_at(c->rowid, row));
 	chk_num(e, "correlationId", corr);
 	chk_num(e, "processes", procs);
@@ -42,6 +41,14 @@ static void note_id(const struct calls *c, struct chk_result *r, int64_t corr, u
 	chk_num(e, "first globalPid", first);
 	if (other != NST_NULL_I64)
 		chk_num(e, "other globalPid", other);
+}
+
+static void note_id(const struct calls *c, struct chk_result *r, int64_t corr, uint32_t row,
+		    int64_t procs, int64_t calls, int64_t first, int64_t other)
+{
+	r->count++;
+	chk_part_add(r, SHARING, calls);
+	note_example(c, r, corr, row, procs, calls, first, other);
 }
 
 /* ---- any ids and processes: every call sorted by (id, process, row) ---- */
@@ -213,18 +220,24 @@ static void count_dense(struct chk_result *r, const struct calls *c, const struc
 		if (__builtin_popcountll(d->mask[at]) > 1)
 			ids[nids++] = d->lo + (int64_t)at;
 	first_rows(c, d, ids, rows, nids);
-	for (size_t at = 0; at < d->span; at++) {
+	for (size_t k = 0; k < nids; k++) {
+		size_t at = (size_t)(ids[k] - d->lo);
 		uint64_t m = d->mask[at];
-		if (__builtin_popcountll(m) < 2)
-			continue;
-		int64_t id = d->lo + (int64_t)at;
-		uint32_t row = 0;
-		for (size_t k = 0; k < nids; k++)
-			if (ids[k] == id)
-				row = rows[k];
-		note_id(c, r, id, row, __builtin_popcountll(m), d->calls[at],
-			d->procs[__builtin_ctzll(m)], d->procs[__builtin_ctzll(m & (m - 1))]);
+		note_example(c, r, ids[k], rows[k], __builtin_popcountll(m), d->calls[at],
+			     d->procs[__builtin_ctzll(m)], d->procs[__builtin_ctzll(m & (m - 1))]);
 	}
+	/* every id collides in a capture of two processes that each number
+	 * their calls from 1: counted here, not noted one by one */
+	int64_t colliding = 0, calls = 0;
+	for (size_t at = 0; at < d->span; at++) {
+		if (__builtin_popcountll(d->mask[at]) < 2)
+			continue;
+		colliding++;
+		calls += d->calls[at];
+	}
+	r->count += colliding;
+	if (colliding > 0)
+		chk_part_add(r, SHARING, calls);
 }
 
 static enum nst_status dense_ids(struct chk_result *r, const struct calls *c, struct dense *d,
