@@ -211,29 +211,28 @@ static void first_rows(const struct calls *c, const struct dense *d, const int64
 	}
 }
 
+/* Every id collides in a capture of two processes that each number
+ * their calls from 1: the ids are counted in one pass over the range and
+ * only the first, the examples, are noted. */
 static void count_dense(struct chk_result *r, const struct calls *c, const struct dense *d)
 {
-	int64_t ids[CHK_MAX_EXAMPLES];
+	int64_t ids[CHK_MAX_EXAMPLES], colliding = 0, calls = 0;
 	uint32_t rows[CHK_MAX_EXAMPLES];
 	size_t nids = 0;
-	for (size_t at = 0; at < d->span && nids < CHK_MAX_EXAMPLES; at++)
-		if (__builtin_popcountll(d->mask[at]) > 1)
+	for (size_t at = 0; at < d->span; at++) {
+		if (__builtin_popcountll(d->mask[at]) < 2)
+			continue;
+		if (nids < CHK_MAX_EXAMPLES)
 			ids[nids++] = d->lo + (int64_t)at;
+		colliding++;
+		calls += d->calls[at];
+	}
 	first_rows(c, d, ids, rows, nids);
 	for (size_t k = 0; k < nids; k++) {
 		size_t at = (size_t)(ids[k] - d->lo);
 		uint64_t m = d->mask[at];
 		note_example(c, r, ids[k], rows[k], __builtin_popcountll(m), d->calls[at],
 			     d->procs[__builtin_ctzll(m)], d->procs[__builtin_ctzll(m & (m - 1))]);
-	}
-	/* every id collides in a capture of two processes that each number
-	 * their calls from 1: counted here, not noted one by one */
-	int64_t colliding = 0, calls = 0;
-	for (size_t at = 0; at < d->span; at++) {
-		if (__builtin_popcountll(d->mask[at]) < 2)
-			continue;
-		colliding++;
-		calls += d->calls[at];
 	}
 	r->count += colliding;
 	if (colliding > 0)
