@@ -297,6 +297,10 @@ const char *nst_export_path(const struct nst_export *x);
 /* How many threads work on x at once (its options' read_threads): 1 or 2.
  * Jobs on one export may run on that many threads together. */
 int nst_export_threads(const struct nst_export *x);
+/* Whether x's options have a timing callback, and one line to it (a
+ * front-end's own step: a section of a page). */
+bool nst_export_timed(const struct nst_export *x);
+void nst_export_timing(struct nst_export *x, const char *line);
 
 /* The span of what the capture traced, in ns on the timeline filters use:
  * the first start and the last end of the rows of every table with start

@@ -147,6 +147,40 @@ size_t nst_corrindex_dups(const struct nst_corrindex *x, const uint32_t **row,
 	return x->ndups;
 }
 
+/* Each duplicate joins the end of its first row's chain (a map from first
+ * row to chain end keeps that O(1) when many rows share one key). */
+int nst_corrindex_chain(const struct nst_corrindex *x, size_t nrows, uint32_t **next)
+{
+	size_t nfirst = 0;
+	*next = NULL;
+	if (x->ndups == 0)
+		return 0;
+	uint32_t *nx = nst_big_alloc(nrows, sizeof *nx);
+	uint32_t *end = malloc(x->ndups * sizeof *end);
+	struct nst_map chains = { 0 }; /* (first row, 0) -> end[] */
+	int rc = !nx || !end || nst_map_init(&chains, x->ndups) ? -1 : 0;
+	if (rc == 0)
+		memset(nx, 0xff, (nrows ? nrows : 1) * sizeof *nx);
+	for (size_t k = 0; rc == 0 && k < x->ndups; k++) {
+		uint32_t at;
+		bool fresh;
+		rc = nst_map_get_or_put(&chains, x->dup_first[k], 0, (uint32_t)nfirst, &at, &fresh);
+		if (rc == 0 && fresh)
+			end[nfirst++] = x->dup_first[k];
+		if (rc == 0) {
+			nx[end[at]] = x->dup_row[k];
+			end[at] = x->dup_row[k];
+		}
+	}
+	nst_map_release(&chains);
+	free(end);
+	if (rc != 0)
+		free(nx);
+	else
+		*next = nx;
+	return rc;
+}
+
 int64_t nst_corrindex_find(struct nst_corrindex *x, int64_t process, int64_t id)
 {
 	struct corr_proc *p = proc_of(x, process);

@@ -36,6 +36,11 @@ int nst_corrindex_build(struct nst_corrindex *x, const struct nst_col *process,
  * the row that holds the key; returns how many. */
 size_t nst_corrindex_dups(const struct nst_corrindex *x, const uint32_t **row,
 			  const uint32_t **first);
+/* The rows sharing a key as chains: *next (nst_big_alloc'ed, nrows
+ * entries, nrows above every indexed row) holds, for each indexed row,
+ * the next row in row order with its key, UINT32_MAX after the last;
+ * NULL when no two rows share a key.  Returns -1 when out of memory. */
+int nst_corrindex_chain(const struct nst_corrindex *x, size_t nrows, uint32_t **next);
 /* The row for (process, id), or -1. */
 int64_t nst_corrindex_find(struct nst_corrindex *x, int64_t process, int64_t id);
 void nst_corrindex_release(struct nst_corrindex *x);

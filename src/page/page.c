@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "page/page.h"
 
 static const char csp[] =
@@ -170,7 +171,14 @@ static void write_section(struct section_job *j)
 	}
 	struct page p = *j->page;
 	p.out = mem;
+	struct nst_export *x = p.xs[0];
+	double t0 = nst_export_timed(x) ? nst_seconds() : 0;
 	j->status = j->s->write(&p, &j->err);
+	if (nst_export_timed(x)) {
+		char line[96];
+		snprintf(line, sizeof line, "wrote section %s in %.3f s", j->s->id, nst_seconds() - t0);
+		nst_export_timing(x, line);
+	}
 	if (ferror(mem) && j->status == NST_OK)
 		j->status = nst_fail(&j->err, NST_ERR_NOMEM, "out of memory writing the page");
 	if (fclose(mem) != 0 && j->status == NST_OK)

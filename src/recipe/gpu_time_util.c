@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/big.h"
 #include "recipe/recipe.h"
 #include "reports/gpu_time.h"
 
@@ -202,56 +203,79 @@ static enum nst_status rank_rows(struct recipe_part *rp, const struct args *a,
 	int64_t capture = ops->span_end - ops->span_start;
 	if (n == ops->n)
 		return rank_rows_of(rp, a, ops, by_device, capture, uid, err);
-	struct nst_gt_ops sub = { .n = n, .span_start = ops->span_start, .span_end = ops->span_end };
-	int64_t **dst[] = { &sub.start, &sub.end, &sub.device, &sub.gpid, &sub.stream };
-	int64_t *const src[] = { ops->start, ops->end, ops->device, ops->gpid, ops->stream };
-	int64_t *buf = malloc((n ? n : 1) * sizeof *buf * 5);
-	sub.kind = malloc(n ? n : 1);
-	enum nst_status s = buf && sub.kind ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t c = 0; s == NST_OK && c < 5; c++) {
-		*dst[c] = buf + c * n;
-		for (size_t i = 0; i < n; i++)
-			(*dst[c])[i] = src[c][idx[i]];
-	}
-	for (size_t i = 0; s == NST_OK && i < n; i++)
+	struct nst_gt_ops sub = { .n = n, .lanes = ops->lanes, .nlanes = ops->nlanes,
+				  .span_start = ops->span_start, .span_end = ops->span_end };
+	sub.start = nst_big_alloc(n, sizeof *sub.start);
+	sub.end = nst_big_alloc(n, sizeof *sub.end);
+	sub.lane = nst_big_alloc(n, sizeof *sub.lane);
+	sub.kind = nst_big_alloc(n, 1);
+	enum nst_status s = sub.start && sub.end && sub.lane && sub.kind
+				    ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; s == NST_OK && i < n; i++) {
+		sub.start[i] = ops->start[idx[i]];
+		sub.end[i] = ops->end[idx[i]];
+		sub.lane[i] = ops->lane[idx[i]];
 		sub.kind[i] = ops->kind[idx[i]];
+	}
 	uint32_t *order = NULL;
 	if (s == NST_OK)
 		s = nst_gt_order(&sub, NST_GT_BY_DEVICE, &order, err);
 	if (s == NST_OK)
 		s = rank_rows_of(rp, a, &sub, order, capture, uid, err);
 	free(order);
+	free(sub.start);
+	free(sub.end);
+	free(sub.lane);
 	free(sub.kind);
-	free(buf);
 	return s;
 }
 
 /* The ranks of an export's operations: each operation's rank as an index
- * into the distinct uids, in order of first appearance. */
+ * into the distinct uids, in order of first appearance.  of stays NULL
+ * while every operation is of the first rank (the usual export), so one
+ * rank costs no array as long as the operations. */
 struct ranks {
 	recipe_uid *uid;
 	size_t n;
 	uint32_t *of; /* by operation */
 };
 
+/* A second rank appeared: the operations before it are all rank 0. */
+static enum nst_status start_of(struct ranks *r, size_t nops, struct nst_error *err)
+{
+	recipe_uid *uid = realloc(r->uid, (nops ? nops : 1) * sizeof *r->uid);
+	if (uid)
+		r->uid = uid;
+	r->of = nst_big_zalloc(nops, sizeof *r->of);
+	return r->uid && r->of ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+}
+
 static enum nst_status ranks_of(struct recipe_part *rp, const struct nst_gt_ops *ops,
 				struct ranks *r, struct nst_error *err)
 {
 	r->n = 0;
-	r->uid = malloc((ops->n ? ops->n : 1) * sizeof *r->uid);
-	r->of = malloc((ops->n ? ops->n : 1) * sizeof *r->of);
-	if (!r->uid || !r->of)
+	r->of = NULL;
+	r->uid = malloc(sizeof *r->uid);
+	if (!r->uid)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < ops->n; i++) {
-		recipe_uid uid = recipe_rank_of(rp, ops->gpid[i]);
+		recipe_uid uid = recipe_rank_of(rp, nst_gt_lane_of(ops, i)->gpid);
 		if (!uid)
 			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		size_t k = i && r->uid[r->of[i - 1]] == uid ? r->of[i - 1] : 0;
+		if (r->n == 1 && !r->of && uid == r->uid[0])
+			continue;
+		if (r->n == 1 && !r->of) {
+			enum nst_status s = start_of(r, ops->n, err);
+			if (s)
+				return s;
+		}
+		size_t k = r->of && i && r->uid[r->of[i - 1]] == uid ? r->of[i - 1] : 0;
 		while (k < r->n && r->uid[k] != uid)
 			k++;
 		if (k == r->n)
 			r->uid[r->n++] = uid;
-		r->of[i] = (uint32_t)k;
+		if (r->of)
+			r->of[i] = (uint32_t)k;
 	}
 	return NST_OK;
 }
@@ -286,9 +310,11 @@ static enum nst_status part(struct nst_ctx *ctx, struct recipe_part *rp, const v
 	if (s != NST_OK)
 		return s;
 	s = ranks_of(rp, ops, &r, err);
-	if (s == NST_OK)
+	if (s == NST_OK && !r.of)
+		s = r.n ? rank_rows(rp, args, ops, by_device, NULL, ops->n, r.uid[0], err) : NST_OK;
+	else if (s == NST_OK)
 		s = group_ops(&r, ops->n, &idx, &at, err);
-	for (size_t k = 0; s == NST_OK && k < r.n; k++)
+	for (size_t k = 0; s == NST_OK && idx && k < r.n; k++)
 		s = rank_rows(rp, args, ops, by_device, idx + at[k], at[k + 1] - at[k], r.uid[k], err);
 	free(idx);
 	free(at);

@@ -99,48 +99,6 @@ int64_t nst_calls_find(struct nst_ctx *ctx, int64_t gpid, int64_t corr)
 
 /* ---- runtime rows sharing a launch key -------------------------------------- */
 
-/* next[] from the index's rows that share a key: each joins the end of
- * its first row's chain (a map from first row to chain end keeps that
- * O(1) when many rows share one key). */
-static enum nst_status build_call_chain(struct nst_ctx *ctx, const struct nst_calls *c,
-					struct nst_error *err)
-{
-	const uint32_t *row, *first;
-	size_t ndups = nst_corrindex_dups(&ctx->shared->call_index, &row, &first), nfirst = 0;
-	ctx->shared->chain_built = true;
-	if (ndups == 0)
-		return NST_OK;
-	uint32_t *next = nst_big_alloc(c->n, sizeof *next);
-	uint32_t *end = malloc((ndups ? ndups : 1) * sizeof *end);
-	struct nst_map chains = { 0 }; /* (first row, 0) -> end[] */
-	enum nst_status s = NST_OK;
-	if (!next || !end || nst_map_init(&chains, ndups))
-		s = nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
-	else
-		memset(next, 0xff, (c->n ? c->n : 1) * sizeof *next);
-	for (size_t k = 0; s == NST_OK && k < ndups; k++) {
-		uint32_t at;
-		bool fresh;
-		if (nst_map_get_or_put(&chains, first[k], 0, (uint32_t)nfirst, &at, &fresh)) {
-			s = nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
-			break;
-		}
-		if (fresh)
-			end[nfirst++] = first[k];
-		next[end[at]] = row[k];
-		end[at] = row[k];
-	}
-	nst_map_release(&chains);
-	free(end);
-	if (s != NST_OK) {
-		free(next);
-		ctx->shared->chain_built = false;
-	} else {
-		ctx->shared->call_next = next;
-	}
-	return s;
-}
-
 static enum nst_status calls_chain_locked(struct nst_ctx *ctx, const uint32_t **next,
 				struct nst_error *err)
 {
@@ -148,8 +106,11 @@ static enum nst_status calls_chain_locked(struct nst_ctx *ctx, const uint32_t **
 	enum nst_status s = calls_get_locked(ctx, &c, err);
 	if (s == NST_OK)
 		s = calls_index_locked(ctx, err);
-	if (s == NST_OK && !ctx->shared->chain_built)
-		s = build_call_chain(ctx, c, err);
+	if (s == NST_OK && !ctx->shared->chain_built) {
+		if (nst_corrindex_chain(&ctx->shared->call_index, c->n, &ctx->shared->call_next))
+			s = nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
+		ctx->shared->chain_built = s == NST_OK;
+	}
 	*next = ctx->shared->call_next;
 	return s;
 }

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "core/big.h"
+#include "core/hashmap.h"
+#include "core/resize.h"
 #include "core/sqlstat.h"
 #include "reports/gpu_time.h"
 #include "reports/shared.h"
@@ -43,15 +45,71 @@ static enum nst_status read_columns(struct nst_events *ev, const char *table,
 
 static enum nst_status reserve(struct nst_gt_ops *ops, size_t cap, struct nst_error *err)
 {
-	int64_t **cols[] = { &ops->start, &ops->end, &ops->device, &ops->gpid, &ops->stream };
-	if (!cap)
-		cap = 1;
-	for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
-		if (!(*cols[c] = nst_big_alloc(cap, sizeof **cols[c])))
-			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	if (!(ops->kind = nst_big_alloc(cap, 1)))
+	ops->start = nst_big_alloc(cap, sizeof *ops->start);
+	ops->end = nst_big_alloc(cap, sizeof *ops->end);
+	ops->lane = nst_big_alloc(cap, sizeof *ops->lane);
+	ops->kind = nst_big_alloc(cap, 1);
+	if (!ops->start || !ops->end || !ops->lane || !ops->kind)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	return NST_OK;
+}
+
+/* ---- lanes ------------------------------------------------------------------- */
+
+/* The lanes as the operations meet them: those met lately by a hash of
+ * their ids (a table's rows come from a few streams, interleaved), else
+ * exact maps (device, stream) -> pair and (process, pair) -> lane. */
+#define RECENT 64
+
+struct lanes {
+	struct nst_gt_lane *v;
+	size_t n, cap;
+	uint32_t recent[RECENT]; /* UINT32_MAX: none */
+	struct nst_map pairs, by_pair;
+	size_t npairs;
+};
+
+static int lanes_init(struct lanes *l)
+{
+	memset(l, 0, sizeof *l);
+	memset(l->recent, 0xff, sizeof l->recent);
+	return nst_map_init(&l->pairs, 64) || nst_map_init(&l->by_pair, 64) ? -1 : 0;
+}
+
+static void lanes_release(struct lanes *l)
+{
+	nst_map_release(&l->pairs);
+	nst_map_release(&l->by_pair);
+	free(l->v);
+}
+
+static bool same_lane(const struct nst_gt_lane *a, const struct nst_gt_lane *b)
+{
+	return a->device == b->device && a->gpid == b->gpid && a->stream == b->stream;
+}
+
+/* Lane k's index, added where it is new; -1 when out of memory. */
+static int64_t lane_id(struct lanes *l, const struct nst_gt_lane *k)
+{
+	uint64_t h = ((uint64_t)k->device * 0x9E3779B97F4A7C15ull) ^
+		     ((uint64_t)k->gpid * 0xC2B2AE3D27D4EB4Full) ^ (uint64_t)k->stream;
+	uint32_t *hint = &l->recent[(h * 0x9E3779B97F4A7C15ull) >> 58];
+	if (*hint != UINT32_MAX && same_lane(&l->v[*hint], k))
+		return *hint;
+	uint32_t pair, lane;
+	bool fresh;
+	if (nst_map_get_or_put(&l->pairs, k->device, k->stream, (uint32_t)l->npairs, &pair, &fresh))
+		return -1;
+	l->npairs += fresh;
+	if (nst_map_get_or_put(&l->by_pair, k->gpid, pair, (uint32_t)l->n, &lane, &fresh))
+		return -1;
+	if (fresh) {
+		if (l->n == l->cap && NST_RESIZE(l->v, l->cap = l->cap ? 2 * l->cap : 16))
+			return -1;
+		l->v[l->n++] = *k;
+	}
+	*hint = lane;
+	return lane;
 }
 
 /* Where time stands: the earliest start and the latest end seen so far
@@ -72,21 +130,25 @@ static void extend(struct extent *x, int64_t start, int64_t end)
 	x->any = true;
 }
 
-static void push(struct nst_gt_ops *ops, const struct columns *c, size_t row,
-		 enum nst_gt_kind kind, const struct nst_ev_window *cut)
+static int push(struct nst_gt_ops *ops, struct lanes *lanes, const struct columns *c, size_t row,
+		enum nst_gt_kind kind, const struct nst_ev_window *cut)
 {
 	int64_t start = c->start[row], end = c->end[row];
 	if (cut && start < cut->start)
 		start = cut->start;
 	if (cut && end > cut->end)
 		end = cut->end;
+	struct nst_gt_lane k = { nst_col_or_null(c->device, row), nst_col_or_null(c->gpid, row),
+				 nst_col_or_null(c->stream, row) };
+	int64_t lane = lane_id(lanes, &k);
+	if (lane < 0)
+		return -1;
 	size_t i = ops->n++;
 	ops->start[i] = start;
 	ops->end[i] = end;
-	ops->device[i] = nst_col_or_null(c->device, row);
-	ops->gpid[i] = nst_col_or_null(c->gpid, row);
-	ops->stream[i] = nst_col_or_null(c->stream, row);
+	ops->lane[i] = (uint32_t)lane;
 	ops->kind[i] = (uint8_t)kind;
+	return 0;
 }
 
 static enum nst_status gather(struct nst_ctx *ctx, struct nst_gt_ops *ops,
@@ -94,21 +156,31 @@ static enum nst_status gather(struct nst_ctx *ctx, struct nst_gt_ops *ops,
 			      struct nst_error *err)
 {
 	struct columns c[NSOURCES];
+	struct lanes lanes;
 	size_t total = 0;
 	enum nst_status s = NST_OK;
 	for (size_t k = 0; !s && k < NSOURCES; k++) {
 		s = read_columns(ctx->ev, sources[k].table, &c[k], err);
 		total += s ? 0 : c[k].n;
 	}
+	if (s)
+		return s;
+	if (lanes_init(&lanes))
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (!s)
 		s = reserve(ops, total, err);
 	for (size_t k = 0; !s && k < NSOURCES; k++)
-		for (size_t i = 0; i < c[k].n; i++) {
+		for (size_t i = 0; !s && i < c[k].n; i++) {
 			if (c[k].start[i] == NST_NULL_I64 || c[k].end[i] == NST_NULL_I64)
 				continue;
 			extend(x, c[k].start[i], c[k].end[i]);
-			push(ops, &c[k], i, sources[k].kind, cut);
+			if (push(ops, &lanes, &c[k], i, sources[k].kind, cut))
+				s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		}
+	ops->lanes = lanes.v;
+	ops->nlanes = lanes.n;
+	lanes.v = NULL;
+	lanes_release(&lanes);
 	return s;
 }
 
@@ -220,20 +292,54 @@ void nst_gt_release(struct nst_gt_ops *ops)
 {
 	free(ops->start);
 	free(ops->end);
-	free(ops->device);
-	free(ops->gpid);
-	free(ops->stream);
+	free(ops->lane);
 	free(ops->kind);
+	free(ops->lanes);
 	memset(ops, 0, sizeof *ops);
 }
 
 /* ---- groups ------------------------------------------------------------------ */
 
-static void key_of(const struct nst_gt_ops *ops, enum nst_gt_by by, size_t i, int64_t key[3])
+static void key_of(const struct nst_gt_lane *l, enum nst_gt_by by, int64_t key[3])
 {
-	key[0] = by == NST_GT_BY_DEVICE ? NST_NULL_I64 : ops->gpid[i];
-	key[1] = ops->device[i];
-	key[2] = by == NST_GT_BY_STREAM ? ops->stream[i] : NST_NULL_I64;
+	key[0] = by == NST_GT_BY_DEVICE ? NST_NULL_I64 : l->gpid;
+	key[1] = l->device;
+	key[2] = by == NST_GT_BY_STREAM ? l->stream : NST_NULL_I64;
+}
+
+/* Each lane's group, numbered in the order of the groups' keys. */
+struct ranked_lane {
+	int64_t key[3];
+	uint32_t lane;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	const struct ranked_lane *x = a, *y = b;
+	for (int k = 0; k < 3; k++)
+		if (x->key[k] != y->key[k])
+			return x->key[k] < y->key[k] ? -1 : 1;
+	return 0;
+}
+
+static enum nst_status group_of_lanes(const struct nst_gt_ops *ops, enum nst_gt_by by,
+				      uint32_t *group, size_t *ngroups, struct nst_error *err)
+{
+	struct ranked_lane *r = malloc((ops->nlanes ? ops->nlanes : 1) * sizeof *r);
+	if (!r)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < ops->nlanes; i++) {
+		key_of(&ops->lanes[i], by, r[i].key);
+		r[i].lane = (uint32_t)i;
+	}
+	qsort(r, ops->nlanes, sizeof *r, by_key);
+	*ngroups = 0;
+	for (size_t i = 0; i < ops->nlanes; i++) {
+		*ngroups += i == 0 || by_key(&r[i - 1], &r[i]) != 0;
+		group[r[i].lane] = (uint32_t)(*ngroups - 1);
+	}
+	free(r);
+	return NST_OK;
 }
 
 /* Whether the operations are in order of start, then end, as a table of
@@ -278,23 +384,46 @@ static enum nst_status time_order(const struct nst_gt_ops *ops, uint32_t *idx,
 	return s;
 }
 
-/* idx in group order, and in each group by start then end: stable sorts
- * from the least significant key to the most. */
+/* The operations in time order (time[0..n), or row order where time is
+ * NULL) moved to out by group, stably: a counting sort by lane group. */
+static enum nst_status by_group(const struct nst_gt_ops *ops, enum nst_gt_by by,
+				const uint32_t *time, uint32_t *out, struct nst_error *err)
+{
+	size_t ngroups = 0;
+	uint32_t *group = malloc((ops->nlanes ? ops->nlanes : 1) * sizeof *group);
+	enum nst_status s = group ? group_of_lanes(ops, by, group, &ngroups, err)
+				  : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	size_t *at = s ? NULL : calloc(ngroups + 1, sizeof *at);
+	if (!s && !at)
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; !s && i < ops->n; i++)
+		at[group[ops->lane[i]] + 1]++;
+	for (size_t g = 0; !s && g < ngroups; g++)
+		at[g + 1] += at[g];
+	for (size_t k = 0; !s && k < ops->n; k++) {
+		uint32_t i = time ? time[k] : (uint32_t)k;
+		out[at[group[ops->lane[i]]]++] = i;
+	}
+	free(at);
+	free(group);
+	return s;
+}
+
+/* idx in group order, and in each group by start then end. */
 static enum nst_status order_ops(const struct nst_gt_ops *ops, enum nst_gt_by by, uint32_t *idx,
 				 struct nst_error *err)
 {
-	const int64_t *keys[3];
-	size_t nkeys = 0;
-	if (by == NST_GT_BY_STREAM)
-		keys[nkeys++] = ops->stream;
-	keys[nkeys++] = ops->device;
-	if (by != NST_GT_BY_DEVICE)
-		keys[nkeys++] = ops->gpid;
+	if (in_time_order(ops))
+		return by_group(ops, by, NULL, idx, err);
+	uint32_t *time = nst_big_alloc(ops->n, sizeof *time);
+	if (!time)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < ops->n; i++)
-		idx[i] = (uint32_t)i;
-	enum nst_status s = in_time_order(ops) ? NST_OK : time_order(ops, idx, err);
-	for (size_t k = 0; !s && k < nkeys; k++)
-		s = nst_sort_by_key(idx, ops->n, keys[k], err);
+		time[i] = (uint32_t)i;
+	enum nst_status s = time_order(ops, time, err);
+	if (!s)
+		s = by_group(ops, by, time, idx, err);
+	free(time);
 	return s;
 }
 
@@ -304,7 +433,9 @@ static size_t group_end(const struct nst_gt_ops *ops, enum nst_gt_by by, const u
 {
 	size_t j = i + 1;
 	for (int64_t next[3]; j < ops->n; j++) {
-		key_of(ops, by, idx[j], next);
+		if (ops->lane[idx[j]] == ops->lane[idx[j - 1]])
+			continue;
+		key_of(nst_gt_lane_of(ops, idx[j]), by, next);
 		if (memcmp(key, next, sizeof next) != 0)
 			break;
 	}
@@ -371,7 +502,7 @@ enum nst_status nst_gt_measure(const struct nst_gt_ops *ops, enum nst_gt_by by, 
 	enum nst_status s = NST_OK;
 	for (size_t i = 0, j; !s && i < ops->n; i = j) {
 		int64_t key[3];
-		key_of(ops, by, order[i], key);
+		key_of(nst_gt_lane_of(ops, order[i]), by, key);
 		j = group_end(ops, by, order, i, key);
 		if (*n == cap && grow_groups(&g, &cap)) {
 			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");

@@ -19,17 +19,31 @@
 
 enum nst_gt_kind { NST_GT_KERNEL, NST_GT_MEMCPY, NST_GT_MEMSET, NST_GT_GRAPH };
 
-/* The operations in the order of their tables, each in row order.  An
- * unknown device, process or stream (a NULL, or a column the export
- * lacks) is NST_NULL_I64, a group of its own. */
+/* Where an operation ran.  An unknown device, process or stream (a NULL,
+ * or a column the export lacks) is NST_NULL_I64, a group of its own. */
+struct nst_gt_lane {
+	int64_t device, gpid, stream;
+};
+
+/* The operations in the order of their tables, each in row order, each
+ * with its lane: a capture has a few lanes (devices x processes x
+ * streams) for millions of operations, so an operation costs 21 bytes,
+ * not 41 with the three ids beside it. */
 struct nst_gt_ops {
 	size_t n;
 	int64_t *start, *end;
-	int64_t *device, *gpid, *stream;
+	uint32_t *lane;       /* into lanes */
 	uint8_t *kind;        /* enum nst_gt_kind */
+	struct nst_gt_lane *lanes;
+	size_t nlanes;
 	int64_t span_start;   /* the capture span (see nst_gt_load) */
 	int64_t span_end;
 };
+
+static inline const struct nst_gt_lane *nst_gt_lane_of(const struct nst_gt_ops *ops, size_t i)
+{
+	return &ops->lanes[ops->lane[i]];
+}
 
 /* Whether the operations are cut to the window of a time or NVTX filter:
  * gpu_time_sum measures time inside the window; a distribution of

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/big.h"
+#include "core/corrindex.h"
 #include "core/resize.h"
 #include "core/strtab.h"
 
@@ -325,12 +326,72 @@ static int launches_reserve(struct nst_launches *l, size_t *cap, size_t more)
 	return 0;
 }
 
-/* Appends a pair for each call of GPU row i. */
-static int add_calls(struct nst_ctx *ctx, const struct nst_col *gpid, const struct nst_col *corr,
-		     const uint32_t *next, size_t i, struct nst_launches *l, size_t *cap)
+/* Where a GPU row finds its calls: the index of every call, or an index
+ * of some of them (own) with its chains. */
+struct call_join {
+	struct nst_ctx *ctx;
+	struct nst_corrindex *own;
+	const uint32_t *next;
+	/* The ids of own's calls, a bit each from lo (NULL: not kept): few
+	 * calls have ids all over the range, which a hash map holds, and a
+	 * bit turns away most GPU rows before a lookup. */
+	uint64_t *ids;
+	int64_t lo, hi;
+};
+
+static bool may_be_own(const struct call_join *j, int64_t corr)
 {
-	int64_t r = nst_calls_find(ctx, nst_col_or_null(gpid, i), nst_col_or_null(corr, i));
-	for (; r >= 0; r = nst_calls_next(next, r)) {
+	if (!j->ids)
+		return true;
+	if (corr < j->lo || corr > j->hi)
+		return false;
+	uint64_t at = (uint64_t)corr - (uint64_t)j->lo;
+	return j->ids[at / 64] >> (at % 64) & 1;
+}
+
+static int64_t first_call(const struct call_join *j, int64_t gpid, int64_t corr)
+{
+	if (!j->own)
+		return nst_calls_find(j->ctx, gpid, corr);
+	if (gpid == NST_NULL_I64 || corr == NST_NULL_I64 || !may_be_own(j, corr))
+		return -1;
+	return nst_corrindex_find(j->own, gpid, corr);
+}
+
+/* The id bits of rows[0..n), where they take at most a byte for each of
+ * the table's rows (ids are nearly dense: a bit each, as a rule). */
+static int mark_ids(struct call_join *j, const struct nst_col *corr, const uint32_t *rows,
+		    size_t n, size_t nrows)
+{
+	bool any = false;
+	for (size_t i = 0; i < n; i++) {
+		int64_t id = nst_col_at(corr, rows[i]);
+		if (id == NST_NULL_I64)
+			continue;
+		j->lo = !any || id < j->lo ? id : j->lo;
+		j->hi = !any || id > j->hi ? id : j->hi;
+		any = true;
+	}
+	uint64_t words = any ? ((uint64_t)j->hi - (uint64_t)j->lo) / 64 + 1 : 0;
+	if (!any || words > nrows / 8 + 1024)
+		return 0;
+	if (!(j->ids = nst_big_zalloc((size_t)words, sizeof *j->ids)))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int64_t id = nst_col_at(corr, rows[i]);
+		uint64_t at = (uint64_t)id - (uint64_t)j->lo;
+		if (id != NST_NULL_I64)
+			j->ids[at / 64] |= 1ull << (at % 64);
+	}
+	return 0;
+}
+
+/* Appends a pair for each call of GPU row i. */
+static int add_calls(const struct call_join *j, const struct nst_col *gpid,
+		     const struct nst_col *corr, size_t i, struct nst_launches *l, size_t *cap)
+{
+	int64_t r = first_call(j, nst_col_or_null(gpid, i), nst_col_or_null(corr, i));
+	for (; r >= 0; r = nst_calls_next(j->next, r)) {
 		if (launches_reserve(l, cap, 1))
 			return -1;
 		l->op[l->n] = (uint32_t)i;
@@ -339,28 +400,158 @@ static int add_calls(struct nst_ctx *ctx, const struct nst_col *gpid, const stru
 	return 0;
 }
 
-enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table, bool all_calls,
-				struct nst_launches *l, struct nst_error *err)
+/* The pairs of table's rows (those ctx shows) as j joins them.  The
+ * arrays start at the table's size where every call is indexed, else
+ * small: few calls, few launches. */
+static enum nst_status join(struct nst_ctx *ctx, const char *table, const struct call_join *j,
+			    struct nst_launches *l, struct nst_error *err)
 {
 	memset(l, 0, sizeof *l);
 	size_t rows, cap = 0;
 	const struct nst_col *gpid, *corr;
-	const uint32_t *next;
-	struct nst_ctx all = all_calls ? nst_ctx_unfiltered(ctx) : *ctx;
 	enum nst_status s = nst_ev_rows(ctx->ev, table, &rows, err);
 	if (!s) s = nst_ev_col(ctx->ev, table, "globalPid", &gpid, err);
 	if (!s) s = nst_ev_col(ctx->ev, table, "correlationId", &corr, err);
-	if (!s) s = nst_calls_chain(&all, &next, err);
 	if (s != NST_OK || rows == 0)
 		return s;
-	int rc = launches_reserve(l, &cap, rows);
+	int rc = launches_reserve(l, &cap, j->own ? 64 : rows);
 	for (size_t i = 0; !rc && i < rows; i++)
-		rc = add_calls(&all, gpid, corr, next, i, l, &cap);
+		rc = add_calls(j, gpid, corr, i, l, &cap);
 	if (rc) {
 		nst_launches_release(l);
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory joining %s to calls", table);
 	}
 	return NST_OK;
+}
+
+enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table, bool all_calls,
+				struct nst_launches *l, struct nst_error *err)
+{
+	struct nst_ctx all = all_calls ? nst_ctx_unfiltered(ctx) : *ctx;
+	struct call_join j = { .ctx = &all };
+	memset(l, 0, sizeof *l);
+	enum nst_status s = nst_calls_chain(&all, &j.next, err);
+	return s ? s : join(ctx, table, &j, l, err);
+}
+
+/* ---- launches inside ranges -------------------------------------------------- */
+
+/* A call lies inside a range of its thread when some range starts at or
+ * before it and ends at or after its end (and its start: the sweep drops
+ * a range that ended before a call started).  With each thread's ranges
+ * by start, the latest end among those up to a point answers that for
+ * every call by one binary search. */
+struct reach {
+	struct sweep w;
+	int64_t *end; /* by position in w.order: the latest end up to it */
+};
+
+static enum nst_status reach_init(struct reach *rc, const struct nst_spans *ranges,
+				  struct nst_error *err)
+{
+	enum nst_status s = sweep_init(&rc->w, ranges, err);
+	size_t n = 0;
+	for (size_t i = 0; s == NST_OK && i < ranges->n; i++)
+		n += span_valid(ranges, (uint32_t)i);
+	rc->end = s ? NULL : nst_big_alloc(n, sizeof *rc->end);
+	if (s == NST_OK && !rc->end)
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (s != NST_OK)
+		return s;
+	for (size_t i = 0; i < n; i++) {
+		int64_t e = ranges->end[rc->w.order[i]];
+		bool same_thread = i > 0 && ranges->tid[rc->w.order[i - 1]] == ranges->tid[rc->w.order[i]];
+		rc->end[i] = same_thread && rc->end[i - 1] > e ? rc->end[i - 1] : e;
+	}
+	return NST_OK;
+}
+
+static void reach_release(struct reach *rc)
+{
+	free(rc->end);
+	sweep_release(&rc->w);
+}
+
+static bool inside_some_range(struct reach *rc, int64_t tid, int64_t start, int64_t end)
+{
+	struct thread_ranges *t = sweep_thread(&rc->w, tid);
+	if (!t)
+		return false;
+	const int64_t *rstart = rc->w.r->start;
+	size_t lo = t->lo, hi = t->hi; /* the first range to start after the call */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (rstart[rc->w.order[mid]] <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > t->lo && rc->end[lo - 1] >= (end > start ? end : start);
+}
+
+/* The calls some range of their thread holds, in row order, while there
+ * are at most max of them; *rows NULL where there are more. */
+static enum nst_status calls_inside(const struct nst_spans *ranges, const struct nst_calls *c,
+				    size_t max, uint32_t **rows, size_t *n, struct nst_error *err)
+{
+	struct reach rc = { 0 };
+	*n = 0;
+	*rows = NULL;
+	enum nst_status s = reach_init(&rc, ranges, err);
+	uint32_t *in = s ? NULL : nst_big_alloc(max, sizeof *in);
+	if (s == NST_OK && !in)
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; s == NST_OK && i < c->ncalls; i++) {
+		uint32_t r = c->rows[i];
+		int64_t tid = nst_col_or_null(c->gtid, r);
+		if (c->start[r] == NST_NULL_I64 || c->end[r] == NST_NULL_I64 || tid == NST_NULL_I64 ||
+		    !inside_some_range(&rc, tid, c->start[r], c->end[r]))
+			continue;
+		if (*n == max) {
+			free(in);
+			in = NULL;
+			break;
+		}
+		in[(*n)++] = r;
+	}
+	reach_release(&rc);
+	*rows = in;
+	return s;
+}
+
+/* Few calls inside ranges (a handful of ranges in a long capture): an
+ * index of those calls alone, and GPU rows joined to them, skip the index
+ * of every call and the pairs that no range would take. */
+#define FEW_CALLS_SHARE 8 /* at most one call in this many */
+
+enum nst_status nst_launches_inside(struct nst_ctx *ctx, const struct nst_spans *ranges,
+				    bool all_calls, const char *const *tables, size_t ntables,
+				    struct nst_launches *l, struct nst_error *err)
+{
+	struct nst_ctx all = all_calls ? nst_ctx_unfiltered(ctx) : *ctx;
+	const struct nst_calls *c;
+	uint32_t *rows = NULL;
+	size_t n = 0;
+	struct nst_corrindex x = { 0 };
+	uint32_t *next = NULL;
+	struct call_join j = { .ctx = &all, .own = &x };
+	memset(l, 0, ntables * sizeof *l);
+	enum nst_status s = nst_calls_ids(&all, &c, err);
+	if (s == NST_OK && c->gtid && c->corr)
+		s = calls_inside(ranges, c, c->ncalls / FEW_CALLS_SHARE, &rows, &n, err);
+	if (s == NST_OK && rows &&
+	    (nst_corrindex_build(&x, c->gtid, 0xFFFFFFFFFF000000ull, c->corr, rows, n) ||
+	     nst_corrindex_chain(&x, c->n, &next) || mark_ids(&j, c->corr, rows, n, c->n)))
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
+	j.next = next;
+	for (size_t k = 0; s == NST_OK && k < ntables; k++)
+		s = rows ? join(ctx, tables[k], &j, &l[k], err)
+			 : nst_launches_of(ctx, tables[k], all_calls, &l[k], err);
+	free(next);
+	free(j.ids);
+	nst_corrindex_release(&x);
+	free(rows);
+	return s;
 }
 
 void nst_launches_release(struct nst_launches *l)
@@ -432,9 +623,11 @@ static enum nst_status innermost_ranges(struct nst_ctx *ctx, const struct nst_sp
 	struct nst_ctx all = nst_ctx_unfiltered(ctx);
 	enum nst_status s = nst_calls_ids(&all, &c, err);
 	if (s == NST_OK)
-		s = nst_launches_of(ctx, KERNEL, true, &l, err);
-	if (s != NST_OK)
+		s = nst_launches_inside(ctx, ranges, true, (const char *const[]){ KERNEL }, 1, &l, err);
+	if (s != NST_OK) {
+		nst_launches_release(&l);
 		return s;
+	}
 	best = nst_big_alloc(l.n, sizeof *best);
 	if (!best)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");

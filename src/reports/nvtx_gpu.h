@@ -44,6 +44,14 @@ struct nst_launches {
 enum nst_status nst_launches_of(struct nst_ctx *ctx, const char *table, bool all_calls,
 				struct nst_launches *l, struct nst_error *err);
 void nst_launches_release(struct nst_launches *l);
+/* nst_launches_of() for each of tables[0..ntables) into l[0..ntables)
+ * for nst_launches_in_ranges() over ranges, which passes on no launch
+ * whose call no range holds on its thread: where the calls some range
+ * holds are few, only they are indexed and joined, and the launches are
+ * theirs alone. */
+enum nst_status nst_launches_inside(struct nst_ctx *ctx, const struct nst_spans *ranges,
+				    bool all_calls, const char *const *tables, size_t ntables,
+				    struct nst_launches *l, struct nst_error *err);
 
 /* nst_enclosing() with launches for queries: query i is launch i of the
  * lists taken one after another, its span its call's (c from

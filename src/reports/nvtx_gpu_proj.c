@@ -74,16 +74,18 @@ static uint32_t op_at(const struct ops *o, size_t i, size_t *k)
 	return o->l[*k].op[i - o->first[*k]];
 }
 
-static enum nst_status ops_load(struct nst_ctx *ctx, struct ops *o, struct nst_error *err)
+/* The launches that ranges may hold. */
+static enum nst_status ops_load(struct nst_ctx *ctx, const struct nst_spans *ranges, struct ops *o,
+				struct nst_error *err)
 {
 	static const char *const tables[OP_TABLES] = { KERNEL, MEMCPY, MEMSET };
 	size_t n = 0;
 	memset(o, 0, sizeof *o);
 	enum nst_status s = nst_calls_ids(ctx, &o->c, err);
+	if (s == NST_OK)
+		s = nst_launches_inside(ctx, ranges, false, tables, OP_TABLES, o->l, err);
 	for (size_t k = 0; s == NST_OK && k < OP_TABLES; k++) {
-		s = nst_launches_of(ctx, tables[k], false, &o->l[k], err);
-		if (s == NST_OK)
-			s = nst_gpu_table_load(ctx, tables[k], NST_GPU_TIMES, &o->t[k], err);
+		s = nst_gpu_table_load(ctx, tables[k], NST_GPU_TIMES, &o->t[k], err);
 		if (s == NST_OK && o->l[k].n > 0)
 			s = nst_ev_col(ctx->ev, tables[k], "correlationId", &o->corr[k], err);
 		o->first[k] = n;
@@ -177,10 +179,10 @@ static enum nst_status project(struct nst_ctx *ctx, struct nst_proj *p, struct n
 	struct nst_spans ranges = { 0 };
 	size_t m = p->named.n;
 	struct acc a = { .o = &o, .r = nst_big_zalloc(m, sizeof *a.r) };
-	enum nst_status s = ops_load(ctx, &o, err);
-	if (!s && !a.r)
-		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	enum nst_status s = a.r ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	memset(&o, 0, sizeof o);
 	if (!s) s = own_thread_spans(ctx, p, &ranges, err);
+	if (!s) s = ops_load(ctx, &ranges, &o, err);
 	if (!s) s = nst_launches_in_ranges(&ranges, o.c, o.l, OP_TABLES, take_op, &a, err);
 	if (!s) s = keep_projected(p, a.r, err);
 	free(a.r);

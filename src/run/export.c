@@ -185,3 +185,10 @@ void nst_export_close(struct nst_export *x)
 
 const char *nst_export_path(const struct nst_export *x) { return x->path; }
 int nst_export_threads(const struct nst_export *x) { return x->opts.read_threads == 1 ? 1 : 2; }
+bool nst_export_timed(const struct nst_export *x) { return x->opts.timing != NULL; }
+
+void nst_export_timing(struct nst_export *x, const char *line)
+{
+	if (x->opts.timing)
+		nst_ev_timing(x->ev, line);
+}
