@@ -203,6 +203,11 @@ static void quartiles(const int64_t *vals, size_t n, struct nst_dist *out)
 	out->q3 = nst_quantile(vals, n, 3, 4);
 }
 
+bool nst_dist_moments(const int64_t *vals, size_t n, struct nst_dist *out)
+{
+	return moments(vals, n, out);
+}
+
 bool nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out)
 {
 	struct nst_dist d;

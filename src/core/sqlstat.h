@@ -38,6 +38,9 @@ bool nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out);
  * the quantiles read are put in place, in place, where a sort takes a
  * buffer as large as vals (76 MB for the 10M launches of one API). */
 bool nst_dist_of_unordered(int64_t *vals, size_t n, struct nst_dist *out);
+/* n, sum, min, max, avg and stdev alone (med, q1 and q3 zero): no
+ * element moves.  False as nst_dist_of. */
+bool nst_dist_moments(const int64_t *vals, size_t n, struct nst_dist *out);
 /* Puts the element of each rank (0-based, below n; sorted here) where a
  * sort would put it, moving others but not sorting them: a few quantiles
  * of n values in O(n). */

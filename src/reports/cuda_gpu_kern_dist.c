@@ -143,7 +143,8 @@ static enum nst_status device_groups(struct nst_ctx *ctx, struct nst_gt_group **
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out, struct nst_error *err)
 {
 	struct nst_op_set set;
-	enum nst_status s = nst_kernels_by_name(ctx, &set, err);
+	/* no median or quartiles: its percentiles are selected per group below */
+	enum nst_status s = nst_kernels_by_name(ctx, false, &set, err);
 	if (s != NST_OK)
 		return s;
 	struct nst_gt_group *dg = NULL;

@@ -13,7 +13,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 			   struct nst_error *err)
 {
 	struct nst_op_set set;
-	enum nst_status s = nst_kernels_by_name(ctx, &set, err);
+	enum nst_status s = nst_kernels_by_name(ctx, true, &set, err);
 	if (s != NST_OK)
 		return s;
 	static const char *const tail[] = { "Name" };

@@ -435,8 +435,8 @@ static enum nst_status order_groups(const struct nst_op_rows *r,
 enum nst_status nst_op_summarize(const struct nst_op_rows *r,
 				 const struct nst_op_names *nm,
 				 const int64_t *const *extra, size_t nextra,
-				 enum nst_op_order how, struct nst_op_summary *s,
-				 struct nst_error *err)
+				 enum nst_op_order how, bool quartiles,
+				 struct nst_op_summary *s, struct nst_error *err)
 {
 	memset(s, 0, sizeof *s);
 	const int64_t *keys[8] = { r->name };
@@ -452,7 +452,8 @@ enum nst_status nst_op_summarize(const struct nst_op_rows *r,
 	enum nst_status st = nst_group(keys, 1 + nextra, rows, r->n, &s->g, err);
 	free(rows);
 	if (st == NST_OK)
-		st = nst_group_dists(&s->g, r->value, &s->d, err);
+		st = quartiles ? nst_group_dists(&s->g, r->value, &s->d, err)
+			       : nst_group_moments(&s->g, r->value, &s->d, err);
 	if (st != NST_OK) {
 		nst_op_summary_release(s);
 		return st;
@@ -500,33 +501,41 @@ static enum nst_status collect(struct nst_ctx *ctx, unsigned sources,
 	return s;
 }
 
-enum nst_status nst_op_set_build(struct nst_ctx *ctx, unsigned sources,
-				 enum nst_op_measure m, const int64_t *const *extra,
-				 size_t nextra, enum nst_op_order how,
-				 struct nst_op_set *set, struct nst_error *err)
+static enum nst_status op_set_build(struct nst_ctx *ctx, unsigned sources,
+				    enum nst_op_measure m, const int64_t *const *extra,
+				    size_t nextra, enum nst_op_order how, bool quartiles,
+				    struct nst_op_set *set, struct nst_error *err)
 {
 	memset(set, 0, sizeof *set);
 	enum nst_status s = nst_op_names_init(&set->names, err);
 	if (s == NST_OK)
 		s = collect(ctx, sources, m, set, err);
 	if (s == NST_OK)
-		s = nst_op_summarize(&set->rows, &set->names, extra, nextra, how,
+		s = nst_op_summarize(&set->rows, &set->names, extra, nextra, how, quartiles,
 				     &set->sum, err);
 	if (s != NST_OK)
 		nst_op_set_release(set);
 	return s;
 }
 
-enum nst_status nst_kernels_by_name(struct nst_ctx *ctx, struct nst_op_set *set,
-				    struct nst_error *err)
+enum nst_status nst_op_set_build(struct nst_ctx *ctx, unsigned sources,
+				 enum nst_op_measure m, const int64_t *const *extra,
+				 size_t nextra, enum nst_op_order how,
+				 struct nst_op_set *set, struct nst_error *err)
+{
+	return op_set_build(ctx, sources, m, extra, nextra, how, true, set, err);
+}
+
+enum nst_status nst_kernels_by_name(struct nst_ctx *ctx, bool quartiles,
+				    struct nst_op_set *set, struct nst_error *err)
 {
 	enum nst_status s = nst_require_strings(ctx, err);
 	if (s != NST_OK)
 		return s;
 	if (!nst_db_has_table(ctx->db, KERNEL))
 		return nst_nodata(ctx, err, "CUDA kernel data.");
-	return nst_op_set_build(ctx, NST_SRC_KERNEL, NST_OP_DURATION, NULL, 0,
-				NST_ORDER_TOTAL_COUNT_NAME, set, err);
+	return op_set_build(ctx, NST_SRC_KERNEL, NST_OP_DURATION, NULL, 0,
+			    NST_ORDER_TOTAL_COUNT_NAME, quartiles, set, err);
 }
 
 void nst_op_set_release(struct nst_op_set *set)

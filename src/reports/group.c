@@ -207,7 +207,7 @@ enum nst_status nst_fail_sum(struct nst_error *err)
 
 /* val[r], less minus[r] when minus is given. */
 static enum nst_status group_dists(const struct nst_groups *g, const int64_t *val,
-				   const int64_t *minus, struct nst_dist **out,
+				   const int64_t *minus, bool quartiles, struct nst_dist **out,
 				   struct nst_error *err)
 {
 	size_t most = 1;
@@ -228,7 +228,8 @@ static enum nst_status group_dists(const struct nst_groups *g, const int64_t *va
 			uint32_t r = g->order[i];
 			vals[n++] = minus ? val[r] - minus[r] : val[r];
 		}
-		if (!nst_dist_of_unordered(vals, n, &(*out)[k])) {
+		if (!(quartiles ? nst_dist_of_unordered(vals, n, &(*out)[k])
+				: nst_dist_moments(vals, n, &(*out)[k]))) {
 			free(vals);
 			free(*out);
 			*out = NULL;
@@ -242,14 +243,20 @@ static enum nst_status group_dists(const struct nst_groups *g, const int64_t *va
 enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
 				struct nst_dist **out, struct nst_error *err)
 {
-	return group_dists(g, val, NULL, out, err);
+	return group_dists(g, val, NULL, true, out, err);
+}
+
+enum nst_status nst_group_moments(const struct nst_groups *g, const int64_t *val,
+				  struct nst_dist **out, struct nst_error *err)
+{
+	return group_dists(g, val, NULL, false, out, err);
 }
 
 enum nst_status nst_group_durations(const struct nst_groups *g, const int64_t *start,
 				    const int64_t *end, struct nst_dist **out,
 				    struct nst_error *err)
 {
-	return group_dists(g, end, start, out, err);
+	return group_dists(g, end, start, true, out, err);
 }
 
 static void merge_pass(uint32_t *idx, uint32_t *tmp, size_t n, size_t width,

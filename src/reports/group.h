@@ -45,6 +45,10 @@ enum nst_status nst_fail_sum(struct nst_error *err);
 /* The distribution of val over each group; out has g->n entries. */
 enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
 				struct nst_dist **out, struct nst_error *err);
+/* The same without the median and quartiles (zero): cheaper where a
+ * report prints none of them. */
+enum nst_status nst_group_moments(const struct nst_groups *g, const int64_t *val,
+				  struct nst_dist **out, struct nst_error *err);
 /* The same of the durations end[r] - start[r], without an array of them
  * (8 bytes a row: 107 MB for the calls of a 10M-launch capture). */
 enum nst_status nst_group_durations(const struct nst_groups *g, const int64_t *start,
