@@ -16,12 +16,12 @@ static const char *const diff_loads[] = { "diff:gpu_time_diff", "diff:kern_diff"
 					  "diff:api_diff", "diff:nvtx_diff", NULL };
 
 const struct page_section page_sections[] = {
-	{ "overview", PAGE_ANY, 15, overview_loads, page_overview },
+	{ "overview", PAGE_ANY, 12, overview_loads, page_overview },
 	{ "gpu", PAGE_ONE, 8, gpu_loads, page_gpu },
 	{ "kernels", PAGE_ONE, 6, kernel_loads, page_kernels },
 	{ "memory", PAGE_ONE, 1, memory_loads, page_memory },
-	{ "api", PAGE_ONE, 4, api_loads, page_api },
-	{ "nvtx", PAGE_ONE, 20, nvtx_loads, page_nvtx },
+	{ "api", PAGE_ONE, 5, api_loads, page_api },
+	{ "nvtx", PAGE_ONE, 4, nvtx_loads, page_nvtx },
 	{ "gaps", PAGE_ONE, 4, gap_loads, page_gaps },
 	{ "diff", PAGE_TWO, 10, diff_loads, page_diff },
 	{ "ranks", PAGE_MANY, 10, NULL, page_ranks },
