@@ -524,6 +524,14 @@ static enum nst_status calls_inside(const struct nst_spans *ranges, const struct
  * of every call and the pairs that no range would take. */
 #define FEW_CALLS_SHARE 8 /* at most one call in this many */
 
+/* Whether few calls may be inside ranges: not where there is a range for
+ * every few calls (an NVTX range around each step of a loop), whose
+ * calls the search would look through only to give up. */
+static bool few_ranges(const struct nst_spans *ranges, const struct nst_calls *c)
+{
+	return ranges->n <= c->ncalls / (8 * FEW_CALLS_SHARE);
+}
+
 enum nst_status nst_launches_inside(struct nst_ctx *ctx, const struct nst_spans *ranges,
 				    bool all_calls, const char *const *tables, size_t ntables,
 				    struct nst_launches *l, struct nst_error *err)
@@ -537,7 +545,7 @@ enum nst_status nst_launches_inside(struct nst_ctx *ctx, const struct nst_spans 
 	struct call_join j = { .ctx = &all, .own = &x };
 	memset(l, 0, ntables * sizeof *l);
 	enum nst_status s = nst_calls_ids(&all, &c, err);
-	if (s == NST_OK && c->gtid && c->corr)
+	if (s == NST_OK && c->gtid && c->corr && few_ranges(ranges, c))
 		s = calls_inside(ranges, c, c->ncalls / FEW_CALLS_SHARE, &rows, &n, err);
 	if (s == NST_OK && rows &&
 	    (nst_corrindex_build(&x, c->gtid, 0xFFFFFFFFFF000000ull, c->corr, rows, n) ||
