@@ -6,6 +6,7 @@
 #include "core/big.h"
 #include "core/hashmap.h"
 #include "core/resize.h"
+#include "core/search.h"
 #include "core/sqlstat.h"
 #include "reports/gpu_time.h"
 #include "reports/shared.h"
@@ -316,10 +317,7 @@ struct ranked_lane {
 static int by_key(const void *a, const void *b)
 {
 	const struct ranked_lane *x = a, *y = b;
-	for (int k = 0; k < 3; k++)
-		if (x->key[k] != y->key[k])
-			return x->key[k] < y->key[k] ? -1 : 1;
-	return 0;
+	return nst_cmp_keys(x->key, y->key, 3);
 }
 
 static enum nst_status group_of_lanes(const struct nst_gt_ops *ops, enum nst_gt_by by,

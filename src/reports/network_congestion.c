@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/parse.h"
+#include "core/search.h"
 #include "reports/common.h"
 
 #define NIC_METRIC "NET_NIC_METRIC"
@@ -206,10 +207,8 @@ struct nic_sample {
 static int cmp_nic_sample(const void *pa, const void *pb)
 {
 	const struct nic_sample *a = pa, *b = pb;
-	for (size_t c = 0; c < 6; c++)
-		if (a->key[c] != b->key[c])
-			return a->key[c] < b->key[c] ? -1 : 1;
-	return (a->row > b->row) - (a->row < b->row);
+	int c = nst_cmp_keys(a->key, b->key, 6);
+	return c ? c : (a->row > b->row) - (a->row < b->row);
 }
 
 /* The congested NIC samples, in (globalId, start, end, ...) order. */
