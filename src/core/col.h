@@ -12,7 +12,8 @@
 
 /* Read it with nst_col_at(); a column lent by the events layer never
  * changes (nst_ev_i64 of a 32-bit column makes an int64 copy beside it):
- * reports on other threads may be reading it. */
+ * reports on other threads may be reading it.  With neither array, row
+ * r holds base + r: a table's rowids, 1 to n as a rule, take no memory. */
 struct nst_col {
 	const int64_t *i64;
 	const int32_t *i32; /* NULL when i64 is set; NST_NULL_I32 is NULL */
@@ -23,6 +24,8 @@ static inline int64_t nst_col_at(const struct nst_col *c, size_t row)
 {
 	if (c->i64)
 		return c->i64[row];
+	if (!c->i32)
+		return (int64_t)((uint64_t)c->base + row);
 	int32_t v = c->i32[row];
 	return v == NST_NULL_I32 ? NST_NULL_I64 : c->base + v;
 }

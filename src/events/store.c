@@ -27,6 +27,9 @@ struct ev_col {
 	char *name;
 	bool text, wanted, loaded, present;
 	bool has_base; /* base is set: a value that is not NULL was read */
+	/* Every value so far was base + row (rowids, as a rule): none is
+	 * stored, and the array, mapped but never written, costs no memory. */
+	bool seq;
 	bool is_time;  /* start or end: checked as a timestamp when read */
 	bool null_ok;  /* an end that the schema lets be NULL (open ranges) */
 	int64_t *i;
@@ -326,7 +329,7 @@ static void *alloc_cells(size_t cap, size_t size, size_t *mapped)
 static void publish(struct ev_col *c)
 {
 	int64_t base = c->pub.base;
-	c->pub = (struct nst_col){ .i64 = c->i, .i32 = c->i ? NULL : c->i32, .base = base };
+	c->pub = (struct nst_col){ .i64 = c->i, .i32 = c->i || c->seq ? NULL : c->i32, .base = base };
 }
 
 /* Moves c's integers to an int64 array of cap cells, keeping `used`. */
@@ -365,7 +368,7 @@ static int grow_ints(struct ev_col *c, size_t cap, size_t used)
 	void *p = alloc_cells(cap, size, &mapped);
 	if (!p)
 		return -1;
-	if (used)
+	if (used && !c->seq)
 		memcpy(p, old, used * size);
 	bool wide = c->i != NULL;
 	release_ints(c);
@@ -396,10 +399,36 @@ static int grow(struct ev_col **load, size_t nload, size_t cap, size_t used)
 	return 0;
 }
 
+/* c's rows before `row` written out as the offsets they were (0, 1, ...):
+ * the value at row breaks the sequence. */
+static int end_seq(struct ev_col *c, size_t row, size_t cap)
+{
+	c->seq = false;
+	if (row > (size_t)INT32_MAX) {
+		c->seq = true; /* wide_copy reads the rows as base + r */
+		int rc = widen(c, row, cap);
+		c->seq = false;
+		return rc;
+	}
+	for (size_t r = 0; r < row; r++)
+		c->i32[r] = (int32_t)r;
+	publish(c);
+	return 0;
+}
+
 /* Stores v (NST_NULL_I64 for NULL) at row, widening c when v is too far
  * from the column's first value for 32 bits. */
 static inline int store_int(struct ev_col *c, size_t row, size_t cap, int64_t v)
 {
+	if (c->seq && v != NST_NULL_I64 && row == 0) {
+		c->pub.base = v;
+		c->has_base = true;
+		return 0;
+	}
+	if (c->seq && v != NST_NULL_I64 && (uint64_t)v == (uint64_t)c->pub.base + row)
+		return 0;
+	if (c->seq && end_seq(c, row, cap))
+		return -1;
 	if (!c->i && v != NST_NULL_I64 && !c->has_base) {
 		c->pub.base = v;
 		c->has_base = true;
@@ -570,18 +599,19 @@ static void note_timing(struct ev_store *ev, const struct ev_table *t, struct ev
 {
 	if (!ev->base.hooks->timing)
 		return;
-	size_t narrow = 0, bytes = 0, used = 0;
+	size_t narrow = 0, none = 0, bytes = 0, used = 0;
 	char names[512] = "";
 	for (size_t k = 0; k < ncols; k++) {
-		narrow += !load[k]->text && !load[k]->i;
-		bytes += cell_size(load[k]);
+		narrow += !load[k]->text && !load[k]->i && !load[k]->seq;
+		none += load[k]->seq;
+		bytes += load[k]->seq ? 0 : cell_size(load[k]);
 		if (used < sizeof names)
 			used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
 						 k ? " " : "", load[k]->name);
 	}
-	say_timing(ev, "read %s %s (%zu rows, %zu columns, %zu of them 32-bit: %zu bytes a row: %s)"
-		   " in %.3f s", t->name, paged ? "from its pages" : "through SQLite", t->nrows, ncols,
-		   narrow, bytes, names, nst_seconds() - t0);
+	say_timing(ev, "read %s %s (%zu rows, %zu columns, %zu of them 32-bit, %zu a sequence: %zu"
+		   " bytes a row: %s) in %.3f s", t->name, paged ? "from its pages" : "through SQLite",
+		   t->nrows, ncols, narrow, none, bytes, names, nst_seconds() - t0);
 }
 
 /* Which reader still asks for a 32-bit column as int64, and what it costs. */
@@ -737,6 +767,11 @@ static enum nst_status scan(struct ev_store *ev, const struct reader *rd,
 		.ev = ev, .rd = rd, .t = t, .load = load, .nload = nload,
 		.cap = expected, .expected = expected, .err = err,
 	};
+	for (size_t k = 0; k < nload; k++)
+		if (!load[k]->text) {
+			load[k]->seq = true;
+			publish(load[k]);
+		}
 	if (sc.cap && grow(load, nload, sc.cap, 0))
 		sc.cap = 0;
 	bool paged = scan_pages(&sc);
@@ -1064,7 +1099,7 @@ static void store_plan(struct nst_events *base, size_t j)
  * the store's arena). */
 static size_t col_bytes(const struct ev_col *c, size_t rows)
 {
-	size_t cell = c->text ? sizeof *c->s : c->i ? sizeof *c->i : sizeof *c->i32;
+	size_t cell = c->text ? sizeof *c->s : c->i ? sizeof *c->i : c->seq ? 0 : sizeof *c->i32;
 	return rows * (cell + (c->wide ? sizeof *c->wide : 0));
 }
 
@@ -1085,6 +1120,7 @@ static size_t drop_table(struct ev_table *t)
 		c->s = NULL;
 		c->loaded = false;
 		c->has_base = false;
+		c->seq = false;
 		c->pub = (struct nst_col){ 0 };
 	}
 	t->loaded = false;

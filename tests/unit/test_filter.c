@@ -2,7 +2,8 @@
  * filter: for many windows, the rows a view keeps are the rows SQLite's
  * own evaluation of the overlap condition keeps (NULLs included); the
  * thread/process scope, rowids, unfiltered reads beside filtered ones,
- * and the lookup of NVTX ranges. */
+ * the lookup of NVTX ranges, and columns kept as a sequence (base + row,
+ * nothing stored) until a value breaks it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -48,7 +49,7 @@ static int make_export(void **state)
 		"CREATE TABLE MPI_T(start INT, end INT, globalTid INT, globalPid INT, v TEXT);"
 		"CREATE TABLE MPI_P(start INT, end INT, globalPid INT);"
 		"CREATE TABLE U(start INT, v INT);"
-		"INSERT INTO U VALUES (1, 1), (100, 2);"
+		"INSERT INTO U VALUES (1, 1), (100, 5);"
 		"CREATE TABLE NVTX_EVENTS(start INT, end INT, eventType INT, text TEXT, textId INT,"
 		" globalTid INT, domainId INT);");
 	static const int64_t times[] = { -((int64_t)1 << 61), -5, 0, 5, 9, 10, 15, 20, 25, 30,
@@ -79,6 +80,13 @@ static int make_export(void **state)
 		"INSERT INTO NVTX_EVENTS VALUES (9, 20, 59, 'work', NULL, 1677721700, 1);"   /* main */
 		"INSERT INTO NVTX_EVENTS VALUES (0, 10, 60, NULL, 1, 1677721700, 0);"
 		"INSERT INTO NVTX_EVENTS VALUES (3, NULL, 60, 'open', NULL, 1677721607, 0);");
+	/* Sequences (base + row) that hold, break early, late, with a NULL
+	 * first, and by a value 32 bits cannot reach from the base. */
+	exec(h, "CREATE TABLE SEQ(a INT, b INT, c INT, d INT, e INT, f INT);"
+		"WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 4999)"
+		" INSERT INTO SEQ SELECT i + 1, CASE WHEN i = 3000 THEN 1000000 ELSE i - 7 END,"
+		" CASE WHEN i = 0 THEN NULL ELSE i END, CASE WHEN i = 4999 THEN 0 ELSE i + 40 END,"
+		" (1 << 40) + i, CASE WHEN i >= 2000 THEN (1 << 40) ELSE i END FROM r;");
 	sqlite3_close(h);
 	return 0;
 }
@@ -204,7 +212,7 @@ static void unfiltered_beside_filtered(void **state)
 	assert_int_equal(nst_ev_rows(ev, "U", &nf, &err), NST_OK);
 	assert_int_equal(nf, 2);
 	assert_int_equal(nst_ev_i64(ev, "U", "v", &u, &err), NST_OK);
-	assert_int_equal(u[1], 2);
+	assert_int_equal(u[1], 5);
 	assert_int_equal(nst_ev_rows(ev, "NOSUCH", &nf, &err), NST_OK);
 	assert_int_equal(nf, 0);
 	assert_int_equal(nst_ev_i64(ev, "NOSUCH", "start", &u, &err), NST_OK);
@@ -232,9 +240,9 @@ static void lent_column_survives_widening(void **state)
 	assert_ptr_equal(v->i32, cells);
 	assert_null(v->i64);
 	assert_int_equal(nst_col_at(v, 0), 1);
-	assert_int_equal(nst_col_at(v, 1), 2);
+	assert_int_equal(nst_col_at(v, 1), 5);
 	assert_int_equal(wide[0], 1);
-	assert_int_equal(wide[1], 2);
+	assert_int_equal(wide[1], 5);
 	nst_ev_free(all);
 	nst_db_close(db);
 }
@@ -270,6 +278,55 @@ static void nvtx_range_lookup(void **state)
 	nst_db_close(db);
 }
 
+static int64_t sql_cell(sqlite3_stmt *st, int k)
+{
+	return sqlite3_column_type(st, k) == SQLITE_NULL ? NST_NULL_I64 : sqlite3_column_int64(st, k);
+}
+
+/* Every cell as SQLite reads it, whichever way the store kept it; a
+ * column that stays a sequence lends no array at all. */
+static void sequences_read_back(void **state)
+{
+	(void)state;
+	static const char *const cols[] = { "rowid", "a", "b", "c", "d", "e", "f" };
+	enum { NCOLS = sizeof cols / sizeof *cols };
+	struct nst_db *db = open_export();
+	struct nst_events *all = nst_ev_new(db, NULL);
+	struct nst_error err = { 0 };
+	const struct nst_col *c[NCOLS];
+	for (size_t k = 0; k < NCOLS; k++)
+		assert_int_equal(nst_ev_want(all, "SEQ", cols[k], false), NST_OK);
+	assert_int_equal(nst_ev_preload(all, &err), NST_OK);
+	for (size_t k = 0; k < NCOLS; k++)
+		assert_int_equal(nst_ev_col(all, "SEQ", cols[k], &c[k], &err), NST_OK);
+	for (size_t k = 0; k < 6; k += 5) { /* rowid and e: sequences to the end */
+		assert_null(c[k]->i64);
+		assert_null(c[k]->i32);
+	}
+	assert_non_null(c[2]->i32); /* b broke at row 3000 */
+	assert_non_null(c[6]->i64); /* f broke out of 32 bits */
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, "SELECT rowid, a, b, c, d, e, f FROM SEQ ORDER BY rowid",
+					    -1, &st, NULL), SQLITE_OK);
+	size_t row = 0;
+	for (; sqlite3_step(st) == SQLITE_ROW; row++)
+		for (size_t k = 0; k < NCOLS; k++)
+			if (nst_col_at(c[k], row) != sql_cell(st, (int)k))
+				fail_msg("SEQ.%s, row %zu: %lld, SQLite %lld", cols[k], row,
+					 (long long)nst_col_at(c[k], row), (long long)sql_cell(st, (int)k));
+	assert_int_equal(row, 5000);
+	const int64_t *wide;
+	assert_int_equal(nst_ev_i64(all, "SEQ", "rowid", &wide, &err), NST_OK);
+	assert_int_equal(wide[0], 1);
+	assert_int_equal(wide[4999], 5000);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	nst_ev_free(all);
+	nst_db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +335,7 @@ int main(void)
 		cmocka_unit_test(unfiltered_beside_filtered),
 		cmocka_unit_test(nvtx_range_lookup),
 		cmocka_unit_test(lent_column_survives_widening),
+		cmocka_unit_test(sequences_read_back),
 	};
 	return cmocka_run_group_tests(tests, make_export, remove_export);
 }
