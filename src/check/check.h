@@ -155,9 +155,10 @@ static inline bool chk_is_backtrace(const struct nst_col *event_class,
 	return chk_at(callchain, row) != NST_NULL_I64 || chk_at(event_class, row) == 67;
 }
 /* The process part of a globalTid or globalPid. */
+#define CHK_PROCESS_BITS 0xFFFFFFFFFF000000ull
 static inline int64_t chk_gpid(int64_t g)
 {
-	return g == NST_NULL_I64 ? 0 : (int64_t)((uint64_t)g & 0xFFFFFFFFFF000000ull);
+	return g == NST_NULL_I64 ? 0 : (int64_t)((uint64_t)g & CHK_PROCESS_BITS);
 }
 
 /* ---- running and printing (run.c, print.c) -------------------------------- */

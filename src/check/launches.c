@@ -13,7 +13,6 @@ static const char *const gpu_cols[] = {
 static const char *const call_cols[] = {
 	"rowid", "eventClass", "callchainId", "globalTid", "correlationId", "nameId",
 };
-#define PROCESS_BITS 0xFFFFFFFFFF000000ull
 
 static enum nst_status want_all(struct nst_events *ev, const char *table,
 				const char *const *cols, size_t n)
@@ -57,7 +56,7 @@ static enum nst_status index_rows(const struct chk_launches *l, struct nst_corri
 	if (!id || n == 0)
 		return NST_OK;
 	bool keyed = l->per_process && process;
-	if (nst_corrindex_build(x, keyed ? process : id, keyed ? PROCESS_BITS : 0, id, rows, n))
+	if (nst_corrindex_build(x, keyed ? process : id, keyed ? CHK_PROCESS_BITS : 0, id, rows, n))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	return NST_OK;
 }

@@ -139,14 +139,6 @@ int nst_corrindex_build(struct nst_corrindex *x, const struct nst_col *process,
 	return 0;
 }
 
-size_t nst_corrindex_dups(const struct nst_corrindex *x, const uint32_t **row,
-			  const uint32_t **first)
-{
-	*row = x->dup_row;
-	*first = x->dup_first;
-	return x->ndups;
-}
-
 /* Each duplicate joins the end of its first row's chain (a map from first
  * row to chain end keeps that O(1) when many rows share one key). */
 int nst_corrindex_chain(const struct nst_corrindex *x, size_t nrows, uint32_t **next)

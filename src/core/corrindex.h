@@ -31,12 +31,8 @@ struct nst_corrindex {
 int nst_corrindex_build(struct nst_corrindex *x, const struct nst_col *process,
 			uint64_t mask, const struct nst_col *id, const uint32_t *rows,
 			size_t n);
-/* The rows that lost their key to an earlier row (rows sharing a key are
- * rare: a driver call nested in the runtime call it serves), each with
- * the row that holds the key; returns how many. */
-size_t nst_corrindex_dups(const struct nst_corrindex *x, const uint32_t **row,
-			  const uint32_t **first);
-/* The rows sharing a key as chains: *next (nst_big_alloc'ed, nrows
+/* The rows sharing a key (rare: a driver call nested in the runtime call
+ * it serves) as chains: *next (nst_big_alloc'ed, nrows
  * entries, nrows above every indexed row) holds, for each indexed row,
  * the next row in row order with its key, UINT32_MAX after the last;
  * NULL when no two rows share a key.  Returns -1 when out of memory. */

@@ -403,13 +403,12 @@ static int grow(struct ev_col **load, size_t nload, size_t cap, size_t used)
  * the value at row breaks the sequence. */
 static int end_seq(struct ev_col *c, size_t row, size_t cap)
 {
-	c->seq = false;
 	if (row > (size_t)INT32_MAX) {
-		c->seq = true; /* wide_copy reads the rows as base + r */
-		int rc = widen(c, row, cap);
+		int rc = widen(c, row, cap); /* reads the rows as base + r: still a sequence */
 		c->seq = false;
 		return rc;
 	}
+	c->seq = false;
 	for (size_t r = 0; r < row; r++)
 		c->i32[r] = (int32_t)r;
 	publish(c);

@@ -230,71 +230,54 @@ static enum nst_status rank_rows(struct recipe_part *rp, const struct args *a,
 	return s;
 }
 
-/* The ranks of an export's operations: each operation's rank as an index
- * into the distinct uids, in order of first appearance.  of stays NULL
- * while every operation is of the first rank (the usual export), so one
- * rank costs no array as long as the operations. */
+/* The ranks of an export's operations, found by lane: an operation's
+ * rank is its lane's process's.  The lanes come in the order the
+ * operations first meet them, so the distinct uids are in order of
+ * first appearance, as the operations would give them. */
 struct ranks {
-	recipe_uid *uid;
+	recipe_uid *uid; /* distinct */
 	size_t n;
-	uint32_t *of; /* by operation */
+	uint32_t *of;    /* by lane: index into uid */
 };
-
-/* A second rank appeared: the operations before it are all rank 0. */
-static enum nst_status start_of(struct ranks *r, size_t nops, struct nst_error *err)
-{
-	recipe_uid *uid = realloc(r->uid, (nops ? nops : 1) * sizeof *r->uid);
-	if (uid)
-		r->uid = uid;
-	r->of = nst_big_zalloc(nops, sizeof *r->of);
-	return r->uid && r->of ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
-}
 
 static enum nst_status ranks_of(struct recipe_part *rp, const struct nst_gt_ops *ops,
 				struct ranks *r, struct nst_error *err)
 {
+	size_t m = ops->nlanes ? ops->nlanes : 1;
 	r->n = 0;
-	r->of = NULL;
-	r->uid = malloc(sizeof *r->uid);
-	if (!r->uid)
+	r->uid = malloc(m * sizeof *r->uid);
+	r->of = malloc(m * sizeof *r->of);
+	if (!r->uid || !r->of)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < ops->n; i++) {
-		recipe_uid uid = recipe_rank_of(rp, nst_gt_lane_of(ops, i)->gpid);
+	for (size_t l = 0; l < ops->nlanes; l++) {
+		recipe_uid uid = recipe_rank_of(rp, ops->lanes[l].gpid);
 		if (!uid)
 			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		if (r->n == 1 && !r->of && uid == r->uid[0])
-			continue;
-		if (r->n == 1 && !r->of) {
-			enum nst_status s = start_of(r, ops->n, err);
-			if (s)
-				return s;
-		}
-		size_t k = r->of && i && r->uid[r->of[i - 1]] == uid ? r->of[i - 1] : 0;
+		size_t k = 0;
 		while (k < r->n && r->uid[k] != uid)
 			k++;
 		if (k == r->n)
 			r->uid[r->n++] = uid;
-		if (r->of)
-			r->of[i] = (uint32_t)k;
+		r->of[l] = (uint32_t)k;
 	}
 	return NST_OK;
 }
 
 /* The operations' indexes grouped by rank, each rank's in row order:
  * idx[at[k]..at[k + 1]) are rank k's. */
-static enum nst_status group_ops(const struct ranks *r, size_t nops, uint32_t **idx,
-				 size_t **at, struct nst_error *err)
+static enum nst_status group_ops(const struct ranks *r, const struct nst_gt_ops *ops,
+				 uint32_t **idx, size_t **at, struct nst_error *err)
 {
-	*idx = malloc((nops ? nops : 1) * sizeof **idx);
+	*idx = nst_big_alloc(ops->n, sizeof **idx);
 	*at = calloc(r->n + 2, sizeof **at);
 	if (!*idx || !*at)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < nops; i++)
-		(*at)[r->of[i] + 2]++;
+	for (size_t i = 0; i < ops->n; i++)
+		(*at)[r->of[ops->lane[i]] + 2]++;
 	for (size_t k = 2; k < r->n + 2; k++)
 		(*at)[k] += (*at)[k - 1];
-	for (size_t i = 0; i < nops; i++)
-		(*idx)[(*at)[r->of[i] + 1]++] = (uint32_t)i;
+	for (size_t i = 0; i < ops->n; i++)
+		(*idx)[(*at)[r->of[ops->lane[i]] + 1]++] = (uint32_t)i;
 	return NST_OK;
 }
 
@@ -310,10 +293,11 @@ static enum nst_status part(struct nst_ctx *ctx, struct recipe_part *rp, const v
 	if (s != NST_OK)
 		return s;
 	s = ranks_of(rp, ops, &r, err);
-	if (s == NST_OK && !r.of)
-		s = r.n ? rank_rows(rp, args, ops, by_device, NULL, ops->n, r.uid[0], err) : NST_OK;
-	else if (s == NST_OK)
-		s = group_ops(&r, ops->n, &idx, &at, err);
+	/* one rank, the usual export: all the operations, in no array of their own */
+	if (s == NST_OK && r.n == 1)
+		s = rank_rows(rp, args, ops, by_device, NULL, ops->n, r.uid[0], err);
+	else if (s == NST_OK && r.n > 1)
+		s = group_ops(&r, ops, &idx, &at, err);
 	for (size_t k = 0; s == NST_OK && idx && k < r.n; k++)
 		s = rank_rows(rp, args, ops, by_device, idx + at[k], at[k + 1] - at[k], r.uid[k], err);
 	free(idx);

@@ -62,6 +62,12 @@ static enum nst_status calls_results_locked(struct nst_ctx *ctx, const struct ns
 	return s;
 }
 
+int nst_calls_index_rows(const struct nst_calls *c, const uint32_t *rows, size_t n,
+			 struct nst_corrindex *x)
+{
+	return nst_corrindex_build(x, c->gtid, NST_PROCESS_BITS, c->corr, rows, n);
+}
+
 static enum nst_status calls_index_locked(struct nst_ctx *ctx, struct nst_error *err)
 {
 	struct nst_shared *sh = ctx->shared;
@@ -69,8 +75,7 @@ static enum nst_status calls_index_locked(struct nst_ctx *ctx, struct nst_error 
 	enum nst_status s = calls_ids_locked(ctx, &c, err);
 	if (s != NST_OK || sh->index_built || !c->gtid || !c->corr)
 		return s;
-	if (nst_corrindex_build(&sh->call_index, c->gtid, 0xFFFFFFFFFF000000ull,
-				c->corr, c->rows, c->ncalls) != 0)
+	if (nst_calls_index_rows(c, c->rows, c->ncalls, &sh->call_index) != 0)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
 	sh->index_built = true;
 	return NST_OK;

@@ -548,7 +548,7 @@ enum nst_status nst_launches_inside(struct nst_ctx *ctx, const struct nst_spans 
 	if (s == NST_OK && c->gtid && c->corr && few_ranges(ranges, c))
 		s = calls_inside(ranges, c, c->ncalls / FEW_CALLS_SHARE, &rows, &n, err);
 	if (s == NST_OK && rows &&
-	    (nst_corrindex_build(&x, c->gtid, 0xFFFFFFFFFF000000ull, c->corr, rows, n) ||
+	    (nst_calls_index_rows(c, rows, n, &x) ||
 	     nst_corrindex_chain(&x, c->n, &next) || mark_ids(&j, c->corr, rows, n, c->n)))
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory indexing %s", RUNTIME);
 	j.next = next;
