@@ -1,7 +1,6 @@
 /* The export a reader builds in memory; see memdb.h. */
 #include "input/memdb.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 
 #include "core/arena.h"
 #include "core/hashmap.h"
+#include "core/pipe.h"
 #include "core/strtab.h"
 #include "core/search.h"
 
@@ -87,26 +87,13 @@ struct batch {
 	char *text;
 	size_t nrows, caprows, nvals, capvals, ntext, captext;
 	bool nomem;              /* a value could not be kept */
-	struct batch *next;      /* in the free list */
 };
 
 /* Rows are inserted by a second thread while the reader parses: SQLite's
  * work (about a third of reading a trace) then runs beside the JSON's.
- * The reader fills a batch and hands it over; the writer inserts it and
- * gives it back. Without the thread, a batch is inserted where it is
- * handed over. After memdb_flush the writer is gone and the connection the
- * caller's. */
-struct writer {
-	pthread_t thread;
-	bool running;
-	pthread_mutex_t lock;
-	pthread_cond_t changed;
-	struct batch *pending;   /* handed over, not yet taken */
-	struct batch *free;      /* inserted, to fill again */
-	bool inited, busy, quit;
-	enum nst_status status;  /* the first failure to insert */
-	struct nst_error err;
-};
+ * The reader fills a batch and hands it over a pipe (core/pipe.h); the
+ * writer inserts it and gives it back.  After memdb_flush the writer is
+ * gone and the connection the caller's. */
 
 /* Every call's process, and the correlationIds of those that have one. */
 struct calls {
@@ -130,7 +117,7 @@ struct memdb {
 	int cur;
 	struct batch *fill;
 	size_t nbatches;
-	struct writer w;
+	struct nst_pipe writer;
 	/* StringIds: the strings, copied into the arena */
 	struct nst_strtab strings;
 	struct nst_arena arena;
@@ -280,7 +267,7 @@ static enum nst_status create_table(struct memdb *m, int t, struct nst_error *er
 	return s;
 }
 
-static void writer_start(struct memdb *m);
+static enum nst_status consume_batch(void *self, void *batch, bool drop, struct nst_error *err);
 static void calls_release(struct calls *c);
 static void writer_release(struct memdb *m);
 static enum nst_status memdb_flush(struct memdb *m, struct nst_error *err);
@@ -311,7 +298,7 @@ enum nst_status memdb_new(const char *path, struct memdb **out, struct nst_error
 		return s;
 	}
 	m->nbatches = 1;
-	writer_start(m);
+	nst_pipe_start(&m->writer, consume_batch, m);
 	*out = m;
 	return NST_OK;
 }
@@ -351,8 +338,9 @@ sqlite3 *memdb_take(struct memdb *m)
 #define BATCH_ROWS 4096
 #define BATCHES 3 /* one filling, one handed over, one being inserted */
 
-static void batch_free(struct batch *b)
+static void batch_free(void *batch)
 {
+	struct batch *b = batch;
 	if (!b)
 		return;
 	free(b->rows);
@@ -467,74 +455,23 @@ static void batch_clear(struct batch *b)
 	b->nomem = false;
 }
 
-static void *writer_main(void *arg)
+static enum nst_status consume_batch(void *self, void *batch, bool drop, struct nst_error *err)
 {
-	struct memdb *m = arg;
-	struct writer *w = &m->w;
-	pthread_mutex_lock(&w->lock);
-	for (;;) {
-		while (!w->pending && !w->quit)
-			pthread_cond_wait(&w->changed, &w->lock);
-		if (!w->pending)
-			break;
-		struct batch *b = w->pending;
-		w->pending = NULL;
-		w->busy = true;
-		bool failed = w->status != NST_OK;
-		pthread_cond_broadcast(&w->changed);
-		pthread_mutex_unlock(&w->lock);
-		struct nst_error err = { 0 };
-		enum nst_status s = failed ? NST_OK : insert_batch(m, b, &err);
-		batch_clear(b);
-		pthread_mutex_lock(&w->lock);
-		if (s != NST_OK && w->status == NST_OK) {
-			w->status = s;
-			w->err = err;
-		}
-		b->next = w->free;
-		w->free = b;
-		w->busy = false;
-		pthread_cond_broadcast(&w->changed);
-	}
-	pthread_mutex_unlock(&w->lock);
-	return NULL;
-}
-
-static enum nst_status writer_failure(struct memdb *m, struct nst_error *err)
-{
-	if (m->w.status != NST_OK && err)
-		*err = m->w.err;
-	return m->w.status;
+	enum nst_status s = drop ? NST_OK : insert_batch(self, batch, err);
+	batch_clear(batch);
+	return s;
 }
 
 /* Hands m->fill over and takes an empty batch to fill; the writer's
  * failure, if it had one. */
 static enum nst_status hand_over(struct memdb *m, struct nst_error *err)
 {
-	struct writer *w = &m->w;
-	struct batch *b = m->fill;
-	if (!w->running) {
-		enum nst_status s = insert_batch(m, b, err);
-		batch_clear(b);
-		return s;
-	}
-	pthread_mutex_lock(&w->lock);
-	while (w->pending)
-		pthread_cond_wait(&w->changed, &w->lock);
-	w->pending = b;
-	pthread_cond_broadcast(&w->changed);
-	struct batch *next = w->free;
-	if (next)
-		w->free = next->next;
-	else if (m->nbatches < BATCHES && (next = calloc(1, sizeof *next)) != NULL)
+	enum nst_status s = nst_pipe_give(&m->writer, m->fill, err);
+	struct batch *next = nst_pipe_spare(&m->writer, false);
+	if (!next && m->nbatches < BATCHES && (next = calloc(1, sizeof *next)) != NULL)
 		m->nbatches++;
-	while (!next && w->status == NST_OK) {
-		pthread_cond_wait(&w->changed, &w->lock);
-		if ((next = w->free) != NULL)
-			w->free = next->next;
-	}
-	enum nst_status s = writer_failure(m, err);
-	pthread_mutex_unlock(&w->lock);
+	if (!next)
+		next = nst_pipe_spare(&m->writer, true);
 	m->fill = next;
 	if (!next && s == NST_OK)
 		s = nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", m->path);
@@ -545,7 +482,7 @@ enum nst_status md_end(struct memdb *m, struct nst_error *err)
 {
 	struct batch *b = m->fill;
 	if (!b)
-		return writer_failure(m, err);
+		return nst_pipe_failure(&m->writer, err);
 	if (b->nomem)
 		return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", m->path);
 	struct brow *row = &b->rows[b->nrows];
@@ -554,7 +491,7 @@ enum nst_status md_end(struct memdb *m, struct nst_error *err)
 		return internal(m, err, "a row with the wrong number of values");
 	b->nrows++;
 	m->rows[m->cur]++;
-	if (b->nrows < BATCH_ROWS && m->w.running)
+	if (b->nrows < BATCH_ROWS && m->writer.running)
 		return NST_OK;
 	return hand_over(m, err);
 }
@@ -563,58 +500,16 @@ enum nst_status md_end(struct memdb *m, struct nst_error *err)
  * caller's again. */
 static enum nst_status memdb_flush(struct memdb *m, struct nst_error *err)
 {
-	struct writer *w = &m->w;
 	enum nst_status s = m->fill && m->fill->nrows ? hand_over(m, err) : NST_OK;
-	if (w->running) {
-		pthread_mutex_lock(&w->lock);
-		w->quit = true;
-		pthread_cond_broadcast(&w->changed);
-		pthread_mutex_unlock(&w->lock);
-		pthread_join(w->thread, NULL);
-		w->running = false;
-		if (s == NST_OK)
-			s = writer_failure(m, err);
-	}
-	return s;
-}
-
-static void writer_start(struct memdb *m)
-{
-	struct writer *w = &m->w;
-	if (pthread_mutex_init(&w->lock, NULL) != 0)
-		return;
-	if (pthread_cond_init(&w->changed, NULL) != 0) {
-		pthread_mutex_destroy(&w->lock);
-		return;
-	}
-	w->running = pthread_create(&w->thread, NULL, writer_main, m) == 0;
-	w->inited = true;
+	enum nst_status end = nst_pipe_end(&m->writer, err);
+	return s != NST_OK ? s : end;
 }
 
 static void writer_release(struct memdb *m)
 {
-	struct writer *w = &m->w;
-	if (w->running) {
-		pthread_mutex_lock(&w->lock);
-		w->quit = true;
-		w->status = w->status != NST_OK ? w->status : NST_ERR_INTERNAL; /* drop what is left */
-		pthread_cond_broadcast(&w->changed);
-		pthread_mutex_unlock(&w->lock);
-		pthread_join(w->thread, NULL);
-		w->running = false;
-	}
-	if (w->inited) {
-		pthread_cond_destroy(&w->changed);
-		pthread_mutex_destroy(&w->lock);
-		w->inited = false;
-	}
-	for (struct batch *b = w->free, *next; b; b = next) {
-		next = b->next;
-		batch_free(b);
-	}
-	batch_free(w->pending);
+	nst_pipe_release(&m->writer, batch_free);
 	batch_free(m->fill);
-	w->free = w->pending = m->fill = NULL;
+	m->fill = NULL;
 }
 
 int64_t md_string(struct memdb *m, const char *s, size_t len, enum nst_status *status,

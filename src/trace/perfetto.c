@@ -10,24 +10,68 @@
  * END of a slice is written right after its BEGIN (walk.c gives each
  * track's slices in start order, which makes ties come out right).  Strings that are not
  * well-formed UTF-8 are written as nstats's JSON writes them (U+FFFD for
- * each stray byte), since Perfetto's strings are UTF-8. */
+ * each stray byte), since Perfetto's strings are UTF-8.
+ *
+ * Packing is the larger half of the work, so it runs on a thread of its
+ * own (core/pipe.h): the walk's thread turns each track and slice into a
+ * job, interning names as it goes (the order of the packets decides which
+ * packet interns a name), and hands jobs over a batch at a time; the
+ * packer packs them in order and writes. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/arena.h"
+#include "core/pipe.h"
 #include "format/format.h"
 #include "perfetto_trace.pb-c.h"
 #include "trace/trace.h"
 
 #define SEQUENCE_ID 1
 
+/* A track or a slice as the packer takes it: what the walk lends for the
+ * call is copied into the batch. */
+struct job {
+	bool track;
+	uint8_t cat, flow, nargs;
+	uint32_t arg;             /* the first of its args in the batch's */
+	size_t text;              /* in the batch's text: a track's name, or the
+				     name a slice interns; NO_TEXT: none */
+	uint64_t uuid;            /* the slice's track, or the track */
+	int64_t start, end;       /* a track: pid, tid */
+	uint64_t iid, flow_id;    /* a track: its kind, its parent */
+};
+#define NO_TEXT SIZE_MAX
+
+struct job_arg {
+	uint8_t key, kind;
+	int64_t i[3];
+	size_t text; /* ARG_TEXT: in the batch's text */
+};
+
+#define BATCH_JOBS 1024
+#define BATCHES 3 /* one filling, one handed over, one being packed */
+
+struct batch {
+	struct job job[BATCH_JOBS];
+	size_t njobs;
+	struct job_arg *arg;
+	size_t nargs, capargs;
+	char *text;
+	size_t ntext, captext;
+};
+
 struct perfetto {
 	FILE *out;
+	/* the walk's side */
+	struct trace_names names; /* event names: iid = id + 1 */
+	struct nst_arena arena;   /* repaired names */
+	struct nst_pipe packer;
+	struct batch *fill;
+	size_t nbatches;
+	/* the packer's side */
 	uint8_t *buf;
 	size_t len, cap;
-	struct trace_names names; /* event names: iid = id + 1 */
-	struct nst_arena arena;   /* the tracks' repaired names */
 	char dims[2][64];
 };
 
@@ -161,37 +205,184 @@ static enum nst_status first_packet(struct perfetto *pf, struct nst_error *err)
 	return write_packet(pf, &p, 0, err);
 }
 
-/* ---- tracks --------------------------------------------------------------------------- */
+/* ---- the jobs, on the walk's thread ------------------------------------------------------ */
+
+static void batch_free(void *batch)
+{
+	struct batch *b = batch;
+	if (!b)
+		return;
+	free(b->arg);
+	free(b->text);
+	free(b);
+}
+
+static enum nst_status nomem(struct nst_error *err)
+{
+	return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+}
+
+/* s copied into the batch's text: its offset, NO_TEXT when out of memory. */
+static size_t keep_text(struct batch *b, const char *s)
+{
+	size_t len = strlen(s);
+	if (b->ntext + len + 1 > b->captext) {
+		size_t cap = 2 * (b->ntext + len + 1) + 4096;
+		char *t = realloc(b->text, cap);
+		if (!t)
+			return NO_TEXT;
+		b->text = t;
+		b->captext = cap;
+	}
+	size_t at = b->ntext;
+	memcpy(b->text + at, s, len + 1);
+	b->ntext += len + 1;
+	return at;
+}
+
+static struct job_arg *new_arg(struct batch *b)
+{
+	if (b->nargs == b->capargs) {
+		size_t cap = b->capargs ? 2 * b->capargs : 8 * BATCH_JOBS;
+		struct job_arg *a = realloc(b->arg, cap * sizeof *a);
+		if (!a)
+			return NULL;
+		b->arg = a;
+		b->capargs = cap;
+	}
+	return &b->arg[b->nargs++];
+}
+
+/* Hands a full batch to the packer and takes an empty one. */
+static enum nst_status hand_over(struct perfetto *pf, struct nst_error *err)
+{
+	enum nst_status s = nst_pipe_give(&pf->packer, pf->fill, err);
+	struct batch *next = nst_pipe_spare(&pf->packer, false);
+	if (!next && pf->nbatches < BATCHES && (next = calloc(1, sizeof *next)) != NULL)
+		pf->nbatches++;
+	if (!next)
+		next = nst_pipe_spare(&pf->packer, true);
+	pf->fill = next;
+	return s == NST_OK && !next ? nomem(err) : s;
+}
+
+/* The next job of the batch, a full batch handed over first. */
+static enum nst_status new_job(struct perfetto *pf, struct job **out, struct nst_error *err)
+{
+	enum nst_status s = pf->fill->njobs == BATCH_JOBS ? hand_over(pf, err) : NST_OK;
+	if (s != NST_OK)
+		return s;
+	struct batch *b = pf->fill;
+	*out = &b->job[b->njobs];
+	**out = (struct job){ .arg = (uint32_t)b->nargs, .text = NO_TEXT };
+	return NST_OK;
+}
 
 static enum nst_status pf_track(void *self, const struct trace_track *t, struct nst_error *err)
 {
 	struct perfetto *pf = self;
+	struct job *j;
+	enum nst_status s = new_job(pf, &j, err);
+	if (s != NST_OK)
+		return s;
+	char *name = utf8(pf, t->name);
+	if (!name || (j->text = keep_text(pf->fill, name)) == NO_TEXT)
+		return nomem(err);
+	j->track = true;
+	j->uuid = t->uuid;
+	j->start = t->pid;
+	j->end = t->tid;
+	j->iid = (uint64_t)t->kind;
+	j->flow_id = t->parent;
+	pf->fill->njobs++;
+	return NST_OK;
+}
+
+/* A GPU operation's device, context and stream are its track's (whose
+ * name says them): not repeated on each of millions of slices. */
+static bool placement(const struct trace_slice *s, const struct trace_arg *a)
+{
+	return s->track->kind == TRACK_STREAM &&
+	       (a->key == KEY_DEVICE || a->key == KEY_CONTEXT || a->key == KEY_STREAM);
+}
+
+static enum nst_status keep_args(struct batch *b, const struct trace_slice *s, struct job *j,
+				 struct nst_error *err)
+{
+	for (size_t i = 0; i < s->nargs; i++) {
+		const struct trace_arg *a = &s->arg[i];
+		if (placement(s, a))
+			continue;
+		struct job_arg *ja = new_arg(b);
+		if (!ja)
+			return nomem(err);
+		*ja = (struct job_arg){ .key = (uint8_t)a->key, .kind = (uint8_t)a->kind,
+					.i = { a->i[0], a->i[1], a->i[2] }, .text = NO_TEXT };
+		if (a->kind == ARG_TEXT && (ja->text = keep_text(b, a->s)) == NO_TEXT)
+			return nomem(err);
+		j->nargs++;
+	}
+	return NST_OK;
+}
+
+static enum nst_status pf_slice(void *self, const struct trace_slice *s, struct nst_error *err)
+{
+	struct perfetto *pf = self;
+	struct job *j;
+	enum nst_status st = new_job(pf, &j, err);
+	if (st != NST_OK)
+		return st;
+	bool fresh;
+	int64_t id = trace_name_id(&pf->names, s->name, &fresh);
+	if (id < 0)
+		return nomem(err);
+	if (fresh) {
+		char *text = utf8(pf, s->name);
+		if (!text || (j->text = keep_text(pf->fill, text)) == NO_TEXT)
+			return nomem(err);
+	}
+	j->cat = (uint8_t)s->cat;
+	j->flow = (uint8_t)s->flow;
+	j->uuid = s->track->uuid;
+	j->start = s->start;
+	j->end = s->end;
+	j->iid = (uint64_t)id + 1;
+	j->flow_id = s->flow_id;
+	if ((st = keep_args(pf->fill, s, j, err)) != NST_OK)
+		return st;
+	pf->fill->njobs++;
+	return NST_OK;
+}
+
+/* ---- tracks, on the packer's thread ------------------------------------------------------ */
+
+static enum nst_status pack_track(struct perfetto *pf, const struct batch *b, const struct job *j,
+				  struct nst_error *err)
+{
 	Perfetto__Protos__TrackDescriptor d;
 	Perfetto__Protos__ProcessDescriptor proc;
 	Perfetto__Protos__ThreadDescriptor thr;
 	perfetto__protos__track_descriptor__init(&d);
 	d.has_uuid = true;
-	d.uuid = t->uuid;
-	char *name = utf8(pf, t->name);
-	if (!name)
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	if (t->kind == TRACK_PROCESS) {
+	d.uuid = j->uuid;
+	char *name = b->text + j->text;
+	if (j->iid == TRACK_PROCESS) {
 		perfetto__protos__process_descriptor__init(&proc);
 		proc.has_pid = true;
-		proc.pid = (int32_t)t->pid;
+		proc.pid = (int32_t)j->start;
 		proc.process_name = name;
 		d.process = &proc;
-	} else if (t->kind == TRACK_THREAD) {
+	} else if (j->iid == TRACK_THREAD) {
 		perfetto__protos__thread_descriptor__init(&thr);
 		thr.has_pid = thr.has_tid = true;
-		thr.pid = (int32_t)t->pid;
-		thr.tid = (int32_t)t->tid;
+		thr.pid = (int32_t)j->start;
+		thr.tid = (int32_t)j->end;
 		thr.thread_name = name;
 		d.thread = &thr;
 	} else {
 		d.name = name;
-		d.has_parent_uuid = t->parent != 0;
-		d.parent_uuid = t->parent;
+		d.has_parent_uuid = j->flow_id != 0;
+		d.parent_uuid = j->flow_id;
 	}
 	Perfetto__Protos__TracePacket p;
 	perfetto__protos__trace_packet__init(&p);
@@ -199,14 +390,7 @@ static enum nst_status pf_track(void *self, const struct trace_track *t, struct 
 	return write_packet(pf, &p, 0, err);
 }
 
-/* ---- slices ------------------------------------------------------------------------------ */
-
-/* The iid of name; *fresh when this packet must intern it. */
-static int64_t name_iid(struct perfetto *pf, const char *name, bool *fresh)
-{
-	int64_t id = trace_name_id(&pf->names, name, fresh);
-	return id < 0 ? -1 : id + 1;
-}
+/* ---- slices, on the packer's thread ------------------------------------------------------ */
 
 /* "[x, y, z]", without printf's parsing, which a launch's two dims would
  * cost every kernel. */
@@ -240,7 +424,7 @@ static void dims_text(char *b, const int64_t *v)
 }
 
 /* Returns the most it packs to. */
-static size_t annotation(struct perfetto *pf, const struct trace_arg *a,
+static size_t annotation(struct perfetto *pf, const struct batch *b, const struct job_arg *a,
 			 Perfetto__Protos__DebugAnnotation *d, int *ndims)
 {
 	perfetto__protos__debug_annotation__init(d);
@@ -250,55 +434,40 @@ static size_t annotation(struct perfetto *pf, const struct trace_arg *a,
 		d->has_int_value = true;
 		d->int_value = a->i[0];
 	} else if (a->kind == ARG_TEXT) {
-		d->string_value = (char *)a->s;
+		d->string_value = b->text + a->text;
 	} else {
-		char *b = pf->dims[(*ndims)++ & 1];
-		dims_text(b, a->i);
-		d->string_value = b;
+		char *t = pf->dims[(*ndims)++ & 1];
+		dims_text(t, a->i);
+		d->string_value = t;
 	}
 	return ANNOTATION_MAX(d->string_value ? strlen(d->string_value) : 0);
 }
 
-/* A GPU operation's device, context and stream are its track's (whose
- * name says them): not repeated on each of millions of slices. */
-static bool placement(const struct trace_slice *s, const struct trace_arg *a)
+static enum nst_status begin_packet(struct perfetto *pf, const struct batch *b,
+				    const struct job *j, struct nst_error *err)
 {
-	return s->track->kind == TRACK_STREAM &&
-	       (a->key == KEY_DEVICE || a->key == KEY_CONTEXT || a->key == KEY_STREAM);
-}
-
-static enum nst_status begin_packet(struct perfetto *pf, const struct trace_slice *s,
-				    struct nst_error *err)
-{
-	bool fresh;
-	int64_t iid = name_iid(pf, s->name, &fresh);
-	if (iid < 0)
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	Perfetto__Protos__DebugAnnotation ann[TRACE_MAX_ARGS], *pann[TRACE_MAX_ARGS];
 	int ndims = 0;
-	size_t nann = 0, bound = SLICE_PACKET_MAX;
-	for (size_t i = 0; i < s->nargs; i++) {
-		if (placement(s, &s->arg[i]))
-			continue;
-		bound += annotation(pf, &s->arg[i], &ann[nann], &ndims);
-		pann[nann] = &ann[nann];
-		nann++;
+	size_t bound = SLICE_PACKET_MAX;
+	for (size_t i = 0; i < j->nargs; i++) {
+		bound += annotation(pf, b, &b->arg[j->arg + i], &ann[i], &ndims);
+		pann[i] = &ann[i];
 	}
-	uint64_t cat = (uint64_t)s->cat + 1, flow = s->flow_id;
+	uint64_t cat = (uint64_t)j->cat + 1, flow = j->flow_id;
 	Perfetto__Protos__TrackEvent ev;
 	perfetto__protos__track_event__init(&ev);
 	ev.has_type = ev.has_track_uuid = ev.has_name_iid = true;
 	ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
-	ev.track_uuid = s->track->uuid;
-	ev.name_iid = (uint64_t)iid;
+	ev.track_uuid = j->uuid;
+	ev.name_iid = j->iid;
 	ev.n_category_iids = 1;
 	ev.category_iids = &cat;
-	ev.n_debug_annotations = nann;
+	ev.n_debug_annotations = j->nargs;
 	ev.debug_annotations = pann;
-	if (s->flow == FLOW_START || s->flow == FLOW_STEP) {
+	if (j->flow == FLOW_START || j->flow == FLOW_STEP) {
 		ev.n_flow_ids = 1;
 		ev.flow_ids = &flow;
-	} else if (s->flow == FLOW_END) {
+	} else if (j->flow == FLOW_END) {
 		ev.n_terminating_flow_ids = 1;
 		ev.terminating_flow_ids = &flow;
 	}
@@ -306,58 +475,67 @@ static enum nst_status begin_packet(struct perfetto *pf, const struct trace_slic
 	Perfetto__Protos__InternedData in;
 	Perfetto__Protos__TracePacket p;
 	perfetto__protos__trace_packet__init(&p);
-	if (fresh) {
-		char *text = utf8(pf, s->name);
-		if (!text)
-			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (j->text != NO_TEXT) {
 		perfetto__protos__event_name__init(&en);
 		en.has_iid = true;
-		en.iid = (uint64_t)iid;
-		en.name = text;
+		en.iid = j->iid;
+		en.name = b->text + j->text;
 		perfetto__protos__interned_data__init(&in);
 		in.n_event_names = 1;
 		in.event_names = &pen;
 		p.interned_data = &in;
-		bound += EVENT_NAME_MAX(strlen(text));
+		bound += EVENT_NAME_MAX(strlen(en.name));
 	}
 	p.has_timestamp = p.has_sequence_flags = true;
-	p.timestamp = (uint64_t)s->start;
+	p.timestamp = (uint64_t)j->start;
 	p.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
 	p.track_event = &ev;
 	return write_packet(pf, &p, bound, err);
 }
 
-static enum nst_status end_packet(struct perfetto *pf, const struct trace_slice *s,
-				  struct nst_error *err)
+static enum nst_status end_packet(struct perfetto *pf, const struct job *j, struct nst_error *err)
 {
 	Perfetto__Protos__TrackEvent ev;
 	perfetto__protos__track_event__init(&ev);
 	ev.has_type = ev.has_track_uuid = true;
 	ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
-	ev.track_uuid = s->track->uuid;
+	ev.track_uuid = j->uuid;
 	Perfetto__Protos__TracePacket p;
 	perfetto__protos__trace_packet__init(&p);
 	p.has_timestamp = p.has_sequence_flags = true;
-	p.timestamp = (uint64_t)s->end;
+	p.timestamp = (uint64_t)j->end;
 	p.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
 	p.track_event = &ev;
 	return write_packet(pf, &p, SLICE_PACKET_MAX, err);
 }
 
-static enum nst_status pf_slice(void *self, const struct trace_slice *s, struct nst_error *err)
+/* The packer: a batch's jobs as packets, in order. */
+static enum nst_status pack_batch(void *self, void *batch, bool drop, struct nst_error *err)
 {
 	struct perfetto *pf = self;
-	enum nst_status st = begin_packet(pf, s, err);
-	if (st == NST_OK)
-		st = end_packet(pf, s, err);
-	return st;
+	struct batch *b = batch;
+	enum nst_status s = NST_OK;
+	for (size_t i = 0; !drop && s == NST_OK && i < b->njobs; i++) {
+		const struct job *j = &b->job[i];
+		if (j->track)
+			s = pack_track(pf, b, j, err);
+		else if ((s = begin_packet(pf, b, j, err)) == NST_OK)
+			s = end_packet(pf, j, err);
+	}
+	b->njobs = b->nargs = b->ntext = 0;
+	return s;
 }
+
+/* ---- the document ------------------------------------------------------------------------ */
 
 static enum nst_status pf_finish(void *self, struct nst_error *err)
 {
 	struct perfetto *pf = self;
-	enum nst_status s = flush_chunk(pf, err);
-	if (s != NST_OK)
+	enum nst_status s = pf->fill->njobs ? hand_over(pf, err) : NST_OK;
+	enum nst_status end = nst_pipe_end(&pf->packer, err);
+	if (s != NST_OK || end != NST_OK)
+		return s != NST_OK ? s : end;
+	if ((s = flush_chunk(pf, err)) != NST_OK)
 		return s;
 	if (fflush(pf->out) != 0 || ferror(pf->out))
 		return trace_write_failed(pf->out, err);
@@ -369,6 +547,8 @@ static void pf_free(void *self)
 	struct perfetto *pf = self;
 	if (!pf)
 		return;
+	nst_pipe_release(&pf->packer, batch_free);
+	batch_free(pf->fill);
 	free(pf->buf);
 	trace_names_release(&pf->names);
 	nst_arena_release(&pf->arena);
@@ -379,14 +559,18 @@ enum nst_status trace_perfetto_new(FILE *out, struct trace_writer *w, struct nst
 {
 	struct perfetto *pf = calloc(1, sizeof *pf);
 	if (!pf)
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		return nomem(err);
 	pf->out = out;
 	*w = (struct trace_writer){ .track = pf_track, .slice = pf_slice, .finish = pf_finish,
 				    .free = pf_free, .self = pf };
-	enum nst_status s = first_packet(pf, err);
+	enum nst_status s = (pf->fill = calloc(1, sizeof *pf->fill)) ? first_packet(pf, err)
+								    : nomem(err);
 	if (s != NST_OK) {
 		pf_free(pf);
 		*w = (struct trace_writer){ 0 };
+		return s;
 	}
-	return s;
+	pf->nbatches = 1;
+	nst_pipe_start(&pf->packer, pack_batch, pf);
+	return NST_OK;
 }
