@@ -25,7 +25,8 @@ static const struct opt options[] = {
 	  "in stats (see --help-formats).", O_FORMAT },
 	{ 'o', "output", OPT_REQUIRED, "DIR",
 	  "Write each table to DIR/NAME_TABLE.EXT and all of them, in the column\n"
-	  "format, to DIR/summary.txt (DIR is made when missing).", O_OUTPUT },
+	  "format, to DIR/summary.txt (DIR is made when missing).  - is the\n"
+	  "console, as without -o.", O_OUTPUT },
 	{ 'j', "jobs", OPT_REQUIRED, "N",
 	  "Worker processes reading inputs at once, each a whole input (default:\n"
 	  "the number of cores).  The output does not depend on N.", O_JOBS },
@@ -101,7 +102,7 @@ static int on_option(void *state, const struct opt *o, const char *v)
 	}
 	switch (o->id) {
 	case O_FORMAT: c->format = v; return 0;
-	case O_OUTPUT: c->output = v; return 0;
+	case O_OUTPUT: c->output = strcmp(v, "-") == 0 ? NULL : v; return 0;
 	case O_JOBS: return set_jobs(c, v);
 	case O_RANKS: return set_ranks(c, v);
 	case O_TIMEUNIT: c->timeunit = v; return 0;

@@ -187,6 +187,18 @@ for spec in cuda_gpu_kern_sum stragglers:iteration=step nccl_overlap; do
 	fi
 done
 
+# -o - is the console, as in stats and export: the same text as without -o, and no directory "-".
+if listed gpu_time_util; then
+	mkdir -p "$tmp/dash"
+	if (cd "$tmp/dash" && "$NSTATS" recipe gpu_time_util -q -o - "${train[@]}" >"$tmp/dash.out" 2>&1) &&
+		"$NSTATS" recipe gpu_time_util -q "${train[@]}" >"$tmp/plain.out" 2>&1 &&
+		cmp -s "$tmp/dash.out" "$tmp/plain.out" && [[ ! -e $tmp/dash/- ]]; then
+		pass
+	else
+		fail "train: nstats recipe gpu_time_util -o - is not the console (or failed)"
+	fi
+fi
+
 # Under mpirun (where nstats-mpi is built): the bytes of -j 1.
 # Not under AddressSanitizer: LeakSanitizer counts Open MPI's own allocations as leaks (the mpi
 # suite, run on the normal build, covers this path whole).
