@@ -49,7 +49,7 @@ struct job_arg {
 	size_t text; /* ARG_TEXT: in the batch's text */
 };
 
-#define BATCH_JOBS 1024
+#define BATCH_JOBS 16384
 #define BATCHES 3 /* one filling, one handed over, one being packed */
 
 struct batch {
