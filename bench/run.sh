@@ -18,8 +18,9 @@
 #     PyTorch profiler trace (nsysgen --kineto, .json.gz): `nstats stats -r cuda_gpu_kern_sum`
 #     on it against what most tools do first, python3's json.load(gzip.open(F))
 #   the timeline and the page, on the launches export: `export --type perfetto` and `--type
-#     chrome-json` against `stats -r cuda_gpu_trace -f csv`, `report` against the default report
-#     set, each with the size of what it wrote
+#     chrome-json` against `stats -r cuda_gpu_trace -f csv`, each writing a file (-o), as a user
+#     does: writing gigabytes is a good part of both at 10M; `report` against the default report
+#     set; each with the size of what it wrote
 # Knobs:
 #   NSTATS_BENCH_LAUNCHES   N (default 1000000; 10000000 for the 10M scale)
 #   NSTATS_BENCH_RUNS       runs per nstats and floor case (default 5)
@@ -208,12 +209,14 @@ out_row() {
 
 if [[ ${NSTATS_BENCH_OUTPUTS:-1} != 0 && $nvtx_mode != only ]] &&
 	"$B/nstats" export --help >/dev/null 2>&1 && "$B/nstats" report --help >/dev/null 2>&1; then
-	read -r ts tm < <(bench_timed "$runs" "$B/nstats" stats -q -r cuda_gpu_trace -f csv "$db")
+	read -r ts tm < <(bench_timed "$runs" "$B/nstats" stats -q -r cuda_gpu_trace -f csv "$db" \
+		--force-overwrite -o "$work/timeline")
+	rm -f "$work/timeline_cuda_gpu_trace.csv"
 	read -r rs rm < <(bench_timed "$runs" "$B/nstats" stats -q "$db")
 	echo
 	echo "| timeline and page ($launches launches) | nstats s | nstats MiB | output MiB | baseline s | baseline MiB | /baseline s | /baseline MiB |"
 	echo "|---|---|---|---|---|---|---|---|"
-	out_row "perfetto: export --type perfetto (baseline: stats -r cuda_gpu_trace -f csv)" "$ts" "$tm" \
+	out_row "perfetto: export --type perfetto (baseline: stats -r cuda_gpu_trace -f csv -o FILE)" "$ts" "$tm" \
 		"$work/timeline.perfetto" export --type perfetto "$db"
 	out_row "chrome-json: export --type chrome-json (same baseline)" "$ts" "$tm" \
 		"$work/timeline.json" export --type chrome-json "$db"
