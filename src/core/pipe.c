@@ -21,7 +21,7 @@ static enum nst_status failure(const struct nst_pipe *p, struct nst_error *err)
 /* Under the lock. */
 static void put_spare(struct nst_pipe *p, void *batch)
 {
-	if (p->nspare < NST_PIPE_SPARES)
+	if (p->nspare < NST_PIPE_BATCHES)
 		p->spare[p->nspare++] = batch;
 }
 
@@ -52,9 +52,9 @@ static void *consumer_main(void *arg)
 	return NULL;
 }
 
-void nst_pipe_start(struct nst_pipe *p, nst_pipe_consume_fn consume, void *self)
+void nst_pipe_start(struct nst_pipe *p, size_t size, nst_pipe_consume_fn consume, void *self)
 {
-	*p = (struct nst_pipe){ .consume = consume, .self = self };
+	*p = (struct nst_pipe){ .consume = consume, .self = self, .size = size };
 	if (pthread_mutex_init(&p->lock, NULL) != 0)
 		return;
 	if (pthread_cond_init(&p->changed, NULL) != 0) {
@@ -83,7 +83,9 @@ enum nst_status nst_pipe_give(struct nst_pipe *p, void *batch, struct nst_error 
 	return s;
 }
 
-void *nst_pipe_spare(struct nst_pipe *p, bool wait)
+/* A consumed batch, waiting for one when wait and a batch is still with
+ * the consumer; NULL when none is back. */
+static void *spare(struct nst_pipe *p, bool wait)
 {
 	if (p->running)
 		pthread_mutex_lock(&p->lock);
@@ -103,6 +105,14 @@ enum nst_status nst_pipe_failure(struct nst_pipe *p, struct nst_error *err)
 	if (p->running)
 		pthread_mutex_unlock(&p->lock);
 	return s;
+}
+
+void *nst_pipe_empty(struct nst_pipe *p)
+{
+	void *b = spare(p, false);
+	if (!b && p->made < NST_PIPE_BATCHES && (b = calloc(1, p->size)) != NULL)
+		p->made++;
+	return b ? b : spare(p, true);
 }
 
 static void stop(struct nst_pipe *p)

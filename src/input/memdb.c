@@ -116,7 +116,6 @@ struct memdb {
 	/* the row being given, into fill */
 	int cur;
 	struct batch *fill;
-	size_t nbatches;
 	struct nst_pipe writer;
 	/* StringIds: the strings, copied into the arena */
 	struct nst_strtab strings;
@@ -291,14 +290,15 @@ enum nst_status memdb_new(const char *path, struct memdb **out, struct nst_error
 			 " BEGIN", err);
 	for (int t = 0; s == NST_OK && t < T_COUNT; t++)
 		s = create_table(m, t, err);
-	if (s == NST_OK && !(m->fill = calloc(1, sizeof *m->fill)))
-		s = nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
+	if (s == NST_OK) {
+		nst_pipe_start(&m->writer, sizeof *m->fill, consume_batch, m);
+		if (!(m->fill = nst_pipe_empty(&m->writer)))
+			s = nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", path);
+	}
 	if (s != NST_OK) {
 		memdb_free(m);
 		return s;
 	}
-	m->nbatches = 1;
-	nst_pipe_start(&m->writer, consume_batch, m);
 	*out = m;
 	return NST_OK;
 }
@@ -336,7 +336,6 @@ sqlite3 *memdb_take(struct memdb *m)
 /* ---- rows ---------------------------------------------------------------------- */
 
 #define BATCH_ROWS 4096
-#define BATCHES 3 /* one filling, one handed over, one being inserted */
 
 static void batch_free(void *batch)
 {
@@ -467,13 +466,8 @@ static enum nst_status consume_batch(void *self, void *batch, bool drop, struct 
 static enum nst_status hand_over(struct memdb *m, struct nst_error *err)
 {
 	enum nst_status s = nst_pipe_give(&m->writer, m->fill, err);
-	struct batch *next = nst_pipe_spare(&m->writer, false);
-	if (!next && m->nbatches < BATCHES && (next = calloc(1, sizeof *next)) != NULL)
-		m->nbatches++;
-	if (!next)
-		next = nst_pipe_spare(&m->writer, true);
-	m->fill = next;
-	if (!next && s == NST_OK)
+	m->fill = nst_pipe_empty(&m->writer);
+	if (!m->fill && s == NST_OK)
 		s = nst_fail(err, NST_ERR_NOMEM, "%s: out of memory", m->path);
 	return s;
 }

@@ -50,7 +50,6 @@ struct job_arg {
 };
 
 #define BATCH_JOBS 16384
-#define BATCHES 3 /* one filling, one handed over, one being packed */
 
 struct batch {
 	struct job job[BATCH_JOBS];
@@ -68,7 +67,6 @@ struct perfetto {
 	struct nst_arena arena;   /* repaired names */
 	struct nst_pipe packer;
 	struct batch *fill;
-	size_t nbatches;
 	/* the packer's side */
 	uint8_t *buf;
 	size_t len, cap;
@@ -257,13 +255,8 @@ static struct job_arg *new_arg(struct batch *b)
 static enum nst_status hand_over(struct perfetto *pf, struct nst_error *err)
 {
 	enum nst_status s = nst_pipe_give(&pf->packer, pf->fill, err);
-	struct batch *next = nst_pipe_spare(&pf->packer, false);
-	if (!next && pf->nbatches < BATCHES && (next = calloc(1, sizeof *next)) != NULL)
-		pf->nbatches++;
-	if (!next)
-		next = nst_pipe_spare(&pf->packer, true);
-	pf->fill = next;
-	return s == NST_OK && !next ? nomem(err) : s;
+	pf->fill = nst_pipe_empty(&pf->packer);
+	return s == NST_OK && !pf->fill ? nomem(err) : s;
 }
 
 /* The next job of the batch, a full batch handed over first. */
@@ -563,14 +556,16 @@ enum nst_status trace_perfetto_new(FILE *out, struct trace_writer *w, struct nst
 	pf->out = out;
 	*w = (struct trace_writer){ .track = pf_track, .slice = pf_slice, .finish = pf_finish,
 				    .free = pf_free, .self = pf };
-	enum nst_status s = (pf->fill = calloc(1, sizeof *pf->fill)) ? first_packet(pf, err)
-								    : nomem(err);
+	/* the first packet before the packer starts: its buffer is the packer's then */
+	enum nst_status s = first_packet(pf, err);
+	if (s == NST_OK) {
+		nst_pipe_start(&pf->packer, sizeof *pf->fill, pack_batch, pf);
+		if (!(pf->fill = nst_pipe_empty(&pf->packer)))
+			s = nomem(err);
+	}
 	if (s != NST_OK) {
 		pf_free(pf);
 		*w = (struct trace_writer){ 0 };
-		return s;
 	}
-	pf->nbatches = 1;
-	nst_pipe_start(&pf->packer, pack_batch, pf);
-	return NST_OK;
+	return s;
 }

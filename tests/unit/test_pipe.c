@@ -46,27 +46,21 @@ static enum nst_status consume(void *self, void *batch, bool drop, struct nst_er
 
 static void free_nums(void *batch) { free(batch); }
 
-/* Fills batches of 16 from a pool of three, as a producer does: a spare
- * when one is back, a new one while fewer than three, else waits. */
+/* Fills batches of 16 and hands each over, as a producer does. */
 static enum nst_status produce(struct nst_pipe *p, int count, struct nst_error *err)
 {
-	size_t made = 1;
-	struct nums *fill = calloc(1, sizeof *fill);
+	struct nums *fill = nst_pipe_empty(p);
 	enum nst_status s = fill ? NST_OK : NST_ERR_NOMEM;
 	for (int i = 0; s == NST_OK && i < count; i++) {
 		fill->v[fill->n++] = i;
 		if (fill->n < 16 && i + 1 < count)
 			continue;
 		s = nst_pipe_give(p, fill, err);
-		fill = nst_pipe_spare(p, false);
-		if (!fill && made < 3 && (fill = calloc(1, sizeof *fill)) != NULL)
-			made++;
-		if (!fill)
-			fill = nst_pipe_spare(p, true);
-		if (!fill && s == NST_OK)
+		if (!(fill = nst_pipe_empty(p)) && s == NST_OK)
 			s = NST_ERR_NOMEM;
 	}
-	free(fill);
+	assert_true(p->made <= NST_PIPE_BATCHES);
+	free(fill); /* the producer's, not the pipe's */
 	return s;
 }
 
@@ -76,7 +70,7 @@ static void consumed_in_order_on_another_thread(void **state)
 	struct sink k = { 0 };
 	struct nst_pipe p;
 	struct nst_error err = { 0 };
-	nst_pipe_start(&p, consume, &k);
+	nst_pipe_start(&p, sizeof(struct nums), consume, &k);
 	assert_true(p.running);
 	assert_int_equal(produce(&p, 1000, &err), NST_OK);
 	assert_int_equal(nst_pipe_end(&p, &err), NST_OK);
@@ -96,7 +90,7 @@ static void a_failure_reaches_the_producer(void **state)
 	struct sink k = { .fail_at = 3 };
 	struct nst_pipe p;
 	struct nst_error err = { 0 };
-	nst_pipe_start(&p, consume, &k);
+	nst_pipe_start(&p, sizeof(struct nums), consume, &k);
 	assert_int_equal(produce(&p, 1000, &err), NST_ERR_IO);
 	assert_string_equal(err.msg, "batch 3 failed");
 	struct nst_error end = { 0 };
@@ -113,16 +107,16 @@ static void without_a_thread_batches_are_consumed_at_once(void **state)
 {
 	(void)state;
 	struct sink k = { 0 };
-	struct nst_pipe p = { .consume = consume, .self = &k };
+	struct nst_pipe p = { .consume = consume, .self = &k, .size = sizeof(struct nums) };
 	struct nst_error err = { 0 };
-	struct nums *b = calloc(1, sizeof *b);
+	struct nums *b = nst_pipe_empty(&p);
 	assert_non_null(b);
 	b->v[b->n++] = 5;
 	assert_int_equal(nst_pipe_give(&p, b, &err), NST_OK);
 	assert_int_equal(k.nseen, 1);
 	assert_true(pthread_equal(k.thread, pthread_self()));
-	assert_ptr_equal(nst_pipe_spare(&p, true), b);
-	assert_null(nst_pipe_spare(&p, true));
+	assert_ptr_equal(nst_pipe_empty(&p), b);
+	assert_int_equal(p.made, 1);
 	assert_int_equal(nst_pipe_end(&p, &err), NST_OK);
 	free(b);
 	nst_pipe_release(&p, free_nums);
@@ -136,9 +130,9 @@ static void release_frees_what_is_left(void **state)
 	struct sink k = { 0 };
 	struct nst_pipe p;
 	struct nst_error err = { 0 };
-	nst_pipe_start(&p, consume, &k);
-	for (int i = 0; i < 3; i++) {
-		struct nums *b = calloc(1, sizeof *b);
+	nst_pipe_start(&p, sizeof(struct nums), consume, &k);
+	for (int i = 0; i < NST_PIPE_BATCHES; i++) {
+		struct nums *b = nst_pipe_empty(&p);
 		assert_non_null(b);
 		assert_int_equal(nst_pipe_give(&p, b, &err), NST_OK);
 	}
