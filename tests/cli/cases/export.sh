@@ -72,6 +72,11 @@ test_export_write_error() {
 	err=$(cd "$WORK" && "$NSTATS" export -t chrome-json -o - ex.sqlite 2>&1 >/dev/full; echo "rc=$?")
 	[[ $err == $'nstats: error: standard output: writing the trace failed: No space left on device\nrc=4' ]] ||
 		fail "-o - to /dev/full: $err"
+	# packets fill many 1 MiB chunks: the packer's thread fails mid-stream, the walk hears of it
+	"${NSYSGEN:-$(dirname "$NSTATS")/nsysgen}" -q --seed 5 --kernels 60000 -o "$WORK/big.sqlite" \
+		>/dev/null || { fail "nsysgen --kernels 60000 failed"; return; }
+	run export -t perfetto -o /dev/full big.sqlite
+	rc_is 4; err_is "nstats: error: /dev/full: writing the trace failed: No space left on device"
 }
 
 test_export_stdout() {
