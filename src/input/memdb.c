@@ -495,7 +495,7 @@ enum nst_status md_end(struct memdb *m, struct nst_error *err)
 static enum nst_status memdb_flush(struct memdb *m, struct nst_error *err)
 {
 	enum nst_status s = m->fill && m->fill->nrows ? hand_over(m, err) : NST_OK;
-	enum nst_status end = nst_pipe_end(&m->writer, err);
+	enum nst_status end = nst_pipe_end(&m->writer, s == NST_OK ? err : NULL);
 	return s != NST_OK ? s : end;
 }
 

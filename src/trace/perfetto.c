@@ -32,14 +32,18 @@
 /* A track or a slice as the packer takes it: what the walk lends for the
  * call is copied into the batch. */
 struct job {
-	bool track;
+	bool is_track;
 	uint8_t cat, flow, nargs;
 	uint32_t arg;             /* the first of its args in the batch's */
 	size_t text;              /* in the batch's text: a track's name, or the
 				     name a slice interns; NO_TEXT: none */
-	uint64_t uuid;            /* the slice's track, or the track */
-	int64_t start, end;       /* a track: pid, tid */
-	uint64_t iid, flow_id;    /* a track: its kind, its parent */
+	union {
+		struct trace_track track; /* its name: text */
+		struct {
+			uint64_t track_uuid, iid, flow_id;
+			int64_t start, end;
+		} slice;
+	};
 };
 #define NO_TEXT SIZE_MAX
 
@@ -259,9 +263,14 @@ static enum nst_status hand_over(struct perfetto *pf, struct nst_error *err)
 	return s == NST_OK && !pf->fill ? nomem(err) : s;
 }
 
-/* The next job of the batch, a full batch handed over first. */
+/* The next job of the batch, a full batch handed over first; none once a
+ * hand-over failed (the packer's failure, or no batch to fill). */
 static enum nst_status new_job(struct perfetto *pf, struct job **out, struct nst_error *err)
 {
+	if (!pf->fill) {
+		enum nst_status s = nst_pipe_failure(&pf->packer, err);
+		return s != NST_OK ? s : nomem(err);
+	}
 	enum nst_status s = pf->fill->njobs == BATCH_JOBS ? hand_over(pf, err) : NST_OK;
 	if (s != NST_OK)
 		return s;
@@ -281,12 +290,9 @@ static enum nst_status pf_track(void *self, const struct trace_track *t, struct 
 	char *name = utf8(pf, t->name);
 	if (!name || (j->text = keep_text(pf->fill, name)) == NO_TEXT)
 		return nomem(err);
-	j->track = true;
-	j->uuid = t->uuid;
-	j->start = t->pid;
-	j->end = t->tid;
-	j->iid = (uint64_t)t->kind;
-	j->flow_id = t->parent;
+	j->is_track = true;
+	j->track = *t;
+	j->track.name = NULL;
 	pf->fill->njobs++;
 	return NST_OK;
 }
@@ -336,11 +342,11 @@ static enum nst_status pf_slice(void *self, const struct trace_slice *s, struct 
 	}
 	j->cat = (uint8_t)s->cat;
 	j->flow = (uint8_t)s->flow;
-	j->uuid = s->track->uuid;
-	j->start = s->start;
-	j->end = s->end;
-	j->iid = (uint64_t)id + 1;
-	j->flow_id = s->flow_id;
+	j->slice.track_uuid = s->track->uuid;
+	j->slice.start = s->start;
+	j->slice.end = s->end;
+	j->slice.iid = (uint64_t)id + 1;
+	j->slice.flow_id = s->flow_id;
 	if ((st = keep_args(pf->fill, s, j, err)) != NST_OK)
 		return st;
 	pf->fill->njobs++;
@@ -357,25 +363,25 @@ static enum nst_status pack_track(struct perfetto *pf, const struct batch *b, co
 	Perfetto__Protos__ThreadDescriptor thr;
 	perfetto__protos__track_descriptor__init(&d);
 	d.has_uuid = true;
-	d.uuid = j->uuid;
+	d.uuid = j->track.uuid;
 	char *name = b->text + j->text;
-	if (j->iid == TRACK_PROCESS) {
+	if (j->track.kind == TRACK_PROCESS) {
 		perfetto__protos__process_descriptor__init(&proc);
 		proc.has_pid = true;
-		proc.pid = (int32_t)j->start;
+		proc.pid = (int32_t)j->track.pid;
 		proc.process_name = name;
 		d.process = &proc;
-	} else if (j->iid == TRACK_THREAD) {
+	} else if (j->track.kind == TRACK_THREAD) {
 		perfetto__protos__thread_descriptor__init(&thr);
 		thr.has_pid = thr.has_tid = true;
-		thr.pid = (int32_t)j->start;
-		thr.tid = (int32_t)j->end;
+		thr.pid = (int32_t)j->track.pid;
+		thr.tid = (int32_t)j->track.tid;
 		thr.thread_name = name;
 		d.thread = &thr;
 	} else {
 		d.name = name;
-		d.has_parent_uuid = j->flow_id != 0;
-		d.parent_uuid = j->flow_id;
+		d.has_parent_uuid = j->track.parent != 0;
+		d.parent_uuid = j->track.parent;
 	}
 	Perfetto__Protos__TracePacket p;
 	perfetto__protos__trace_packet__init(&p);
@@ -446,13 +452,13 @@ static enum nst_status begin_packet(struct perfetto *pf, const struct batch *b,
 		bound += annotation(pf, b, &b->arg[j->arg + i], &ann[i], &ndims);
 		pann[i] = &ann[i];
 	}
-	uint64_t cat = (uint64_t)j->cat + 1, flow = j->flow_id;
+	uint64_t cat = (uint64_t)j->cat + 1, flow = j->slice.flow_id;
 	Perfetto__Protos__TrackEvent ev;
 	perfetto__protos__track_event__init(&ev);
 	ev.has_type = ev.has_track_uuid = ev.has_name_iid = true;
 	ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
-	ev.track_uuid = j->uuid;
-	ev.name_iid = j->iid;
+	ev.track_uuid = j->slice.track_uuid;
+	ev.name_iid = j->slice.iid;
 	ev.n_category_iids = 1;
 	ev.category_iids = &cat;
 	ev.n_debug_annotations = j->nargs;
@@ -471,7 +477,7 @@ static enum nst_status begin_packet(struct perfetto *pf, const struct batch *b,
 	if (j->text != NO_TEXT) {
 		perfetto__protos__event_name__init(&en);
 		en.has_iid = true;
-		en.iid = j->iid;
+		en.iid = j->slice.iid;
 		en.name = b->text + j->text;
 		perfetto__protos__interned_data__init(&in);
 		in.n_event_names = 1;
@@ -480,7 +486,7 @@ static enum nst_status begin_packet(struct perfetto *pf, const struct batch *b,
 		bound += EVENT_NAME_MAX(strlen(en.name));
 	}
 	p.has_timestamp = p.has_sequence_flags = true;
-	p.timestamp = (uint64_t)j->start;
+	p.timestamp = (uint64_t)j->slice.start;
 	p.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
 	p.track_event = &ev;
 	return write_packet(pf, &p, bound, err);
@@ -492,11 +498,11 @@ static enum nst_status end_packet(struct perfetto *pf, const struct job *j, stru
 	perfetto__protos__track_event__init(&ev);
 	ev.has_type = ev.has_track_uuid = true;
 	ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
-	ev.track_uuid = j->uuid;
+	ev.track_uuid = j->slice.track_uuid;
 	Perfetto__Protos__TracePacket p;
 	perfetto__protos__trace_packet__init(&p);
 	p.has_timestamp = p.has_sequence_flags = true;
-	p.timestamp = (uint64_t)j->end;
+	p.timestamp = (uint64_t)j->slice.end;
 	p.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
 	p.track_event = &ev;
 	return write_packet(pf, &p, SLICE_PACKET_MAX, err);
@@ -510,7 +516,7 @@ static enum nst_status pack_batch(void *self, void *batch, bool drop, struct nst
 	enum nst_status s = NST_OK;
 	for (size_t i = 0; !drop && s == NST_OK && i < b->njobs; i++) {
 		const struct job *j = &b->job[i];
-		if (j->track)
+		if (j->is_track)
 			s = pack_track(pf, b, j, err);
 		else if ((s = begin_packet(pf, b, j, err)) == NST_OK)
 			s = end_packet(pf, j, err);
@@ -524,10 +530,13 @@ static enum nst_status pack_batch(void *self, void *batch, bool drop, struct nst
 static enum nst_status pf_finish(void *self, struct nst_error *err)
 {
 	struct perfetto *pf = self;
-	enum nst_status s = pf->fill->njobs ? hand_over(pf, err) : NST_OK;
-	enum nst_status end = nst_pipe_end(&pf->packer, err);
+	enum nst_status s = pf->fill && pf->fill->njobs ? hand_over(pf, err) : NST_OK;
+	/* the first failure is the one said: the packer's, unless one came before */
+	enum nst_status end = nst_pipe_end(&pf->packer, s == NST_OK ? err : NULL);
 	if (s != NST_OK || end != NST_OK)
 		return s != NST_OK ? s : end;
+	if (!pf->fill) /* a hand-over found no batch to fill: the document lacks slices */
+		return nomem(err);
 	if ((s = flush_chunk(pf, err)) != NST_OK)
 		return s;
 	if (fflush(pf->out) != 0 || ferror(pf->out))
