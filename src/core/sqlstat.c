@@ -118,6 +118,13 @@ double nst_sql_round(double x, int digits)
 		return x; /* no fraction left to round */
 	if (digits == 0)
 		return (double)(int64_t)(x + (x < 0 ? -0.5 : 0.5));
+	/* A whole number below 1e14 prints as itself with up to 4 zeros after
+	 * the point and reads back exactly (a -0 as 0): the mean of a single
+	 * value, a zero deviation, most cells of a summary of ranges that each
+	 * ran once, at a tenth of the cost.  With more digits SQLite's reading
+	 * back loses the last bits from 2^44 on (test_sqlstat.c). */
+	if (digits <= 4 && x > -1e14 && x < 1e14 && x == (double)(int64_t)x)
+		return x + 0.0;
 	char buf[400];
 	sqlite_fixed(buf, digits, x);
 	return sqlite_atof(buf);
