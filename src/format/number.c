@@ -1,6 +1,7 @@
 /* Numbers as nsys writes them: Python's float repr for REAL cells, its
  * number grammar, and the column format's locale-aware re-printing. */
 #include <float.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -325,11 +326,46 @@ static int mantissa_decimals(const char *s, size_t len)
 	return n > 340 ? 340 : n;
 }
 
+/* Whether s is a number as nst_num_itoa or "%.*f" print one, with at
+ * most 15 digits: read and printed again it is s (15 decimal digits
+ * survive a double both ways), so the reading can be skipped.  Leading
+ * zeros and negative zeros are not: they print otherwise ("007" as 7). */
+static bool printed_as_is(const char *s, size_t len, enum nst_numkind k)
+{
+	size_t i = s[0] == '-', digits = 0, nonzero = 0, point = 0;
+
+	if (len == 0 || len > 17 || (k != NST_NUM_INT && k != NST_NUM_FIXED))
+		return false;
+	if (i < len && s[i] == '0' && i + 1 < len && s[i + 1] != '.')
+		return false;
+	for (; i < len; i++) {
+		if (s[i] == '.' && k == NST_NUM_FIXED && !point && digits) {
+			point = i;
+			continue;
+		}
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		digits++;
+		nonzero += s[i] != '0';
+	}
+	bool complete = k == NST_NUM_INT || (point && point + 1 < len);
+	return complete && digits <= 15 && (s[0] != '-' || nonzero);
+}
+
 size_t nst_num_reformat(const char *s, size_t len, enum nst_numkind k,
 			const struct nst_numeric *marks, bool group, char *out)
 {
 	char src[400], plain[NST_NUMBUF];
 
+	if (printed_as_is(s, len, k)) {
+		memcpy(plain, s, len);
+		plain[len] = '\0';
+		if (!group) {
+			memcpy(out, plain, len + 1);
+			return len;
+		}
+		return localize(plain, marks, out);
+	}
 	if (len >= sizeof src) {
 		/* too long to be a value nsys could re-print faithfully */
 		memcpy(out, s, len < NST_NUMBUF ? len : NST_NUMBUF - 1);

@@ -794,6 +794,43 @@ static void test_long_converted_value(void **state)
 	free(got);
 }
 
+/* The column format prints a number in text as Python reads it (int(),
+ * or '%.*f' of float() with as many decimals; the expected texts are
+ * Python 3's).  Most print as they are and skip the reading; a sign, a
+ * negative zero and more than 15 digits must still be read. */
+static void test_numbers_in_text_reprinted(void **state)
+{
+	static const char *const cols[] = { "V" };
+	static const char *const cases[][2] = {
+		{ "-0", "0" }, { "+5", "5" }, { "-0.00", "-0.00" }, { "0.0", "0.0" },
+		{ "1.50", "1.50" }, { "-12.5", "-12.5" }, { "+1.5", "1.5" },
+		{ "123456789012345", "123,456,789,012,345" },
+		{ "1234567890123456789", "1,234,567,890,123,456,789" },
+		{ "12345678901234.55", "12,345,678,901,234.55" },
+		{ "0.1000000000000000055511", "0.1000000000000000055511" },
+		{ "0.12345678901234567", "0.12345678901234566" },
+		{ "9.999999999999999", "9.999999999999998" },
+	};
+	(void)state;
+	use_marks(",", "\3", ".");
+	for (size_t i = 0; i < COUNT(cases); i++) {
+		const struct nst_cell rows[] = { T(cases[i][0]) };
+		char *got = render("column", cols, 1, rows, 1);
+		char *line = got + strlen(got);
+		while (line > got && line[-1] == '\n')
+			*--line = '\0';
+		while (line > got && line[-1] != '\n')
+			line--;
+		while (*line == ' ')
+			line++;
+		char *end = line + strlen(line);
+		while (end > line && end[-1] == ' ')
+			*--end = '\0';
+		assert_string_equal(line, cases[i][1]);
+		free(got);
+	}
+}
+
 /* deviation D12: with a decimal comma (de_DE), nsys misreads decimals;
  * nstats keeps '.' in csv and json and shows the locale's separators with
  * the right value in column */
@@ -857,6 +894,7 @@ int main(void)
 		cmocka_unit_test(test_width_zero_drops_column),
 		cmocka_unit_test(test_more_decimals_after_sizing),
 		cmocka_unit_test(test_long_converted_value),
+		cmocka_unit_test_teardown(test_numbers_in_text_reprinted, reset_locale),
 		cmocka_unit_test_teardown(test_decimal_comma, reset_locale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
