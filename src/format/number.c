@@ -290,6 +290,12 @@ static size_t group_digits(const char *d, size_t n, const struct nst_numeric *ma
 	return r;
 }
 
+/* Marks that change nothing (the C locale's): no separator, a '.'. */
+static bool marks_plain(const struct nst_numeric *marks)
+{
+	return !marks->thousands_sep[0] && !strcmp(marks->decimal_point, ".");
+}
+
 /* C-locale number text to the locale's: grouped integer digits and the
  * locale's decimal point. */
 static size_t localize(const char *s, const struct nst_numeric *marks, char *out)
@@ -297,6 +303,11 @@ static size_t localize(const char *s, const struct nst_numeric *marks, char *out
 	size_t len = 0, i = 0, start;
 	const char *dp = marks->decimal_point;
 
+	if (marks_plain(marks)) {
+		len = strlen(s);
+		memcpy(out, s, len + 1);
+		return len;
+	}
 	if (s[i] == '-' || s[i] == '+')
 		out[len++] = s[i++];
 	start = i;
@@ -358,12 +369,13 @@ size_t nst_num_reformat(const char *s, size_t len, enum nst_numkind k,
 	char src[400], plain[NST_NUMBUF];
 
 	if (printed_as_is(s, len, k)) {
-		memcpy(plain, s, len);
-		plain[len] = '\0';
-		if (!group) {
-			memcpy(out, plain, len + 1);
+		if (!group || marks_plain(marks)) {
+			memcpy(out, s, len);
+			out[len] = '\0';
 			return len;
 		}
+		memcpy(plain, s, len);
+		plain[len] = '\0';
 		return localize(plain, marks, out);
 	}
 	if (len >= sizeof src) {
@@ -391,13 +403,15 @@ size_t nst_num_reformat(const char *s, size_t len, enum nst_numkind k,
 
 int nst_num_frac(const char *s, size_t len, const struct nst_numeric *marks)
 {
-	const char *dp = marks->decimal_point;
+	const char *dp = marks->decimal_point, *end = s + len;
 	size_t dplen = strlen(dp);
 
-	for (size_t i = 0; i + dplen <= len; i++)
-		if (!memcmp(s + i, dp, dplen))
-			return (int)nst_utf8_chars(s + i + dplen,
-						   len - i - dplen);
+	if (dplen == 0)
+		return (int)nst_utf8_chars(s, len); /* as the empty string matches first */
+	/* the point's first byte found by memchr: a call per cell, not per byte */
+	for (const char *p = s; (p = memchr(p, dp[0], (size_t)(end - p))) != NULL; p++)
+		if ((size_t)(end - p) >= dplen && !memcmp(p, dp, dplen))
+			return (int)nst_utf8_chars(p + dplen, (size_t)(end - p - dplen));
 	return -1;
 }
 
