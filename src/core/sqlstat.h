@@ -42,8 +42,8 @@ bool nst_dist_of_unordered(int64_t *vals, size_t n, struct nst_dist *out);
  * element moves.  False as nst_dist_of. */
 bool nst_dist_moments(const int64_t *vals, size_t n, struct nst_dist *out);
 /* Puts the element of each rank (0-based, below n; sorted here) where a
- * sort would put it, moving others but not sorting them: a few quantiles
- * of n values in O(n). */
+ * sort would put it: a few quantiles of n values in O(n).  The other
+ * elements are left in no particular order and may be overwritten. */
 void nst_select_ranks(int64_t *vals, size_t n, size_t *ranks, size_t m);
 
 /* *sum += v; false, with *sum unchanged, when the result does not fit. */

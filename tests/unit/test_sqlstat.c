@@ -222,6 +222,44 @@ static void selected_ranks_equal_sorted(void **state)
 		}
 }
 
+/* Above the histogram's cut: values spread evenly, clustered far apart,
+ * a narrow bulk with outliers at both ends, and int64's extremes; the
+ * ranks at the ends, in the middle, repeated and in any order. */
+static void large_selections_equal_sorted(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = { 16383, 16384, 20000, 100001, 300000 };
+	enum { MAXN = 300000 };
+	int64_t *a = malloc(MAXN * sizeof *a), *b = malloc(MAXN * sizeof *b);
+	assert_non_null(a);
+	assert_non_null(b);
+	srand(17);
+	for (int shape = 0; shape < 10; shape++)
+		for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+			size_t n = sizes[k];
+			if (shape < 7)
+				shaped(a, n, shape);
+			for (size_t i = 0; shape >= 7 && i < n; i++) {
+				int64_t r = rand() % 100;
+				a[i] = shape == 7 ? (i % 1000 == 0 ? 1000000000000 - r : 1000 + r)
+				     : shape == 8 ? (i % 3 == 0 ? INT64_MIN + r : i % 3 == 1 ? INT64_MAX - r : r)
+				     : (int64_t)(((uint64_t)rand() << 40) ^ ((uint64_t)rand() << 20) ^
+						 (uint64_t)rand());
+			}
+			memcpy(b, a, n * sizeof *a);
+			nst_sort_i64(a, n);
+			size_t at[7] = { n - 1, (99 * n + 99) / 100 - 1, 0, (50 * n + 99) / 100 - 1,
+					 (90 * n + 99) / 100 - 1, (50 * n + 99) / 100 - 1, n / 4 };
+			size_t want[7];
+			memcpy(want, at, sizeof at);
+			nst_select_ranks(b, n, at, 7);
+			for (size_t r = 0; r < 7; r++)
+				assert_true(b[want[r]] == a[want[r]]);
+		}
+	free(a);
+	free(b);
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -260,6 +298,7 @@ int main(void)
 		cmocka_unit_test(stdev_of_one_value_is_zero),
 		cmocka_unit_test(unordered_dist_equals_sorted),
 		cmocka_unit_test(selected_ranks_equal_sorted),
+		cmocka_unit_test(large_selections_equal_sorted),
 		cmocka_unit_test(radix_sort_agrees_with_qsort),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
