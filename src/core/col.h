@@ -1,6 +1,7 @@
 /* An integer column as the events layer stores it: int64 values, or a
  * base and 32-bit offsets from it while every value of the column fits
- * (most ids, dimensions and counts do: half the memory per row). */
+ * (most ids, dimensions and counts do: half the memory per row), or no
+ * array at all while every value is base + step * row. */
 #ifndef NSTATS_CORE_COL_H
 #define NSTATS_CORE_COL_H
 
@@ -13,11 +14,14 @@
 /* Read it with nst_col_at(); a column lent by the events layer never
  * changes (nst_ev_i64 of a 32-bit column makes an int64 copy beside it):
  * reports on other threads may be reading it.  With neither array, row
- * r holds base + r: a table's rowids, 1 to n as a rule, take no memory. */
+ * r holds base + step * r, step 1 or 0: a table's rowids (1 to n as a
+ * rule) and a column of one value (one device, one context, a NULL
+ * callchainId everywhere) take no memory. */
 struct nst_col {
 	const int64_t *i64;
 	const int32_t *i32; /* NULL when i64 is set; NST_NULL_I32 is NULL */
-	int64_t base;
+	int64_t base;       /* NST_NULL_I64 with step 0: every row NULL */
+	int64_t step;
 };
 
 static inline int64_t nst_col_at(const struct nst_col *c, size_t row)
@@ -25,7 +29,7 @@ static inline int64_t nst_col_at(const struct nst_col *c, size_t row)
 	if (c->i64)
 		return c->i64[row];
 	if (!c->i32)
-		return (int64_t)((uint64_t)c->base + row);
+		return (int64_t)((uint64_t)c->base + (uint64_t)c->step * row);
 	int32_t v = c->i32[row];
 	return v == NST_NULL_I32 ? NST_NULL_I64 : c->base + v;
 }

@@ -27,9 +27,10 @@ struct ev_col {
 	char *name;
 	bool text, wanted, loaded, present;
 	bool has_base; /* base is set: a value that is not NULL was read */
-	/* Every value so far was base + row (rowids, as a rule): none is
-	 * stored, and the array, mapped but never written, costs no memory. */
-	bool seq;
+	/* Every value so far was base + step * row (rowids, one device, a
+	 * NULL everywhere): none is stored, and the array, mapped but never
+	 * written, costs no memory.  The step, 1 or 0, is row 1's. */
+	bool seq, step_known;
 	bool is_time;  /* start or end: checked as a timestamp when read */
 	bool null_ok;  /* an end that the schema lets be NULL (open ranges) */
 	int64_t *i;
@@ -328,8 +329,9 @@ static void *alloc_cells(size_t cap, size_t size, size_t *mapped)
 /* What readers see of c: its array at its width now. */
 static void publish(struct ev_col *c)
 {
-	int64_t base = c->pub.base;
-	c->pub = (struct nst_col){ .i64 = c->i, .i32 = c->i || c->seq ? NULL : c->i32, .base = base };
+	struct nst_col was = c->pub;
+	c->pub = (struct nst_col){ .i64 = c->i, .i32 = c->i || c->seq ? NULL : c->i32,
+				   .base = was.base, .step = was.step };
 }
 
 /* Moves c's integers to an int64 array of cap cells, keeping `used`. */
@@ -399,32 +401,53 @@ static int grow(struct ev_col **load, size_t nload, size_t cap, size_t used)
 	return 0;
 }
 
-/* c's rows before `row` written out as the offsets they were (0, 1, ...):
- * the value at row breaks the sequence. */
+/* c's rows before `row` written out as the offsets they were (0, 1, ...
+ * or 0, 0, ..., or NULLs): the value at row breaks the run. */
 static int end_seq(struct ev_col *c, size_t row, size_t cap)
 {
 	if (row > (size_t)INT32_MAX) {
-		int rc = widen(c, row, cap); /* reads the rows as base + r: still a sequence */
+		int rc = widen(c, row, cap); /* reads the rows as base + step * r: still a run */
 		c->seq = false;
 		return rc;
 	}
 	c->seq = false;
+	int32_t step = (int32_t)c->pub.step;
 	for (size_t r = 0; r < row; r++)
-		c->i32[r] = (int32_t)r;
+		c->i32[r] = c->has_base ? step * (int32_t)r : NST_NULL_I32;
+	if (!c->has_base)
+		c->pub.base = 0; /* NULLs so far: the first value sets it */
 	publish(c);
 	return 0;
+}
+
+/* Whether v at row continues c's run: row 0 starts it (NULL too), row 1
+ * sets the step, 0 or 1 (none from a NULL). */
+static inline bool in_run(struct ev_col *c, size_t row, int64_t v)
+{
+	if (row == 0) {
+		c->pub.base = v;
+		c->pub.step = 0;
+		c->step_known = false;
+		c->has_base = v != NST_NULL_I64;
+		return true;
+	}
+	if (!c->step_known) {
+		c->step_known = true;
+		c->pub.step = v == c->pub.base ? 0 : 1;
+		if (v == c->pub.base)
+			return true;
+	}
+	if (c->pub.step == 0)
+		return v == c->pub.base;
+	return v != NST_NULL_I64 && c->has_base &&
+	       (uint64_t)v == (uint64_t)c->pub.base + row;
 }
 
 /* Stores v (NST_NULL_I64 for NULL) at row, widening c when v is too far
  * from the column's first value for 32 bits. */
 static inline int store_int(struct ev_col *c, size_t row, size_t cap, int64_t v)
 {
-	if (c->seq && v != NST_NULL_I64 && row == 0) {
-		c->pub.base = v;
-		c->has_base = true;
-		return 0;
-	}
-	if (c->seq && v != NST_NULL_I64 && (uint64_t)v == (uint64_t)c->pub.base + row)
+	if (c->seq && in_run(c, row, v))
 		return 0;
 	if (c->seq && end_seq(c, row, cap))
 		return -1;
@@ -608,7 +631,7 @@ static void note_timing(struct ev_store *ev, const struct ev_table *t, struct ev
 			used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
 						 k ? " " : "", load[k]->name);
 	}
-	say_timing(ev, "read %s %s (%zu rows, %zu columns, %zu of them 32-bit, %zu a sequence: %zu"
+	say_timing(ev, "read %s %s (%zu rows, %zu columns, %zu of them 32-bit, %zu a sequence or constant: %zu"
 		   " bytes a row: %s) in %.3f s", t->name, paged ? "from its pages" : "through SQLite",
 		   t->nrows, ncols, narrow, none, bytes, names, nst_seconds() - t0);
 }

@@ -82,11 +82,15 @@ static int make_export(void **state)
 		"INSERT INTO NVTX_EVENTS VALUES (3, NULL, 60, 'open', NULL, 1677721607, 0);");
 	/* Sequences (base + row) that hold, break early, late, with a NULL
 	 * first, and by a value 32 bits cannot reach from the base. */
-	exec(h, "CREATE TABLE SEQ(a INT, b INT, c INT, d INT, e INT, f INT);"
+	exec(h, "CREATE TABLE SEQ(a INT, b INT, c INT, d INT, e INT, f INT, g INT, n INT, k INT,"
+		" m INT, z INT, w INT);"
 		"WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 4999)"
 		" INSERT INTO SEQ SELECT i + 1, CASE WHEN i = 3000 THEN 1000000 ELSE i - 7 END,"
 		" CASE WHEN i = 0 THEN NULL ELSE i END, CASE WHEN i = 4999 THEN 0 ELSE i + 40 END,"
-		" (1 << 40) + i, CASE WHEN i >= 2000 THEN (1 << 40) ELSE i END FROM r;");
+		" (1 << 40) + i, CASE WHEN i >= 2000 THEN (1 << 40) ELSE i END,"
+		" -7, NULL, CASE WHEN i < 2500 THEN 7 ELSE i END,"
+		" CASE WHEN i < 100 THEN NULL ELSE 3 END, CASE WHEN i = 4999 THEN 9 ELSE NULL END,"
+		" CASE WHEN i < 3 THEN 5 WHEN i = 3 THEN NULL ELSE (1 << 40) END FROM r;");
 	sqlite3_close(h);
 	return 0;
 }
@@ -284,11 +288,13 @@ static int64_t sql_cell(sqlite3_stmt *st, int k)
 }
 
 /* Every cell as SQLite reads it, whichever way the store kept it; a
- * column that stays a sequence lends no array at all. */
+ * column that stays a sequence, or one value (NULL too), lends no array
+ * at all; one that leaves such a run writes the rows before it out. */
 static void sequences_read_back(void **state)
 {
 	(void)state;
-	static const char *const cols[] = { "rowid", "a", "b", "c", "d", "e", "f" };
+	static const char *const cols[] = { "rowid", "a", "b", "c", "d", "e", "f",
+					    "g", "n", "k", "m", "z", "w" };
 	enum { NCOLS = sizeof cols / sizeof *cols };
 	struct nst_db *db = open_export();
 	struct nst_events *all = nst_ev_new(db, NULL);
@@ -299,17 +305,22 @@ static void sequences_read_back(void **state)
 	assert_int_equal(nst_ev_preload(all, &err), NST_OK);
 	for (size_t k = 0; k < NCOLS; k++)
 		assert_int_equal(nst_ev_col(all, "SEQ", cols[k], &c[k], &err), NST_OK);
-	for (size_t k = 0; k < 6; k += 5) { /* rowid and e: sequences to the end */
-		assert_null(c[k]->i64);
-		assert_null(c[k]->i32);
+	static const size_t runs[] = { 0, 5, 7, 8 }; /* rowid, e: sequences; g, n: constants */
+	for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
+		assert_null(c[runs[k]]->i64);
+		assert_null(c[runs[k]]->i32);
 	}
 	assert_non_null(c[2]->i32); /* b broke at row 3000 */
 	assert_non_null(c[6]->i64); /* f broke out of 32 bits */
+	assert_non_null(c[9]->i32); /* k: one value until row 2500 */
+	assert_non_null(c[10]->i32); /* m: NULL until row 100 */
+	assert_non_null(c[11]->i32); /* z: NULL until the last row */
+	assert_non_null(c[12]->i64); /* w: 5, NULL, then out of 32 bits */
 	sqlite3 *h;
 	sqlite3_stmt *st;
 	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(h, "SELECT rowid, a, b, c, d, e, f FROM SEQ ORDER BY rowid",
-					    -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, "SELECT rowid, a, b, c, d, e, f, g, n, k, m, z, w"
+					    " FROM SEQ ORDER BY rowid", -1, &st, NULL), SQLITE_OK);
 	size_t row = 0;
 	for (; sqlite3_step(st) == SQLITE_ROW; row++)
 		for (size_t k = 0; k < NCOLS; k++)
@@ -321,6 +332,8 @@ static void sequences_read_back(void **state)
 	assert_int_equal(nst_ev_i64(all, "SEQ", "rowid", &wide, &err), NST_OK);
 	assert_int_equal(wide[0], 1);
 	assert_int_equal(wide[4999], 5000);
+	assert_int_equal(nst_ev_i64(all, "SEQ", "n", &wide, &err), NST_OK);
+	assert_true(wide[0] == NST_NULL_I64 && wide[4999] == NST_NULL_I64);
 	sqlite3_finalize(st);
 	sqlite3_close(h);
 	nst_ev_free(all);
