@@ -328,9 +328,20 @@ struct hist {
 	uint32_t *count;
 };
 
+/* Few values, or more ranks than from_buckets keeps: quickselect. */
+static bool for_quickselect(size_t n, size_t m)
+{
+	return n < HIST_MIN || m > MAX_RANKS || n > UINT32_MAX;
+}
+
 static int bits_of(uint64_t x)
 {
 	return x ? 64 - __builtin_clzll(x) : 0;
+}
+
+static size_t bucket_of(const struct hist *h, int64_t v)
+{
+	return (size_t)(((uint64_t)v - (uint64_t)h->min) >> h->shift);
 }
 
 /* Buckets of (v - min) >> shift over vals' range: at most 2^HIST_BITS,
@@ -346,13 +357,8 @@ static bool hist_fill(struct hist *h, const int64_t *vals, size_t n, int64_t min
 	if (!h->count)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		h->count[((uint64_t)vals[i] - (uint64_t)min) >> h->shift]++;
+		h->count[bucket_of(h, vals[i])]++;
 	return true;
-}
-
-static size_t bucket_of(const struct hist *h, int64_t v)
-{
-	return (size_t)(((uint64_t)v - (uint64_t)h->min) >> h->shift);
 }
 
 static bool rank_values(int64_t *vals, size_t n, const size_t *ranks, size_t m, int64_t *out);
@@ -407,15 +413,20 @@ static bool from_buckets(const struct hist *h, const int64_t *vals, size_t n,
  * is left in no particular order.  False when out of memory. */
 static bool rank_values(int64_t *vals, size_t n, const size_t *ranks, size_t m, int64_t *out)
 {
+	if (for_quickselect(n, m)) {
+		select_in_place(vals, n, ranks, m);
+		for (size_t i = 0; i < m; i++)
+			out[i] = vals[ranks[i]];
+		return true;
+	}
 	int64_t min = vals[0], max = vals[0];
 	for (size_t i = 1; i < n; i++) {
 		min = vals[i] < min ? vals[i] : min;
 		max = vals[i] > max ? vals[i] : max;
 	}
-	if (min == max || n < HIST_MIN || m > MAX_RANKS || n > UINT32_MAX) {
-		select_in_place(vals, n, ranks, m);
+	if (min == max) {
 		for (size_t i = 0; i < m; i++)
-			out[i] = vals[ranks[i]];
+			out[i] = min;
 		return true;
 	}
 	struct hist h;
@@ -436,7 +447,7 @@ void nst_select_ranks(int64_t *vals, size_t n, size_t *ranks, size_t m)
 			ranks[j - 1] = t;
 		}
 	int64_t found[MAX_RANKS];
-	if (n == 0 || m > MAX_RANKS || !rank_values(vals, n, ranks, m, found)) {
+	if (for_quickselect(n, m) || !rank_values(vals, n, ranks, m, found)) {
 		select_in_place(vals, n, ranks, m);
 		return;
 	}
