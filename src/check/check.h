@@ -58,12 +58,19 @@ struct chk_result {
 };
 
 struct chk_finding;
+struct nst_corrindex;
 
 /* Runs reports[i] of the check on the export, its rows thrown away:
  * NST_ERR_NODATA, with the SKIPPED message in err, when it would skip. */
 struct chk_probe {
 	enum nst_status (*run)(void *arg, size_t i, struct nst_error *err);
 	void *arg;
+	/* Offered, when the findings are done, the index of the runtime
+	 * calls by (globalTid & CHK_PROCESS_BITS, correlationId) that they
+	 * built (launches.h), for whatever runs next on the export to read
+	 * instead of building its own: the callee takes it (zeroing *calls)
+	 * or leaves it to be released.  May be NULL. */
+	void (*adopt_calls)(void *arg, struct nst_corrindex *calls);
 };
 
 /* What the findings of one export share. */

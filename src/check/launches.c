@@ -83,6 +83,7 @@ static enum nst_status index_calls(struct chk_ctx *ctx, struct chk_launches *l,
 		if (!chk_is_backtrace(cls, chain, i))
 			rows[ncalls++] = (uint32_t)i;
 	s = index_rows(l, &l->calls, gtid, corr, rows, ncalls, err);
+	l->calls_by_process = s == NST_OK && l->per_process && gtid && corr;
 	free(rows);
 	return s;
 }
@@ -151,8 +152,11 @@ enum nst_status chk_launches_of(struct chk_ctx *ctx, struct chk_launches **out,
 
 void chk_launches_release(struct chk_ctx *ctx)
 {
-	if (ctx->launches)
-		release(ctx->launches);
+	struct chk_launches *l = ctx->launches;
+	if (l && l->calls_by_process && ctx->probe && ctx->probe->adopt_calls)
+		ctx->probe->adopt_calls(ctx->probe->arg, &l->calls);
+	if (l)
+		release(l);
 	ctx->launches = NULL;
 }
 

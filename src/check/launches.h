@@ -23,6 +23,7 @@ struct chk_launches {
 	/* By row of each paired table: whether a call has the row's key. */
 	unsigned char *has_call[CHK_PAIRED_TABLES];
 	bool per_process;
+	bool calls_by_process; /* calls is keyed (process, id): per_process, both columns there */
 };
 
 /* Declares the columns chk_launches_of() and the GPU findings read. */

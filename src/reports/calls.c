@@ -95,6 +95,17 @@ static enum nst_status calls_get_locked(struct nst_ctx *ctx, const struct nst_ca
 	return NST_OK;
 }
 
+void nst_shared_adopt_call_index(struct nst_shared *sh, struct nst_corrindex *x)
+{
+	pthread_mutex_lock(&sh->lock);
+	if (!sh->index_built) {
+		sh->call_index = *x;
+		memset(x, 0, sizeof *x);
+		sh->index_built = true;
+	}
+	pthread_mutex_unlock(&sh->lock);
+}
+
 int64_t nst_calls_find(struct nst_ctx *ctx, int64_t gpid, int64_t corr)
 {
 	if (gpid == NST_NULL_I64 || corr == NST_NULL_I64)

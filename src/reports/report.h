@@ -33,6 +33,7 @@ struct nst_need {
 };
 
 struct nst_shared; /* what reports derive once per export (common.c) */
+struct nst_corrindex; /* core/corrindex.h */
 struct nst_diff_ctx; /* two exports compared (src/diff/diff.h) */
 struct nst_recipe;   /* many exports at once (src/recipe/recipe.h) */
 
@@ -62,6 +63,12 @@ void nst_shared_free(struct nst_shared *sh);
 /* Forgets everything derived so far (the tables under it are about to be
  * freed); not while a report runs. */
 void nst_shared_reset(struct nst_shared *sh);
+/* Gives sh an index of the runtime calls by (process, correlationId)
+ * built elsewhere exactly as calls.c builds its own: over the runtime
+ * rows that are not backtrace records, keyed on globalTid &
+ * NST_PROCESS_BITS and correlationId.  sh takes it, zeroing *x, unless
+ * it has one already (then *x is the caller's still). */
+void nst_shared_adopt_call_index(struct nst_shared *sh, struct nst_corrindex *x);
 
 enum nst_report_flags {
 	NST_REPORT_ADDITION = 1 << 0, /* nstats's own, not in nsys */

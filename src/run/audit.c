@@ -36,6 +36,14 @@ static enum nst_status probe_run(void *arg, size_t i, struct nst_error *err)
 	return nst_run(p->x, &(struct nst_run){ .job = p->jobs[i], .sink = &run_discard }, NULL, err);
 }
 
+/* The audit's index of the calls serves the reports that run after it
+ * (the page's NVTX projection): the same index, built once. */
+static void probe_adopt_calls(void *arg, struct nst_corrindex *calls)
+{
+	struct probe *p = arg;
+	nst_shared_adopt_call_index(p->x->shared, calls);
+}
+
 static void probe_release(struct probe *p)
 {
 	for (size_t i = 0; i < p->n; i++)
@@ -76,8 +84,8 @@ enum nst_status nst_audit_run(struct nst_export *x, const char *const *reports, 
 	struct probe p;
 	s = probe_init(&p, x, reports, n, err);
 	if (s == NST_OK)
-		s = chk_run(x->db, x->ev, &x->opts, reports, n, &(struct chk_probe){ probe_run, &p }, &a->rep,
-			    err);
+		s = chk_run(x->db, x->ev, &x->opts, reports, n,
+			    &(struct chk_probe){ probe_run, &p, probe_adopt_calls }, &a->rep, err);
 	probe_release(&p);
 	if (s != NST_OK) {
 		nst_audit_free(a);

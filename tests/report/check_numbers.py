@@ -4,8 +4,9 @@ page that names its report (data-report, and data-table for a recipe's) holds, c
 that report's csv holds for the same inputs: `nstats stats` (`analyze` for a rule, `diff` for two
 inputs, `recipe` for a recipe's table), run here with -f csv:noconv:nohdrunit. PAGE may be the
 page or the DOM a browser dumped. Exact values come from each cell's data-v; a value the csv
-rounds is compared at the csv's decimals. Prints one line per difference; exits 1 on any, 2 when
-the page has no such table (a check that checks nothing)."""
+rounds is compared at the csv's decimals. On a page of one input, a report of ONE_INPUT whose csv
+has rows and that has no table on the page is a difference too. Prints one line per difference;
+exits 1 on any, 2 when the page has no such table (a check that checks nothing)."""
 import csv, html.parser, io, os, subprocess, sys, tempfile
 
 csv.field_size_limit(sys.maxsize)  # the 1 MB names of the hostile corpus
@@ -13,6 +14,10 @@ csv.field_size_limit(sys.maxsize)  # the 1 MB names of the hostile corpus
 DIFFS = {"kern_diff", "gpu_time_diff", "mem_diff", "api_diff", "nvtx_diff", "launch_diff"}
 RULES = {"gpu_gaps", "gpu_time_util", "cuda_api_sync", "cuda_memcpy_async", "cuda_memcpy_sync",
          "cuda_memset_sync"}
+# What a page of one input shows whenever the report has rows: a table left out is a difference
+# too (a projection that joined no launch leaves its table out, and its cells cannot differ).
+ONE_INPUT = ["gpu_time_sum", "cuda_gpu_kern_dist", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum",
+             "cuda_api_sum", "nvtx_sum", "nvtx_gpu_proj_sum", "gpu_gaps:gap=0"]
 
 
 class Tables(html.parser.HTMLParser):
@@ -142,6 +147,15 @@ def check(nstats, page, inputs, extra):
     if not p.tables:
         print("%s: no table names its report" % page)
         return 2
+    shown = {t["spec"].split(":")[0] for t in p.tables}
+    for spec in ONE_INPUT if len(inputs) == 1 else []:
+        if spec.split(":")[0] in shown:
+            continue
+        rows = [r for r in csv.reader(io.StringIO(run_csv(nstats, spec, "", 0, inputs, extra),
+                                                  newline="")) if r]
+        if len(rows) > 1:
+            print("%s: no table of %s, whose csv has %d rows" % (page, spec, len(rows) - 1))
+            bad += 1
     print("%s: %d tables, %d cells checked, %d differ" % (os.path.basename(page), len(p.tables), cells, bad))
     return 1 if bad else 0
 
