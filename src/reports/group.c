@@ -350,9 +350,10 @@ static int bits_of(uint64_t v)
 /* When idx ascends (row order, as the traces start from) and the key's
  * range and the largest row fit 64 bits together, (key - min, row) packs
  * into one word: equal keys then stay in row order, which is idx's, and
- * the sort takes 16 bytes a row.  Returns false when it does not apply. */
-static bool sort_packed(uint32_t *idx, size_t n, const int64_t *key, enum nst_status *s,
-			struct nst_error *err)
+ * the sort takes 16 bytes a row; (max - key, row) sorts by key descending.
+ * Returns false when it does not apply. */
+static bool sort_packed(uint32_t *idx, size_t n, const int64_t *key, bool desc,
+			enum nst_status *s, struct nst_error *err)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	for (size_t i = 0; i < n; i++) {
@@ -373,7 +374,9 @@ static bool sort_packed(uint32_t *idx, size_t n, const int64_t *key, enum nst_st
 	}
 	uint64_t or_all = 0, and_all = ~(uint64_t)0;
 	for (size_t i = 0; i < n; i++) {
-		a[i] = (((uint64_t)key[idx[i]] - (uint64_t)lo) << rowbits) | idx[i];
+		uint64_t k = desc ? (uint64_t)hi - (uint64_t)key[idx[i]]
+				  : (uint64_t)key[idx[i]] - (uint64_t)lo;
+		a[i] = k << rowbits | idx[i];
 		or_all |= a[i];
 		and_all &= a[i];
 	}
@@ -536,7 +539,7 @@ enum nst_status nst_sort_by_key(uint32_t *idx, size_t n, const int64_t *key,
 	if (few_runs(idx, n, key, ends, &nruns))
 		return nruns > 1 ? merge_runs(idx, n, key, ends, nruns, err) : NST_OK;
 	enum nst_status packed;
-	if (sort_few_keys(idx, n, key, &packed, err) || sort_packed(idx, n, key, &packed, err))
+	if (sort_few_keys(idx, n, key, &packed, err) || sort_packed(idx, n, key, false, &packed, err))
 		return packed;
 	struct keyed_rows a = { nst_big_alloc(n, sizeof *a.key), idx };
 	struct keyed_rows b = { nst_big_alloc(n, sizeof *b.key), nst_big_alloc(n, sizeof *b.row) };
@@ -567,5 +570,26 @@ out:
 	free(a.key);
 	free(b.key);
 	free(b.row);
+	return s;
+}
+
+enum nst_status nst_sort_by_key_desc(uint32_t *idx, size_t n, const int64_t *key,
+				     struct nst_error *err)
+{
+	enum nst_status s;
+	if (n == 0 || sort_packed(idx, n, key, true, &s, err))
+		return n ? s : NST_OK;
+	/* the keys flipped, by row as key is: ~k orders as -k would, and has
+	 * no overflow at INT64_MIN */
+	uint32_t top = 0;
+	for (size_t i = 0; i < n; i++)
+		top = idx[i] > top ? idx[i] : top;
+	int64_t *flip = nst_big_alloc((size_t)top + 1, sizeof *flip);
+	if (!flip)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory sorting rows");
+	for (size_t i = 0; i < n; i++)
+		flip[idx[i]] = ~key[idx[i]];
+	s = nst_sort_by_key(idx, n, flip, err);
+	free(flip);
 	return s;
 }

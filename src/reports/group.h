@@ -66,5 +66,8 @@ void nst_stable_sort(uint32_t *idx, size_t n,
  * rows in a few runs already in key order are merged instead). */
 enum nst_status nst_sort_by_key(uint32_t *idx, size_t n, const int64_t *key,
 				struct nst_error *err);
+/* The same by key descending, equal keys still in idx's order. */
+enum nst_status nst_sort_by_key_desc(uint32_t *idx, size_t n, const int64_t *key,
+				     struct nst_error *err);
 
 #endif

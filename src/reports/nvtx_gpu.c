@@ -38,29 +38,23 @@ static bool span_valid(const struct nst_spans *s, uint32_t i)
 }
 
 /* The valid spans ordered by thread, start, and end descending, so that
- * on one thread an enclosing range comes first. */
+ * on one thread an enclosing range comes first; equal spans in row order. */
 static enum nst_status range_order(const struct nst_spans *s, uint32_t **out, size_t *n,
 				   struct nst_error *err)
 {
 	uint32_t *idx = nst_big_alloc(s->n, sizeof *idx);
-	int64_t *neg_end = nst_big_alloc(s->n, sizeof *neg_end);
 	*out = idx;
 	*n = 0;
-	if (!idx || !neg_end) {
-		free(neg_end);
+	if (!idx)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < s->n; i++) {
-		neg_end[i] = -s->end[i];
+	for (size_t i = 0; i < s->n; i++)
 		if (span_valid(s, (uint32_t)i))
 			idx[(*n)++] = (uint32_t)i;
-	}
-	enum nst_status st = nst_sort_by_key(idx, *n, neg_end, err);
+	enum nst_status st = nst_sort_by_key_desc(idx, *n, s->end, err);
 	if (st == NST_OK)
 		st = nst_sort_by_key(idx, *n, s->start, err);
 	if (st == NST_OK)
 		st = nst_sort_by_key(idx, *n, s->tid, err);
-	free(neg_end);
 	return st;
 }
 

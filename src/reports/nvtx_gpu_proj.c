@@ -96,34 +96,46 @@ static enum nst_status ops_load(struct nst_ctx *ctx, const struct nst_spans *ran
 
 /* ---- projecting ---------------------------------------------------------------- */
 
-/* By named range: the projection so far, in one cache line a range (the
- * sweep updates a range per launch inside it).  Operations of one call
- * come one after another in the sweep, so a correlationId is counted when
- * it differs from the one counted last. */
+/* By named range: the projection so far, 24 bytes a range (the sweep
+ * updates a range per launch inside it).  Operations of one call come one
+ * after another in the sweep, so a correlationId is counted when it
+ * differs from that of the launch counted last. */
 struct projected {
-	int64_t start, end, nops, last_corr;
+	int64_t start, end;
+	uint32_t nops, last; /* last: a launch */
 };
 
+/* r, a range each, comes with the first launch: after the sweep has
+ * sorted the ranges, off the peak of that sort. */
 struct acc {
 	const struct ops *o;
 	struct projected *r;
+	size_t nranges;
 };
+
+static int64_t corr_of(const struct ops *o, uint32_t launch)
+{
+	size_t k;
+	uint32_t op = op_at(o, launch, &k);
+	return nst_col_or_null(o->corr[k], op);
+}
 
 static int take_op(void *arg, uint32_t range, uint32_t launch)
 {
 	struct acc *a = arg;
+	if (!a->r && !(a->r = nst_big_zalloc(a->nranges, sizeof *a->r)))
+		return -1;
 	size_t k;
 	uint32_t op = op_at(a->o, launch, &k);
 	const struct nst_gpu_table *t = &a->o->t[k];
-	int64_t corr = nst_col_or_null(a->o->corr[k], op);
 	struct projected *r = &a->r[range];
 	if (r->nops == 0 || t->start[op] < r->start)
 		r->start = t->start[op];
 	if (r->nops == 0 || t->end[op] > r->end)
 		r->end = t->end[op];
-	if (r->nops == 0 || corr != r->last_corr) {
+	if (r->nops == 0 || nst_col_or_null(a->o->corr[k], op) != corr_of(a->o, r->last)) {
 		r->nops++;
-		r->last_corr = corr;
+		r->last = launch;
 	}
 	return 0;
 }
@@ -150,11 +162,18 @@ static enum nst_status alloc_i64(int64_t **out, size_t n, struct nst_error *err)
 	return *out ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 }
 
-/* Keeps the ranges that got operations, in NVTX row order. */
+static enum nst_status alloc_u32(uint32_t **out, size_t n, struct nst_error *err)
+{
+	*out = nst_big_zalloc(n, sizeof **out);
+	return *out ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+}
+
+/* Keeps the ranges that got operations (none where r is NULL), in NVTX
+ * row order. */
 static enum nst_status keep_projected(struct nst_proj *p, const struct projected *r,
 				      struct nst_error *err)
 {
-	size_t n = 0, m = p->named.n;
+	size_t n = 0, m = r ? p->named.n : 0;
 	for (size_t i = 0; i < m; i++)
 		n += r[i].nops > 0;
 	p->entry = nst_big_alloc(n, sizeof *p->entry);
@@ -177,17 +196,17 @@ static enum nst_status project(struct nst_ctx *ctx, struct nst_proj *p, struct n
 {
 	struct ops o;
 	struct nst_spans ranges = { 0 };
-	size_t m = p->named.n;
-	struct acc a = { .o = &o, .r = nst_big_zalloc(m, sizeof *a.r) };
-	enum nst_status s = a.r ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	struct acc a = { .o = &o, .nranges = p->named.n };
+	enum nst_status s = NST_OK;
 	memset(&o, 0, sizeof o);
 	if (!s) s = own_thread_spans(ctx, p, &ranges, err);
 	if (!s) s = ops_load(ctx, &ranges, &o, err);
 	if (!s) s = nst_launches_in_ranges(&ranges, o.c, o.l, OP_TABLES, take_op, &a, err);
-	if (!s) s = keep_projected(p, a.r, err);
-	free(a.r);
+	/* the ranges and launches are done with: their memory serves the kept ranges */
 	nst_spans_release(&ranges);
 	ops_release(&o);
+	if (!s) s = keep_projected(p, a.r, err);
+	free(a.r);
 	return s;
 }
 
@@ -225,7 +244,7 @@ static bool never_ended(const struct nst_proj *p, size_t i)
 
 static const char *stack_text(struct nst_ctx *ctx, const struct nst_proj *p, size_t i)
 {
-	const char *up = p->parent[i] < 0 ? "" : p->stack[p->parent[i]];
+	const char *up = p->parent[i] == NST_PROJ_NONE ? "" : p->stack[p->parent[i]];
 	return nst_arena_printf(ctx->arena, "%s:%" PRId64, up, nst_proj_range_id(p, i));
 }
 
@@ -235,7 +254,7 @@ static const char *stack_text(struct nst_ctx *ctx, const struct nst_proj *p, siz
  * to start).  Two equal ranges so become each other's parents. */
 struct tightest {
 	const struct nst_spans *s;
-	int64_t *parent;
+	uint32_t *parent;
 };
 
 static int64_t span_dur(const struct nst_spans *s, uint32_t i)
@@ -248,9 +267,9 @@ static int take_tighter(void *arg, uint32_t r, uint32_t q)
 	struct tightest *t = arg;
 	if (r == q)
 		return 0;
-	int64_t up = t->parent[q], dr = span_dur(t->s, r);
-	if (up < 0 || dr < span_dur(t->s, (uint32_t)up) ||
-	    (dr == span_dur(t->s, (uint32_t)up) && r < up))
+	uint32_t up = t->parent[q];
+	int64_t dr = span_dur(t->s, r);
+	if (up == NST_PROJ_NONE || dr < span_dur(t->s, up) || (dr == span_dur(t->s, up) && r < up))
 		t->parent[q] = r;
 	return 0;
 }
@@ -265,7 +284,7 @@ static enum nst_status find_parents(struct nst_proj *p, struct nst_error *err)
 		s.start[i] = never_ended(p, i) ? NST_NULL_I64 : nst_proj_start(p, i);
 		s.end[i] = nst_proj_end(p, i);
 		s.tid[i] = nst_col_or_null(p->nv.gtid, p->named.row[p->entry[i]]);
-		p->parent[i] = -1;
+		p->parent[i] = NST_PROJ_NONE;
 	}
 	if (st == NST_OK)
 		st = nst_enclosing(&s, &s, take_tighter, &(struct tightest){ &s, p->parent }, err);
@@ -288,25 +307,27 @@ static enum nst_status nest(struct nst_ctx *ctx, struct nst_proj *p, bool stacks
 			    struct nst_error *err)
 {
 	size_t n = p->n ? p->n : 1;
-	uint32_t *idx = nst_big_alloc(n, sizeof *idx);
-	enum nst_status s = idx ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	if (!s) s = alloc_i64(&p->lvl, n, err);
-	if (!s) s = alloc_i64(&p->nchild, n, err);
-	if (!s) s = alloc_i64(&p->parent, n, err);
+	uint32_t *idx = NULL;
+	/* what the parents' search does not need comes after it, off its peak */
+	enum nst_status s = alloc_u32(&p->parent, n, err);
+	if (!s) s = find_parents(p, err);
+	if (!s) s = alloc_u32(&p->lvl, n, err);
+	if (!s) s = alloc_u32(&p->nchild, n, err);
 	if (!s && stacks && !(p->stack = nst_big_zalloc(n, sizeof *p->stack)))
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	if (!s) s = find_parents(p, err);
+	if (!s && !(idx = nst_big_alloc(n, sizeof *idx)))
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (!s) s = nesting_order(p, idx, err);
 	for (size_t k = 0; s == NST_OK && k < p->n; k++) {
 		uint32_t i = idx[k];
-		int64_t up = p->parent[i];
-		if (up >= 0)
+		uint32_t up = p->parent[i];
+		if (up != NST_PROJ_NONE)
 			p->nchild[up]++;
-		if (up >= 0 && (same_span(p, i, (size_t)up) || p->lvl[up] == NST_NULL_I64)) {
-			p->lvl[i] = NST_NULL_I64; /* unreachable from the top */
+		if (up != NST_PROJ_NONE && (same_span(p, i, up) || p->lvl[up] == NST_PROJ_NONE)) {
+			p->lvl[i] = NST_PROJ_NONE; /* unreachable from the top */
 			continue;
 		}
-		p->lvl[i] = up >= 0 ? p->lvl[up] + 1 : 0;
+		p->lvl[i] = up != NST_PROJ_NONE ? p->lvl[up] + 1 : 0;
 		if (stacks && !(p->stack[i] = stack_text(ctx, p, i)))
 			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	}

@@ -87,7 +87,7 @@ static struct extra extra_of(const struct nst_proj *p, const struct sums *m, siz
 		uint32_t i = m->g.order[k];
 		x.range_time += nst_proj_end(p, i) - nst_proj_start(p, i);
 		x.ops += p->nops[i];
-		if (p->lvl[i] != NST_NULL_I64) {
+		if (p->lvl[i] != NST_PROJ_NONE) {
 			x.lvl += p->lvl[i];
 			x.nlvl++;
 		}

@@ -29,11 +29,11 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 			has_tid ? nst_int(nst_pid(gtid)) : nst_null(),
 			has_tid ? nst_int(nst_tid(gtid)) : nst_null(),
 			nst_int(p->nops[i]),
-			nst_int_or_null(p->lvl[i]),
+			p->lvl[i] == NST_PROJ_NONE ? nst_null() : nst_int(p->lvl[i]),
 			nst_int(p->nchild[i]),
 			nst_int(nst_proj_range_id(p, i)),
-			p->parent[i] < 0 || p->lvl[i] == NST_NULL_I64
-				? nst_null() : nst_int(nst_proj_range_id(p, (size_t)p->parent[i])),
+			p->parent[i] == NST_PROJ_NONE || p->lvl[i] == NST_PROJ_NONE
+				? nst_null() : nst_int(nst_proj_range_id(p, p->parent[i])),
 			nst_text(p->stack[i]),
 		};
 		if ((s = out->row(out->ctx, c, err)) != NST_OK)

@@ -1,7 +1,7 @@
 /* Compact columns and the row orderings over them (src/reports/common.c)
- * against brute force: nst_sort_by_key must be a stable sort whichever
- * path it takes (already in order, few distinct keys, packed key and
- * row, separate arrays),
+ * against brute force: nst_sort_by_key (and its descending twin) must be
+ * a stable sort whichever path it takes (already in order, few distinct
+ * keys, packed key and row, separate arrays),
  * and grouping over 32-bit columns must group as over int64 ones. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,13 +17,14 @@
 
 #define ROWS 3000
 
-/* Insertion sort of idx by key: stable, obviously right, slow. */
-static void brute_sort(uint32_t *idx, size_t n, const int64_t *key)
+/* Insertion sort of idx by key, ascending or descending: stable,
+ * obviously right, slow. */
+static void brute_sort(uint32_t *idx, size_t n, const int64_t *key, bool desc)
 {
 	for (size_t i = 1; i < n; i++) {
 		uint32_t v = idx[i];
 		size_t j = i;
-		for (; j > 0 && key[idx[j - 1]] > key[v]; j--)
+		for (; j > 0 && (desc ? key[idx[j - 1]] < key[v] : key[idx[j - 1]] > key[v]); j--)
 			idx[j] = idx[j - 1];
 		idx[j] = v;
 	}
@@ -48,13 +49,16 @@ static void fill_keys(int64_t *key, size_t n, int shape)
 	}
 }
 
+/* nst_sort_by_key, and nst_sort_by_key_desc in every other run of eight
+ * rounds (each key shape both ways). */
 static void sort_matches_stable_brute_force(void **state)
 {
 	(void)state;
 	static int64_t key[ROWS];
 	static uint32_t idx[ROWS], want[ROWS];
 	srand(11);
-	for (int round = 0; round < 400; round++) {
+	for (int round = 0; round < 800; round++) {
+		bool desc = round / 8 % 2;
 		size_t n = (size_t)(rand() % ROWS);
 		fill_keys(key, ROWS, round % 8);
 		bool ascending = round % 3 != 0;
@@ -64,9 +68,10 @@ static void sort_matches_stable_brute_force(void **state)
 		for (size_t i = 0; i < n; i++)
 			idx[i] %= ROWS;
 		memcpy(want, idx, n * sizeof *idx);
-		brute_sort(want, n, key);
+		brute_sort(want, n, key, desc);
 		struct nst_error err = { 0 };
-		assert_int_equal(nst_sort_by_key(idx, n, key, &err), NST_OK);
+		assert_int_equal((desc ? nst_sort_by_key_desc : nst_sort_by_key)(idx, n, key, &err),
+				 NST_OK);
 		assert_memory_equal(idx, want, n * sizeof *idx);
 	}
 }
