@@ -101,11 +101,14 @@ static enum nst_status sorted_ids(struct chk_result *r, const struct calls *c,
 #define MAX_PROCS 64
 
 /* Ids over [lo, lo + span): per id, the set of processes (bit p for the
- * p-th smallest process) and the number of calls.  proc[i] is row i's
- * process as that bit's index, NOT_USE for a row that is no use: the
- * columns are read once, for the range, and the later passes read ids
- * and these bytes only. */
+ * p-th smallest process; a byte for up to 8 processes, the usual capture,
+ * else 8) and the number of calls in a byte, SATURATED from 255 on (then
+ * counted again row by row): 2 bytes an id, where 12 were 160 MB of
+ * fresh memory at 10M launches.  proc[i] is row i's process as that
+ * bit's index, NOT_USE for a row that is no use: the columns are read
+ * once, for the range, and the later passes read ids and these bytes only. */
 #define NOT_USE 0xFF
+#define SATURATED 0xFF
 
 struct dense {
 	int64_t procs[MAX_PROCS];
@@ -113,9 +116,15 @@ struct dense {
 	int64_t lo;
 	size_t span;
 	uint8_t *proc;
-	uint64_t *mask;
-	uint32_t *calls;
+	uint8_t *mask8;   /* nprocs <= 8 */
+	uint64_t *mask64; /* otherwise */
+	uint8_t *calls;
 };
+
+static uint64_t mask_at(const struct dense *d, size_t at)
+{
+	return d->mask8 ? d->mask8[at] : d->mask64[at];
+}
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -189,26 +198,64 @@ static size_t id_at(const struct calls *c, const struct dense *d, size_t i)
 	return (size_t)((uint64_t)nst_col_at(c->corr, i) - (uint64_t)d->lo);
 }
 
-/* The first call (by row) of the example ids, in the process that the
- * sort by (id, process, row) would put first: its lowest process. */
-static void first_rows(const struct calls *c, const struct dense *d, const int64_t *ids,
-		       uint32_t *rows, size_t nids)
+/* The examples: the first ids that collide; for each, its number of
+ * calls and its first call (by row) in the process that the sort by (id,
+ * process, row) would put first, its lowest. */
+struct examples {
+	size_t n;
+	int64_t id[CHK_MAX_EXAMPLES], calls[CHK_MAX_EXAMPLES];
+	uint32_t row[CHK_MAX_EXAMPLES];
+};
+
+static bool collides(const struct dense *d, size_t at)
 {
-	size_t found = 0;
-	for (size_t k = 0; k < nids; k++)
-		rows[k] = UINT32_MAX;
-	for (size_t i = 0; i < c->n && found < nids; i++) {
-		if (d->proc[i] == NOT_USE)
-			continue;
-		size_t at = id_at(c, d, i);
-		for (size_t k = 0; k < nids; k++) {
-			if (ids[k] != d->lo + (int64_t)at || rows[k] != UINT32_MAX ||
-			    d->proc[i] != __builtin_ctzll(d->mask[at]))
-				continue;
-			rows[k] = (uint32_t)i;
+	return __builtin_popcountll(mask_at(d, at)) >= 2;
+}
+
+/* The example whose id is at (x->id[k] == lo + at), or x->n. */
+static size_t example_of(const struct examples *x, const struct dense *d, size_t at)
+{
+	size_t k = 0;
+	while (k < x->n && x->id[k] != d->lo + (int64_t)at)
+		k++;
+	return k;
+}
+
+/* The examples' rows; ids past the examples' (the smallest colliding
+ * ones) are skipped, and the pass ends when each has its row. */
+static void example_rows(const struct calls *c, const struct dense *d, struct examples *x)
+{
+	size_t found = 0, top = x->n ? (size_t)(x->id[x->n - 1] - d->lo) : 0;
+	for (size_t k = 0; k < x->n; k++)
+		x->row[k] = UINT32_MAX;
+	for (size_t i = 0; i < c->n && found < x->n; i++) {
+		size_t at = d->proc[i] == NOT_USE ? SIZE_MAX : id_at(c, d, i);
+		size_t k = at <= top ? example_of(x, d, at) : x->n;
+		if (k < x->n && x->row[k] == UINT32_MAX &&
+		    d->proc[i] == __builtin_ctzll(mask_at(d, at))) {
+			x->row[k] = (uint32_t)i;
 			found++;
 		}
 	}
+}
+
+/* The calls on colliding ids, and the examples', counted row by row:
+ * where an id had SATURATED calls its byte does not say how many. */
+static int64_t recount(const struct calls *c, const struct dense *d, struct examples *x)
+{
+	int64_t calls = 0;
+	for (size_t k = 0; k < x->n; k++)
+		x->calls[k] = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		size_t at = d->proc[i] == NOT_USE ? SIZE_MAX : id_at(c, d, i);
+		if (at == SIZE_MAX || !collides(d, at))
+			continue;
+		calls++;
+		size_t k = example_of(x, d, at);
+		if (k < x->n)
+			x->calls[k]++;
+	}
+	return calls;
 }
 
 /* Every id collides in a capture of two processes that each number
@@ -216,22 +263,26 @@ static void first_rows(const struct calls *c, const struct dense *d, const int64
  * only the first, the examples, are noted. */
 static void count_dense(struct chk_result *r, const struct calls *c, const struct dense *d)
 {
-	int64_t ids[CHK_MAX_EXAMPLES], colliding = 0, calls = 0;
-	uint32_t rows[CHK_MAX_EXAMPLES];
-	size_t nids = 0;
+	struct examples x = { .n = 0 };
+	int64_t colliding = 0, calls = 0;
+	bool saturated = false;
 	for (size_t at = 0; at < d->span; at++) {
-		if (__builtin_popcountll(d->mask[at]) < 2)
+		if (!collides(d, at))
 			continue;
-		if (nids < CHK_MAX_EXAMPLES)
-			ids[nids++] = d->lo + (int64_t)at;
+		if (x.n < CHK_MAX_EXAMPLES) {
+			x.id[x.n] = d->lo + (int64_t)at;
+			x.calls[x.n++] = d->calls[at];
+		}
 		colliding++;
 		calls += d->calls[at];
+		saturated |= d->calls[at] == SATURATED;
 	}
-	first_rows(c, d, ids, rows, nids);
-	for (size_t k = 0; k < nids; k++) {
-		size_t at = (size_t)(ids[k] - d->lo);
-		uint64_t m = d->mask[at];
-		note_example(c, r, ids[k], rows[k], __builtin_popcountll(m), d->calls[at],
+	if (saturated)
+		calls = recount(c, d, &x);
+	example_rows(c, d, &x);
+	for (size_t k = 0; k < x.n; k++) {
+		uint64_t m = mask_at(d, (size_t)(x.id[k] - d->lo));
+		note_example(c, r, x.id[k], x.row[k], __builtin_popcountll(m), x.calls[k],
 			     d->procs[__builtin_ctzll(m)], d->procs[__builtin_ctzll(m & (m - 1))]);
 	}
 	r->count += colliding;
@@ -242,22 +293,29 @@ static void count_dense(struct chk_result *r, const struct calls *c, const struc
 static enum nst_status dense_ids(struct chk_result *r, const struct calls *c, struct dense *d,
 				 struct nst_error *err)
 {
-	d->mask = nst_big_zalloc(d->span, sizeof *d->mask);
+	if (d->nprocs <= 8)
+		d->mask8 = nst_big_zalloc(d->span, sizeof *d->mask8);
+	else
+		d->mask64 = nst_big_zalloc(d->span, sizeof *d->mask64);
 	d->calls = nst_big_zalloc(d->span, sizeof *d->calls);
 	enum nst_status s = NST_OK;
-	if (!d->mask || !d->calls) {
+	if ((!d->mask8 && !d->mask64) || !d->calls) {
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	} else {
 		for (size_t i = 0; i < c->n; i++) {
 			if (d->proc[i] == NOT_USE)
 				continue;
 			size_t at = id_at(c, d, i);
-			d->mask[at] |= 1ull << d->proc[i];
-			d->calls[at]++;
+			if (d->mask8)
+				d->mask8[at] |= (uint8_t)(1u << d->proc[i]);
+			else
+				d->mask64[at] |= 1ull << d->proc[i];
+			d->calls[at] += d->calls[at] != SATURATED;
 		}
 		count_dense(r, c, d);
 	}
-	free(d->mask);
+	free(d->mask8);
+	free(d->mask64);
 	free(d->calls);
 	return s;
 }

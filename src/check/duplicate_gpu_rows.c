@@ -153,27 +153,91 @@ static enum nst_status take_run(const struct span *run, size_t k, struct span **
 	return s;
 }
 
+/* The rows of equal start being looked at, and what is kept of them. */
+struct runs {
+	struct span *run, *out;
+	size_t k, runcap, n, cap;
+};
+
+/* Rows at[t] .. end - 1 of table t as the run, taken when two or more. */
+static enum nst_status run_of(const struct gpu_cols *g, size_t t, size_t from, size_t end,
+			      struct runs *r, struct nst_error *err)
+{
+	enum nst_status s = NST_OK;
+	r->k = 0;
+	for (size_t i = from; s == NST_OK && i < end; i++) {
+		struct span sp = span_at(g, t, i);
+		s = append(&r->run, &r->k, &r->runcap, &sp, err);
+	}
+	return s == NST_OK && r->k > 1 ? take_run(r->run, r->k, &r->out, &r->n, &r->cap, err) : s;
+}
+
+/* Where table t's rows of start `at` and after begin: its rows from i on
+ * that start at `at`. */
+static size_t past_start(const struct gpu_cols *g, size_t t, size_t i, int64_t at)
+{
+	while (i < g->rows[t] && nst_col_at(g->start[t], i) == at)
+		i++;
+	return i;
+}
+
+/* The run of every table's rows that start at `at`, the tables' heads. */
+static enum nst_status cross_run(const struct gpu_cols *g, size_t at[3], int64_t start,
+				 struct runs *r, struct nst_error *err)
+{
+	enum nst_status s = NST_OK;
+	r->k = 0;
+	for (size_t t = 0; t < 3; t++) {
+		size_t end = past_start(g, t, at[t], start);
+		for (; s == NST_OK && at[t] < end; at[t]++) {
+			struct span sp = span_at(g, t, at[t]);
+			s = append(&r->run, &r->k, &r->runcap, &sp, err);
+		}
+	}
+	return s == NST_OK && r->k > 1 ? take_run(r->run, r->k, &r->out, &r->n, &r->cap, err) : s;
+}
+
 /* With every table in start order, equal spans are among the rows of equal
- * start, which a merge of the three tables by start brings together. */
+ * start, which a merge of the three tables by start brings together.  The
+ * table whose next row starts first runs alone until another's next start
+ * (reading its starts only: kernels are most of the rows); a start two
+ * tables share makes one run of all their rows of it. */
 static enum nst_status merged_candidates(const struct gpu_cols *g, struct span **out, size_t *n,
 					 struct nst_error *err)
 {
-	size_t at[3] = { 0 }, cap = 0, k = 0, runcap = 0;
-	struct span *run = NULL;
+	size_t at[3] = { 0 };
+	struct runs r = { 0 };
 	enum nst_status s = NST_OK;
 	for (size_t t; s == NST_OK && (t = next_table(g, at)) < 3;) {
-		struct span sp = span_at(g, t, at[t]++);
-		if (k > 0 && run[0].start != sp.start) {
-			if (k > 1)
-				s = take_run(run, k, out, n, &cap, err);
-			k = 0;
+		int64_t head = nst_col_at(g->start[t], at[t]), bound = 0;
+		bool other = false, shared = false;
+		for (size_t u = 0; u < 3; u++) {
+			if (u == t || at[u] >= g->rows[u])
+				continue;
+			int64_t h = nst_col_at(g->start[u], at[u]);
+			shared = shared || h == head;
+			bound = !other || h < bound ? h : bound;
+			other = true;
 		}
-		if (s == NST_OK)
-			s = append(&run, &k, &runcap, &sp, err);
+		if (shared) {
+			s = cross_run(g, at, head, &r, err);
+			continue;
+		}
+		size_t i = at[t];
+		while (s == NST_OK && i < g->rows[t]) {
+			int64_t si = nst_col_at(g->start[t], i);
+			if (other && si >= bound)
+				break;
+			size_t j = past_start(g, t, i + 1, si);
+			if (j - i > 1)
+				s = run_of(g, t, i, j, &r, err);
+			i = j;
+		}
+		at[t] = i;
 	}
-	if (s == NST_OK && k > 1)
-		s = take_run(run, k, out, n, &cap, err);
-	free(run);
+	free(r.run);
+	*out = r.out;
+	*n = r.n;
 	return s;
 }
 

@@ -54,6 +54,8 @@ all=(--dup-gpu-rows 12 --orphan-gpu-rows 6 --stream-overlap 8 --bad-durations 9 
 	--truncated 6 --graph-rows 4)
 compare clean "${small[@]}" --no-collide --processes 2
 compare collide "${small[@]}" --processes 4 --streams 3
+# past 8 processes the dense count keeps 8 bytes an id, not 1
+compare collide-wide "${small[@]}" --processes 10 --devices 2
 compare backtrace "${small[@]}" --backtrace --processes 2
 compare example --example
 compare zero "${small[@]}" --zero-durations 15
@@ -91,6 +93,14 @@ if command -v sqlite3 >/dev/null; then
 		grep -Eq '^duplicate_gpu_rows [1-9]' "$WORK/$name-sorted.brute" ||
 			{ echo "FAIL fixture $name-sorted has no duplicate_gpu_rows"; bad=1; }
 	done
+	# one id on 300 calls: past what the dense count keeps in a byte an id
+	cp "$WORK/collide.sqlite" "$WORK/collide-300.sqlite"
+	sqlite3 "$WORK/collide-300.sqlite" "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET correlationId = 1
+		WHERE rowid IN (SELECT rowid FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY rowid LIMIT 300)" ||
+		{ echo "FAIL sqlite3 could not rewrite collide-300"; bad=1; }
+	compare_file collide-300
+	grep -Eq '"fields":\{"correlationId":1,"processes":[0-9]+,"calls":300,' "$WORK/collide-300.json" ||
+		{ echo "FAIL collide-300: correlationId 1 is not given its 300 calls"; bad=1; }
 else
 	echo "note: no sqlite3 shell, the export without KERNEL.globalPid and the exports in start order are not checked"
 fi
@@ -98,11 +108,16 @@ fi
 # The faults must have been found at all, or the comparisons above prove little.
 for f in dup:duplicate_gpu_rows orphan:orphan_gpu_rows overlap:stream_overlap durations:bad_durations \
 	open:open_ranges truncated:truncated_capture graphs:graph_trace_rows backtrace:backtrace_rows \
-	collide:correlation_collisions; do
+	collide:correlation_collisions collide-wide:correlation_collisions; do
 	grep -Eq "^${f#*:} [1-9]" "$WORK/${f%%:*}.brute" || { echo "FAIL fixture ${f%%:*} has no ${f#*:}"; bad=1; }
 done
 grep -q 'CUDA_GRAPH_TRACE_OPTIONS:MODE=Graph' "$WORK/graphs.json" ||
 	{ echo "FAIL graphs: capture_options does not name CUDA_GRAPH_TRACE_OPTIONS:MODE"; bad=1; }
+
+# The first id every process uses, with all 10 of them (the brute force counts ids and calls,
+# not the processes of an id).
+grep -Eq '"fields":\{"correlationId":[0-9]+,"processes":10,' "$WORK/collide-wide.json" ||
+	{ echo "FAIL collide-wide: the first colliding id is not given 10 processes"; bad=1; }
 
 # --strict: 6 when something was found, 0 on a fixture where nothing is.
 "$NSTATS" check --strict -q "$WORK/dup.sqlite"
