@@ -278,6 +278,19 @@ static enum nst_status gt_shared_locked(struct nst_ctx *ctx, enum nst_gt_cut cut
 	return NST_OK;
 }
 
+bool nst_gt_shared_loaded(struct nst_ctx *ctx, enum nst_gt_cut cut,
+			  const struct nst_gt_ops **ops, const uint32_t **by_device)
+{
+	struct nst_shared *sh = ctx->shared;
+	size_t k = nst_ev_window_of(ctx->ev) ? (size_t)cut : 0;
+	pthread_mutex_lock(&sh->lock);
+	bool loaded = sh->gt_loaded[k];
+	*ops = loaded ? &sh->gt[k] : NULL;
+	*by_device = loaded ? sh->gt_by_device[k] : NULL;
+	pthread_mutex_unlock(&sh->lock);
+	return loaded;
+}
+
 /* Under the shared lock (shared.h). */
 enum nst_status nst_gt_shared(struct nst_ctx *ctx, enum nst_gt_cut cut,
 			      const struct nst_gt_ops **ops, const uint32_t **by_device,

@@ -71,6 +71,10 @@ enum nst_status nst_gt_shared(struct nst_ctx *ctx, enum nst_gt_cut cut,
 			      const struct nst_gt_ops **ops, const uint32_t **by_device,
 			      struct nst_error *err);
 
+/* nst_gt_shared's where a report has loaded them (one loading them now
+ * is waited for); false, and nothing loaded, where none has. */
+bool nst_gt_shared_loaded(struct nst_ctx *ctx, enum nst_gt_cut cut,
+			  const struct nst_gt_ops **ops, const uint32_t **by_device);
 enum nst_gt_by { NST_GT_BY_DEVICE, NST_GT_BY_PROCESS, NST_GT_BY_STREAM };
 
 /* One group's time.  busy covers every operation; kern the kernels and
