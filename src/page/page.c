@@ -172,7 +172,13 @@ static void write_section(struct section_job *j)
 	struct page p = *j->page;
 	p.out = mem;
 	struct nst_export *x = p.xs[0];
-	double t0 = nst_export_timed(x) ? nst_seconds() : 0;
+	double t0 = 0;
+	if (nst_export_timed(x)) {
+		char line[96];
+		snprintf(line, sizeof line, "began section %s", j->s->id);
+		nst_export_timing(x, line);
+		t0 = nst_seconds();
+	}
 	j->status = j->s->write(&p, &j->err);
 	if (nst_export_timed(x)) {
 		char line[96];
@@ -186,19 +192,48 @@ static void write_section(struct section_job *j)
 }
 
 /* The jobs, taken in turn by each thread, the costliest first (ties in
- * page order); none is taken once one has failed, as the page is lost. */
+ * page order), but never a big one while another big one runs: the thread
+ * takes the next that is not big, or waits for the big one to end.  None
+ * is taken once one has failed, as the page is lost. */
 struct section_queue {
-	struct section_job **order;
-	size_t n, next;
-	bool failed;
+	struct section_job **order; /* NULL once taken */
+	size_t n, left;
+	bool failed, big_running, two;
 	pthread_mutex_t lock;
+	pthread_cond_t big_done;
 };
+
+static struct section_job *take_allowed(struct section_queue *q)
+{
+	for (size_t i = 0; i < q->n; i++) {
+		struct section_job *j = q->order[i];
+		if (!j || (j->s->big && q->big_running))
+			continue;
+		q->order[i] = NULL;
+		q->left--;
+		q->big_running = q->big_running || j->s->big;
+		return j;
+	}
+	return NULL;
+}
 
 static struct section_job *next_job(struct section_queue *q, struct section_job *done)
 {
 	if (done && done->status != NST_OK)
 		q->failed = true;
-	return !q->failed && q->next < q->n ? q->order[q->next++] : NULL;
+	if (done && done->s->big) {
+		q->big_running = false;
+		if (q->two)
+			pthread_cond_broadcast(&q->big_done);
+	}
+	for (;;) {
+		if (q->failed || q->left == 0)
+			return NULL;
+		struct section_job *j = take_allowed(q);
+		if (j)
+			return j;
+		pthread_cond_wait(&q->big_done, &q->lock); /* only big ones left, one running */
+	}
 }
 
 static void *take_sections(void *arg)
@@ -215,10 +250,27 @@ static void *take_sections(void *arg)
 	}
 }
 
+static bool start_helper(struct section_queue *q, pthread_t *helper)
+{
+	if (pthread_mutex_init(&q->lock, NULL) != 0)
+		return false;
+	if (pthread_cond_init(&q->big_done, NULL) != 0) {
+		pthread_mutex_destroy(&q->lock);
+		return false;
+	}
+	q->two = true;
+	if (pthread_create(helper, NULL, take_sections, q) == 0)
+		return true;
+	pthread_cond_destroy(&q->big_done);
+	pthread_mutex_destroy(&q->lock);
+	q->two = false;
+	return false;
+}
+
 static enum nst_status run_sections(struct section_job *jobs, size_t n, int threads,
 				    struct nst_error *err)
 {
-	struct section_queue q = { .order = malloc((n ? n : 1) * sizeof *q.order) };
+	struct section_queue q = { .order = malloc((n ? n : 1) * sizeof *q.order), .left = n };
 	if (!q.order)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
@@ -228,17 +280,13 @@ static enum nst_status run_sections(struct section_job *jobs, size_t n, int thre
 		q.order[at] = &jobs[i];
 	}
 	pthread_t helper;
-	bool two = threads > 1 && n > 1 && pthread_mutex_init(&q.lock, NULL) == 0;
-	if (two && pthread_create(&helper, NULL, take_sections, &q) != 0) {
-		pthread_mutex_destroy(&q.lock);
-		two = false;
-	}
-	if (!two) {
+	if (!(threads > 1 && n > 1 && start_helper(&q, &helper))) {
 		for (struct section_job *j = next_job(&q, NULL); j; j = next_job(&q, j))
 			write_section(j);
 	} else {
 		take_sections(&q);
 		pthread_join(helper, NULL);
+		pthread_cond_destroy(&q.big_done);
 		pthread_mutex_destroy(&q.lock);
 	}
 	free(q.order);

@@ -154,6 +154,10 @@ struct page_section {
 	 * million launches): sections start in that order, the longest first,
 	 * so that threads writing them at once end together. */
 	unsigned cost;
+	/* Whether it sorts and groups a whole table beside the columns (a
+	 * few hundred MB at ten million launches): two such sections never
+	 * run at once, for the page's peak is theirs together. */
+	bool big;
 	/* Reports whose columns the page loads before the first section runs
 	 * (each input), so that every table is read once. */
 	const char *const *loads;

@@ -16,14 +16,14 @@ static const char *const diff_loads[] = { "diff:gpu_time_diff", "diff:kern_diff"
 					  "diff:api_diff", "diff:nvtx_diff", NULL };
 
 const struct page_section page_sections[] = {
-	{ "overview", PAGE_ANY, 12, overview_loads, page_overview },
-	{ "gpu", PAGE_ONE, 8, gpu_loads, page_gpu },
-	{ "kernels", PAGE_ONE, 6, kernel_loads, page_kernels },
-	{ "memory", PAGE_ONE, 1, memory_loads, page_memory },
-	{ "api", PAGE_ONE, 5, api_loads, page_api },
-	{ "nvtx", PAGE_ONE, 4, nvtx_loads, page_nvtx },
-	{ "gaps", PAGE_ONE, 4, gap_loads, page_gaps },
-	{ "diff", PAGE_TWO, 10, diff_loads, page_diff },
-	{ "ranks", PAGE_MANY, 10, NULL, page_ranks },
+	{ "overview", PAGE_ANY, 12, false, overview_loads, page_overview },
+	{ "gpu", PAGE_ONE, 8, false, gpu_loads, page_gpu },
+	{ "kernels", PAGE_ONE, 6, true, kernel_loads, page_kernels },
+	{ "memory", PAGE_ONE, 1, false, memory_loads, page_memory },
+	{ "api", PAGE_ONE, 5, true, api_loads, page_api },
+	{ "nvtx", PAGE_ONE, 4, false, nvtx_loads, page_nvtx },
+	{ "gaps", PAGE_ONE, 4, false, gap_loads, page_gaps },
+	{ "diff", PAGE_TWO, 10, false, diff_loads, page_diff },
+	{ "ranks", PAGE_MANY, 10, false, NULL, page_ranks },
 };
 const size_t page_nsections = sizeof page_sections / sizeof *page_sections;

@@ -145,6 +145,16 @@ if [[ ${REPORT_BIG:-1} != 0 ]]; then
 	else
 		fail "the 1M-launch page written on one thread differs from the page written on two"
 	fi
+	# the two sections that sort a whole table (kernels, api) never run at once
+	if NSTATS_TIMING=1 "$NSTATS" report "$WORK/in/m1.sqlite" -o "$WORK/m1-timed.html" 2>"$WORK/m1.timing" &&
+		grep -q 'began section kernels' "$WORK/m1.timing" &&
+		awk '/timing: began section (kernels|api)$/ { if (open) bad = 1; open = 1 }
+			/timing: wrote section (kernels|api) in/ { open = 0 }
+			END { exit bad }' "$WORK/m1.timing"; then
+		ok
+	else
+		fail "the kernels and api sections ran at once: $(grep section "$WORK/m1.timing" | tr '\n' ' ')"
+	fi
 fi
 echo "report: $passed passed, $failed failed"
 ((failed == 0))
