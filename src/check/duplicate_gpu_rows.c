@@ -159,21 +159,27 @@ struct runs {
 	size_t k, runcap, n, cap;
 };
 
-/* Rows at[t] .. end - 1 of table t as the run, taken when two or more. */
-static enum nst_status run_of(const struct gpu_cols *g, size_t t, size_t from, size_t end,
-			      struct runs *r, struct nst_error *err)
+/* Rows from .. end - 1 of table t, added to the run. */
+static enum nst_status add_rows(const struct gpu_cols *g, size_t t, size_t from, size_t end,
+				struct runs *r, struct nst_error *err)
 {
 	enum nst_status s = NST_OK;
-	r->k = 0;
 	for (size_t i = from; s == NST_OK && i < end; i++) {
 		struct span sp = span_at(g, t, i);
 		s = append(&r->run, &r->k, &r->runcap, &sp, err);
 	}
-	return s == NST_OK && r->k > 1 ? take_run(r->run, r->k, &r->out, &r->n, &r->cap, err) : s;
+	return s;
 }
 
-/* Where table t's rows of start `at` and after begin: its rows from i on
- * that start at `at`. */
+/* The run taken (when two or more rows) and emptied. */
+static enum nst_status end_run(struct runs *r, struct nst_error *err)
+{
+	enum nst_status s = r->k > 1 ? take_run(r->run, r->k, &r->out, &r->n, &r->cap, err) : NST_OK;
+	r->k = 0;
+	return s;
+}
+
+/* The first of table t's rows from i on that does not start at `at`. */
 static size_t past_start(const struct gpu_cols *g, size_t t, size_t i, int64_t at)
 {
 	while (i < g->rows[t] && nst_col_at(g->start[t], i) == at)
@@ -181,20 +187,17 @@ static size_t past_start(const struct gpu_cols *g, size_t t, size_t i, int64_t a
 	return i;
 }
 
-/* The run of every table's rows that start at `at`, the tables' heads. */
+/* The run of every table's rows that start at `start`, the tables' heads. */
 static enum nst_status cross_run(const struct gpu_cols *g, size_t at[3], int64_t start,
 				 struct runs *r, struct nst_error *err)
 {
 	enum nst_status s = NST_OK;
-	r->k = 0;
-	for (size_t t = 0; t < 3; t++) {
+	for (size_t t = 0; s == NST_OK && t < 3; t++) {
 		size_t end = past_start(g, t, at[t], start);
-		for (; s == NST_OK && at[t] < end; at[t]++) {
-			struct span sp = span_at(g, t, at[t]);
-			s = append(&r->run, &r->k, &r->runcap, &sp, err);
-		}
+		s = add_rows(g, t, at[t], end, r, err);
+		at[t] = end;
 	}
-	return s == NST_OK && r->k > 1 ? take_run(r->run, r->k, &r->out, &r->n, &r->cap, err) : s;
+	return s == NST_OK ? end_run(r, err) : s;
 }
 
 /* With every table in start order, equal spans are among the rows of equal
@@ -229,8 +232,8 @@ static enum nst_status merged_candidates(const struct gpu_cols *g, struct span *
 			if (other && si >= bound)
 				break;
 			size_t j = past_start(g, t, i + 1, si);
-			if (j - i > 1)
-				s = run_of(g, t, i, j, &r, err);
+			if (j - i > 1 && (s = add_rows(g, t, i, j, &r, err)) == NST_OK)
+				s = end_run(&r, err);
 			i = j;
 		}
 		at[t] = i;

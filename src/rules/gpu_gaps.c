@@ -76,21 +76,30 @@ static void keep(struct gaps *gp, struct gap g)
 	}
 }
 
+/* Operation r, the next of its group in start order: the gap before it
+ * when there is one (kept with seq), and *last, the operation that ended
+ * last so far, moved on.  True when a gap was found.  Both ways of
+ * finding the gaps step through a group with this. */
+static bool step(struct gaps *gp, const int64_t *start, const int64_t *end, uint32_t *last,
+		 uint32_t r, int64_t min_ns, uint64_t seq)
+{
+	int64_t idle = start[r] - end[*last];
+	bool found = idle > 0 && idle >= min_ns;
+	if (found)
+		keep(gp, (struct gap){ .dur = idle, .start = end[*last], .seq = seq, .before = *last });
+	if (end[r] > end[*last])
+		*last = r;
+	return found;
+}
+
 static void find_gaps(const struct nst_busy *b, int64_t min_ns, struct gaps *gp)
 {
 	for (size_t k = 0; k < b->g.n; k++) {
 		const uint32_t *row = b->g.order + b->g.start[k];
 		size_t n = b->g.start[k + 1] - b->g.start[k];
 		uint32_t last = row[0];
-		for (size_t i = 1; i < n; i++) {
-			uint32_t r = row[i];
-			int64_t idle = b->start[r] - b->end[last];
-			if (idle > 0 && idle >= min_ns)
-				keep(gp, (struct gap){ .dur = idle, .start = b->end[last],
-						       .seq = gp->n, .before = last });
-			if (b->end[r] > b->end[last])
-				last = r;
-		}
+		for (size_t i = 1; i < n; i++)
+			step(gp, b->start, b->end, &last, row[i], min_ns, gp->n);
 	}
 }
 
@@ -275,17 +284,11 @@ static enum nst_status sweep_ops(const struct nst_gt_ops *ops, const uint32_t *b
 		last[k] = UINT32_MAX;
 	for (size_t i = 0; i < ops->n; i++) {
 		uint32_t r = by_device[i], k = g->group[ops->lane[r]];
-		if (last[k] == UINT32_MAX) {
+		if (last[k] == UINT32_MAX)
 			last[k] = r;
-			continue;
-		}
-		int64_t idle = ops->start[r] - ops->end[last[k]];
-		if (idle > 0 && idle >= min_ns)
-			keep(gp, (struct gap){ .dur = idle, .start = ops->end[last[k]],
-					       .seq = (uint64_t)g->rank[k] << 40 | found[k]++,
-					       .before = last[k] });
-		if (ops->end[r] > ops->end[last[k]])
-			last[k] = r;
+		else
+			found[k] += step(gp, ops->start, ops->end, &last[k], r, min_ns,
+					 (uint64_t)g->rank[k] << 40 | found[k]);
 	}
 	free(last);
 	free(found);
@@ -294,16 +297,13 @@ static enum nst_status sweep_ops(const struct nst_gt_ops *ops, const uint32_t *b
 
 /* The operation's context: its table's contextId at its row (operations
  * are the tables' rows, one table after another). */
-static enum nst_status context_of(struct nst_ctx *ctx, const size_t rows[NCUDA], uint32_t op,
-				  int64_t *context, struct nst_error *err)
+static int64_t context_of(const struct nst_col *const context[NCUDA], const size_t rows[NCUDA],
+			  uint32_t op)
 {
 	size_t t = 0, row = op;
 	while (t + 1 < NCUDA && row >= rows[t])
 		row -= rows[t++];
-	const struct nst_col *col = NULL;
-	enum nst_status s = nst_ev_col(ctx->ev, cuda_tables[t], "contextId", &col, err);
-	*context = col ? nst_col_at(col, row) : NST_NULL_I64;
-	return s;
+	return context[t] ? nst_col_at(context[t], row) : NST_NULL_I64;
 }
 
 /* The gaps from the shared operations where a report loaded them (a
@@ -331,10 +331,13 @@ static enum nst_status gaps_of_ops(struct nst_ctx *ctx, int64_t min_ns, size_t l
 		s = keep_room(gp, limit, ops->n, err);
 	if (s == NST_OK)
 		s = sweep_ops(ops, by_device, &g, min_ns, gp, err);
+	const struct nst_col *context[NCUDA] = { NULL };
+	for (size_t t = 0; s == NST_OK && t < NCUDA; t++)
+		s = nst_ev_col(ctx->ev, cuda_tables[t], "contextId", &context[t], err);
 	for (size_t k = 0; s == NST_OK && k < gp->n && k < gp->cap; k++) {
 		const struct nst_gt_lane *l = nst_gt_lane_of(ops, gp->g[k].before);
-		gp->g[k].at = (struct where){ pid_of(l), l->device, NST_NULL_I64 };
-		s = context_of(ctx, rows, gp->g[k].before, &gp->g[k].at.context, err);
+		gp->g[k].at = (struct where){ pid_of(l), l->device,
+					      context_of(context, rows, gp->g[k].before) };
 	}
 	op_groups_release(&g);
 	return s;
