@@ -66,7 +66,7 @@ static void group_extra(const struct nst_op_set *set, uint32_t grp, const struct
 	size_t n = g->start[grp + 1] - g->start[grp];
 	const uint32_t *rows = g->order + g->start[grp];
 	for (size_t i = 0; i < n; i++)
-		vals[i] = set->rows.value[rows[i]];
+		vals[i] = nst_op_value(&set->rows, rows[i]);
 	size_t at[3] = { nearest_rank(n, 50), nearest_rank(n, 90), nearest_rank(n, 99) };
 	nst_select_ranks(vals, n, at, 3); /* ascending already: at keeps its order */
 	x->p50 = vals[at[0]];
@@ -107,7 +107,7 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 			    struct nst_error *err)
 {
 	const struct nst_col *device = NULL;
-	size_t n = set->rows.n ? set->rows.n : 1;
+	size_t n = nst_group_largest(&set->sum.g); /* one group's scratch */
 	size_t kept = ctx->rows_kept ? ctx->rows_kept : SIZE_MAX;
 	enum nst_status s = nst_ev_col(ctx->ev, KERNEL, "deviceId", &device, err);
 	if (s)

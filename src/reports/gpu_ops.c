@@ -225,21 +225,39 @@ void nst_op_rows_release(struct nst_op_rows *r)
 	memset(r, 0, sizeof *r);
 }
 
-static enum nst_status reserve(struct nst_op_rows *r, size_t more, struct nst_error *err)
+/* A set of kernels alone measures its rows by the table's start and end
+ * (spans: row i is the table's row i) instead of a value each; rows of
+ * another table after them turn the spans into values. */
+static int spans_to_values(struct nst_op_rows *r)
 {
-	if (r->n + more <= r->cap)
-		return NST_OK;
+	if (!r->start)
+		return 0;
+	r->value = nst_big_alloc(r->cap, sizeof *r->value);
+	if (!r->value)
+		return -1;
+	for (size_t i = 0; i < r->n; i++)
+		r->value[i] = r->end[i] - r->start[i];
+	r->start = r->end = NULL;
+	return 0;
+}
+
+static enum nst_status reserve(struct nst_op_rows *r, size_t more, bool spans,
+			       struct nst_error *err)
+{
 	size_t cap = r->n + more;
-	if (NST_RESIZE(r->name, cap) || NST_RESIZE(r->value, cap) || NST_RESIZE(r->cat, cap))
+	if ((!spans && spans_to_values(r)) ||
+	    (cap > r->cap && (NST_RESIZE(r->name, cap) || NST_RESIZE(r->cat, cap) ||
+			      (!spans && NST_RESIZE(r->value, cap)))))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	r->cap = cap;
+	r->cap = cap > r->cap ? cap : r->cap;
 	return NST_OK;
 }
 
 static void push(struct nst_op_rows *r, int64_t name, int64_t value, enum nst_op_cat cat)
 {
-	r->name[r->n] = name;
-	r->value[r->n] = value;
+	r->name[r->n] = (int32_t)name;
+	if (r->value)
+		r->value[r->n] = value;
 	r->cat[r->n] = (uint8_t)cat;
 	r->n++;
 }
@@ -257,7 +275,7 @@ enum nst_status nst_op_rows_add_api(struct nst_ctx *ctx, struct nst_op_rows *r,
 	const struct nst_calls *c;
 	enum nst_status s = nst_calls_get(ctx, &c, err);
 	if (s == NST_OK)
-		s = reserve(r, c->ncalls, err);
+		s = reserve(r, c->ncalls, false, err);
 	for (size_t i = 0; s == NST_OK && i < c->ncalls; i++) {
 		uint32_t row = c->rows[i];
 		int64_t name = nst_op_name_api(ctx, nm, nst_col_at(c->name_id, row));
@@ -277,8 +295,13 @@ enum nst_status nst_op_rows_add_kernels(struct nst_ctx *ctx, struct nst_op_rows 
 	if (s != NST_OK || t.n == 0)
 		return s;
 	s = nst_report_kernel_name_ids(ctx, &sid, err);
+	bool spans = !r->value && !r->start;
 	if (s == NST_OK)
-		s = reserve(r, t.n, err);
+		s = reserve(r, t.n, spans, err);
+	if (s == NST_OK && spans) {
+		r->start = t.start;
+		r->end = t.end;
+	}
 	for (size_t i = 0; s == NST_OK && i < t.n; i++) {
 		int64_t name = sid ? nst_op_name_kernel(ctx, nm, nst_col_at(sid, i)) : 0;
 		if (name < 0)
@@ -305,7 +328,7 @@ enum nst_status nst_op_rows_add_memcpy(struct nst_ctx *ctx, struct nst_op_rows *
 		return s;
 	if (m == NST_OP_BYTES && !t.bytes)
 		return nst_fail(err, NST_ERR_DB, "%s: %s lacks bytes", nst_db_path(ctx->db), MEMCPY);
-	if ((s = reserve(r, t.n, err)) != NST_OK)
+	if ((s = reserve(r, t.n, false, err)) != NST_OK)
 		return s;
 	for (size_t i = 0; i < t.n; i++) {
 		int64_t name = nst_op_name_memcpy(ctx, nm, kind[i]);
@@ -330,7 +353,7 @@ enum nst_status nst_op_rows_add_memset(struct nst_ctx *ctx, struct nst_op_rows *
 	int64_t name = nst_op_name_memset(nm);
 	if (name < 0)
 		return no_memory(err);
-	if ((s = reserve(r, t.n, err)) != NST_OK)
+	if ((s = reserve(r, t.n, false, err)) != NST_OK)
 		return s;
 	for (size_t i = 0; i < t.n; i++)
 		push(r, name, measure(&t, i, m), NST_OP_MEMORY);
@@ -402,7 +425,7 @@ static void group_categories(const struct nst_op_rows *r, struct nst_op_summary 
 	for (size_t k = 0; k < s->g.n; k++) {
 		uint32_t best = s->g.order[s->g.start[k]];
 		for (size_t i = s->g.start[k] + 1; i < s->g.start[k + 1]; i++)
-			if (r->value[s->g.order[i]] > r->value[best])
+			if (nst_op_value(r, s->g.order[i]) > nst_op_value(r, best))
 				best = s->g.order[i];
 		s->cat[k] = r->cat[best];
 	}
@@ -439,21 +462,21 @@ enum nst_status nst_op_summarize(const struct nst_op_rows *r,
 				 struct nst_op_summary *s, struct nst_error *err)
 {
 	memset(s, 0, sizeof *s);
-	const int64_t *keys[8] = { r->name };
+	/* the name numbers, 32-bit, as a column of the events layer stores them */
+	struct nst_col cols[8] = { { .i32 = r->name } };
+	const struct nst_col *keys[8] = { &cols[0] };
 	if (nextra > 7)
 		return nst_fail(err, NST_ERR_INTERNAL, "too many grouping keys");
-	for (size_t k = 0; k < nextra; k++)
-		keys[1 + k] = extra[k];
-	uint32_t *rows = nst_big_alloc(r->n, sizeof *rows);
-	if (!rows)
-		return no_memory(err);
-	for (size_t i = 0; i < r->n; i++)
-		rows[i] = (uint32_t)i;
-	enum nst_status st = nst_group(keys, 1 + nextra, rows, r->n, &s->g, err);
-	free(rows);
-	if (st == NST_OK)
+	for (size_t k = 0; k < nextra; k++) {
+		cols[1 + k] = nst_col_of(extra[k]);
+		keys[1 + k] = &cols[1 + k];
+	}
+	enum nst_status st = nst_group_cols(keys, 1 + nextra, NULL, r->n, &s->g, err);
+	if (st == NST_OK && r->value)
 		st = quartiles ? nst_group_dists(&s->g, r->value, &s->d, err)
 			       : nst_group_moments(&s->g, r->value, &s->d, err);
+	else if (st == NST_OK)
+		st = nst_group_durations(&s->g, r->start, r->end, quartiles, &s->d, err);
 	if (st != NST_OK) {
 		nst_op_summary_release(s);
 		return st;

@@ -88,11 +88,16 @@ enum nst_op_measure { NST_OP_DURATION, NST_OP_BYTES };
 
 struct nst_op_rows {
 	size_t n, cap;
-	int64_t *name;  /* nst_op_names number */
-	int64_t *value; /* the measure */
+	int32_t *name;  /* nst_op_names number (fewer names than rows) */
+	int64_t *value; /* the measure; NULL in a set of kernels alone, */
+	const int64_t *start, *end; /* whose row i is the table's: end - start */
 	uint8_t *cat;   /* enum nst_op_cat */
 };
 void nst_op_rows_release(struct nst_op_rows *r);
+static inline int64_t nst_op_value(const struct nst_op_rows *r, size_t i)
+{
+	return r->value ? r->value[i] : r->end[i] - r->start[i];
+}
 
 /* Appends the API calls (never CUDA backtrace records), every kernel, the
  * memcpys whose copyKind has a label (nsys joins the ENUM table), and every

@@ -8,6 +8,12 @@
 
 /* ---- grouping ---------------------------------------------------------- */
 
+/* Row i of a grouping: rows[i], or i where rows is NULL (every row). */
+static inline uint32_t row_at(const uint32_t *rows, size_t i)
+{
+	return rows ? rows[i] : (uint32_t)i;
+}
+
 static bool same_keys(const struct nst_col *const *keys, size_t nkeys, uint32_t a, uint32_t b)
 {
 	for (size_t k = 0; k < nkeys; k++)
@@ -73,7 +79,7 @@ static enum nst_status assign_groups(const struct nst_col *const *keys, size_t n
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
 	}
 	for (size_t i = 0; i < nrows; i++) {
-		uint32_t r = rows[i];
+		uint32_t r = row_at(rows, i);
 		size_t j = find_slot(&t, keys, nkeys, g->first, r);
 		if (t.slot[j] == UINT32_MAX) {
 			t.slot[j] = (uint32_t)g->n;
@@ -103,7 +109,7 @@ static bool assign_small_range(const struct nst_col *key, const uint32_t *rows, 
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	for (size_t i = 0; i < nrows; i++) {
-		int64_t v = nst_col_at(key, rows[i]);
+		int64_t v = nst_col_at(key, row_at(rows, i));
 		lo = v < lo ? v : lo;
 		hi = v > hi ? v : hi;
 	}
@@ -121,10 +127,11 @@ static bool assign_small_range(const struct nst_col *key, const uint32_t *rows, 
 	}
 	memset(slot, 0xff, span * sizeof *slot);
 	for (size_t i = 0; i < nrows; i++) {
-		uint32_t *sl = &slot[(uint64_t)nst_col_at(key, rows[i]) - (uint64_t)lo];
+		uint32_t r = row_at(rows, i);
+		uint32_t *sl = &slot[(uint64_t)nst_col_at(key, r) - (uint64_t)lo];
 		if (*sl == UINT32_MAX) {
 			*sl = (uint32_t)g->n;
-			g->first[g->n++] = rows[i];
+			g->first[g->n++] = r;
 		}
 		gid[i] = *sl;
 	}
@@ -168,7 +175,7 @@ enum nst_status nst_group_by_ids(const uint32_t *gid, const uint32_t *rows, size
 		g->start[k + 1] += g->start[k];
 	memcpy(fill, g->start, g->n * sizeof *fill);
 	for (size_t i = 0; i < nrows; i++)
-		g->order[fill[gid[i]]++] = rows ? rows[i] : (uint32_t)i;
+		g->order[fill[gid[i]]++] = row_at(rows, i);
 	free(fill);
 	return NST_OK;
 }
@@ -192,6 +199,15 @@ enum nst_status nst_group_cols(const struct nst_col *const *keys, size_t nkeys,
 	return s;
 }
 
+size_t nst_group_largest(const struct nst_groups *g)
+{
+	size_t most = 1;
+	for (size_t k = 0; k < g->n; k++)
+		if (g->start[k + 1] - g->start[k] > most)
+			most = g->start[k + 1] - g->start[k];
+	return most;
+}
+
 void nst_groups_release(struct nst_groups *g)
 {
 	free(g->start);
@@ -210,10 +226,7 @@ static enum nst_status group_dists(const struct nst_groups *g, const int64_t *va
 				   const int64_t *minus, bool quartiles, struct nst_dist **out,
 				   struct nst_error *err)
 {
-	size_t most = 1;
-	for (size_t k = 0; k < g->n; k++)
-		if (g->start[k + 1] - g->start[k] > most)
-			most = g->start[k + 1] - g->start[k];
+	size_t most = nst_group_largest(g);
 	*out = malloc((g->n ? g->n : 1) * sizeof **out);
 	int64_t *vals = nst_big_alloc(most, sizeof *vals);
 	if (!*out || !vals) {
@@ -253,10 +266,10 @@ enum nst_status nst_group_moments(const struct nst_groups *g, const int64_t *val
 }
 
 enum nst_status nst_group_durations(const struct nst_groups *g, const int64_t *start,
-				    const int64_t *end, struct nst_dist **out,
+				    const int64_t *end, bool quartiles, struct nst_dist **out,
 				    struct nst_error *err)
 {
-	return group_dists(g, end, start, true, out, err);
+	return group_dists(g, end, start, quartiles, out, err);
 }
 
 static void merge_pass(uint32_t *idx, uint32_t *tmp, size_t n, size_t width,

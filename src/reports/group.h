@@ -3,6 +3,7 @@
 #ifndef NSTATS_REPORTS_GROUP_H
 #define NSTATS_REPORTS_GROUP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/col.h"
@@ -22,7 +23,7 @@ struct nst_groups {
 };
 
 /* Groups rows[0..nrows) by the values of keys[0..nkeys) at each row
- * (at most NST_GROUP_MAX_KEYS keys). */
+ * (at most NST_GROUP_MAX_KEYS keys); rows NULL is rows 0..nrows). */
 #define NST_GROUP_MAX_KEYS 16
 enum nst_status nst_group(const int64_t *const *keys, size_t nkeys,
 			  const uint32_t *rows, size_t nrows,
@@ -37,6 +38,8 @@ enum nst_status nst_group_cols(const struct nst_col *const *keys, size_t nkeys,
 enum nst_status nst_group_by_ids(const uint32_t *gid, const uint32_t *rows, size_t nrows,
 				 struct nst_groups *g, struct nst_error *err);
 void nst_groups_release(struct nst_groups *g);
+/* The rows of the largest group, at least 1: a size for per-group scratch. */
+size_t nst_group_largest(const struct nst_groups *g);
 
 /* The error of a sum that does not fit int64 (nst_dist_of, nst_add_i64),
  * raised where the export is not known: the run names it. */
@@ -49,10 +52,10 @@ enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
  * report prints none of them. */
 enum nst_status nst_group_moments(const struct nst_groups *g, const int64_t *val,
 				  struct nst_dist **out, struct nst_error *err);
-/* The same of the durations end[r] - start[r], without an array of them
+/* Either of the durations end[r] - start[r], without an array of them
  * (8 bytes a row: 107 MB for the calls of a 10M-launch capture). */
 enum nst_status nst_group_durations(const struct nst_groups *g, const int64_t *start,
-				    const int64_t *end, struct nst_dist **out,
+				    const int64_t *end, bool quartiles, struct nst_dist **out,
 				    struct nst_error *err);
 
 /* Sorts idx[0..n) stably with cmp(a, b, arg). */
