@@ -172,14 +172,14 @@ static enum nst_status util_row(struct recipe_part *rp, const struct args *a, re
 }
 
 /* The rows of one rank, whose operations are order[0..ops->n): indexes
- * into ops's arrays by device, then start, end and row (nst_gt_order). */
+ * into ops's arrays by device, then start, end and row (nst_gt_order),
+ * measured by device into g[0..ng). */
 static enum nst_status rank_rows_of(struct recipe_part *rp, const struct args *a,
 				    const struct nst_gt_ops *ops, const uint32_t *order,
-				    int64_t capture, recipe_uid uid, struct nst_error *err)
+				    const struct nst_gt_group *g, size_t ng, int64_t capture,
+				    recipe_uid uid, struct nst_error *err)
 {
-	struct nst_gt_group *g = NULL;
-	size_t ng = 0;
-	enum nst_status s = nst_gt_measure(ops, NST_GT_BY_DEVICE, a->gap, order, &g, &ng, err);
+	enum nst_status s = NST_OK;
 	for (size_t k = 0, at = 0; s == NST_OK && k < ng; at += g[k++].busy.n) {
 		struct nst_cell c[RECIPE_MAX_COLS];
 		c[COL_RANK] = nst_int(uid);
@@ -189,7 +189,6 @@ static enum nst_status rank_rows_of(struct recipe_part *rp, const struct args *a
 		if (s == NST_OK)
 			s = util_row(rp, a, uid, &g[k], ops, order + at, err);
 	}
-	free(g);
 	return s;
 }
 
@@ -208,13 +207,22 @@ struct ranks {
  * them: by device, then start, end and row, as an order of their own
  * would be, with no copy of their times (21 bytes an operation) and no
  * sort; the measure reads ops's arrays through the order, n long. */
-static enum nst_status rank_rows(struct recipe_part *rp, const struct args *a,
-				 const struct nst_gt_ops *ops, const uint32_t *by_device,
-				 const struct ranks *r, size_t k, size_t n, struct nst_error *err)
+static enum nst_status rank_rows(struct nst_ctx *ctx, struct recipe_part *rp,
+				 const struct args *a, const struct nst_gt_ops *ops,
+				 const uint32_t *by_device, const struct ranks *r, size_t k, size_t n,
+				 struct nst_error *err)
 {
 	int64_t capture = ops->span_end - ops->span_start;
-	if (n == ops->n)
-		return rank_rows_of(rp, a, ops, by_device, capture, r->uid[k], err);
+	struct nst_gt_group *g = NULL;
+	size_t ng = 0;
+	enum nst_status s;
+	if (n == ops->n) { /* the one rank: measured as gpu_time_sum measures it */
+		s = nst_gt_shared_by_device(ctx, NST_GT_CUT_TO_WINDOW, a->gap, &g, &ng, err);
+		if (s == NST_OK)
+			s = rank_rows_of(rp, a, ops, by_device, g, ng, capture, r->uid[k], err);
+		free(g);
+		return s;
+	}
 	uint32_t *order = nst_big_alloc(n, sizeof *order);
 	if (!order)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -224,7 +232,10 @@ static enum nst_status rank_rows(struct recipe_part *rp, const struct args *a,
 			order[m++] = by_device[i];
 	struct nst_gt_ops mine = *ops;
 	mine.n = m;
-	enum nst_status s = rank_rows_of(rp, a, &mine, order, capture, r->uid[k], err);
+	s = nst_gt_measure(&mine, NST_GT_BY_DEVICE, a->gap, order, &g, &ng, err);
+	if (s == NST_OK)
+		s = rank_rows_of(rp, a, &mine, order, g, ng, capture, r->uid[k], err);
+	free(g);
 	free(order);
 	return s;
 }
@@ -268,7 +279,7 @@ static enum nst_status part(struct nst_ctx *ctx, struct recipe_part *rp, const v
 	for (size_t i = 0; count && i < ops->n; i++)
 		count[r.of[ops->lane[i]]]++;
 	for (size_t k = 0; s == NST_OK && k < r.n; k++)
-		s = rank_rows(rp, args, ops, by_device, &r, k, count[k], err);
+		s = rank_rows(ctx, rp, args, ops, by_device, &r, k, count[k], err);
 	free(count);
 	free(r.uid);
 	free(r.of);

@@ -33,6 +33,7 @@ static void shared_release(struct nst_shared *sh)
 	for (int i = 0; i < 2; i++) {
 		nst_gt_release(&sh->gt[i]);
 		free(sh->gt_by_device[i]);
+		free(sh->gt_dev[i]);
 	}
 }
 

@@ -128,18 +128,6 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 	return s;
 }
 
-/* Busy time by device: every GPU operation the filter keeps, whole. */
-static enum nst_status device_groups(struct nst_ctx *ctx, struct nst_gt_group **dg, size_t *n,
-				     struct nst_error *err)
-{
-	const struct nst_gt_ops *ops;
-	const uint32_t *by_device;
-	enum nst_status s = nst_gt_shared(ctx, NST_GT_WHOLE, &ops, &by_device, err);
-	if (!s)
-		s = nst_gt_measure(ops, NST_GT_BY_DEVICE, 0, by_device, dg, n, err);
-	return s;
-}
-
 static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out, struct nst_error *err)
 {
 	struct nst_op_set set;
@@ -149,7 +137,8 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out, stru
 		return s;
 	struct nst_gt_group *dg = NULL;
 	size_t ndev = 0;
-	s = device_groups(ctx, &dg, &ndev, err);
+	/* busy time by device: every GPU operation the filter keeps, whole */
+	s = nst_gt_shared_by_device(ctx, NST_GT_WHOLE, NST_GT_ANY_GAP, &dg, &ndev, err);
 	if (!s)
 		s = emit(ctx, out, &set, dg, ndev, err);
 	free(dg);

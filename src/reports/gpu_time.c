@@ -548,6 +548,53 @@ enum nst_status nst_gt_groups(const struct nst_gt_ops *ops, enum nst_gt_by by, i
 	return s;
 }
 
+static enum nst_status copy_groups(const struct nst_gt_group *g, size_t n,
+				   struct nst_gt_group **out, size_t *nout, struct nst_error *err)
+{
+	*out = malloc((n ? n : 1) * sizeof **out);
+	if (!*out)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (n)
+		memcpy(*out, g, n * sizeof *g);
+	*nout = n;
+	return NST_OK;
+}
+
+static enum nst_status by_device_locked(struct nst_ctx *ctx, enum nst_gt_cut cut, int64_t gap,
+					struct nst_gt_group **out, size_t *n,
+					struct nst_error *err)
+{
+	struct nst_shared *sh = ctx->shared;
+	size_t k = nst_ev_window_of(ctx->ev) ? (size_t)cut : 0;
+	const struct nst_gt_ops *ops;
+	const uint32_t *by_device;
+	enum nst_status s = gt_shared_locked(ctx, cut, &ops, &by_device, err);
+	if (s == NST_OK && !sh->gt_dev_measured[k]) {
+		sh->gt_dev_gap[k] = gap == NST_GT_ANY_GAP ? NST_GT_DEFAULT_GAP_NS : gap;
+		s = nst_gt_measure(ops, NST_GT_BY_DEVICE, sh->gt_dev_gap[k], by_device,
+				   &sh->gt_dev[k], &sh->ngt_dev[k], err);
+		sh->gt_dev_measured[k] = s == NST_OK;
+	}
+	if (s != NST_OK)
+		return s;
+	if (gap != NST_GT_ANY_GAP && gap != sh->gt_dev_gap[k])
+		return nst_gt_measure(ops, NST_GT_BY_DEVICE, gap, by_device, out, n, err);
+	return copy_groups(sh->gt_dev[k], sh->ngt_dev[k], out, n, err);
+}
+
+/* Under the shared lock (shared.h). */
+enum nst_status nst_gt_shared_by_device(struct nst_ctx *ctx, enum nst_gt_cut cut, int64_t gap,
+					struct nst_gt_group **out, size_t *n,
+					struct nst_error *err)
+{
+	*out = NULL;
+	*n = 0;
+	pthread_mutex_lock(&ctx->shared->lock);
+	enum nst_status s = by_device_locked(ctx, cut, gap, out, n, err);
+	pthread_mutex_unlock(&ctx->shared->lock);
+	return s;
+}
+
 /* ---- the numbers of gpu_time_sum ---------------------------------------------- */
 
 const char *const nst_gt_time_cols[NST_GT_NTIME] = {

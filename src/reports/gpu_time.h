@@ -102,6 +102,17 @@ enum nst_status nst_gt_measure(const struct nst_gt_ops *ops, enum nst_gt_by by, 
 			       const uint32_t *order, struct nst_gt_group **out, size_t *n,
 			       struct nst_error *err);
 
+/* nst_gt_measure by device of nst_gt_shared's operations, measured once
+ * for every report that asks with the same gap (the page's utilisation
+ * and cuda_gpu_kern_dist read the same 10M operations otherwise); *out
+ * is a malloc'ed copy, a few groups.  NST_GT_ANY_GAP takes the groups
+ * measured with any gap (the default where none are): their busy time
+ * does not depend on it, only the gaps counted in it. */
+#define NST_GT_ANY_GAP INT64_MIN
+enum nst_status nst_gt_shared_by_device(struct nst_ctx *ctx, enum nst_gt_cut cut, int64_t gap,
+					struct nst_gt_group **out, size_t *n,
+					struct nst_error *err);
+
 /* Holes in busy time shorter than this are the GPU going from one
  * operation to the next, about a kernel launch's latency, not idleness
  * worth acting on. */

@@ -109,7 +109,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out, stru
 	size_t n = 0;
 	enum nst_status s = nst_gt_shared(ctx, NST_GT_CUT_TO_WINDOW, &ops, &by_device, err);
 	if (!s && by == NST_GT_BY_DEVICE)
-		s = nst_gt_measure(ops, by, gap, by_device, &g, &n, err);
+		s = nst_gt_shared_by_device(ctx, NST_GT_CUT_TO_WINDOW, gap, &g, &n, err);
 	else if (!s)
 		s = nst_gt_groups(ops, by, gap, &g, &n, err);
 	if (!s)

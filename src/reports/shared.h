@@ -40,6 +40,11 @@ struct nst_shared {
 	bool gt_loaded[2];
 	struct nst_gt_ops gt[2];
 	uint32_t *gt_by_device[2];
+	/* nst_gt_shared_by_device(): those measured by device, with gt_dev_gap */
+	bool gt_dev_measured[2];
+	struct nst_gt_group *gt_dev[2];
+	size_t ngt_dev[2];
+	int64_t gt_dev_gap[2];
 };
 
 #endif

@@ -46,6 +46,13 @@ check_all() { # check_all EXPORT: every grouping and gap, whole and in windows
 # graphs and zero durations among them
 gen overlap --seed 41 --processes 3 --devices 2 --streams 3 --overlap --kernels 300 --memcpy 40 \
 	--memset 10 --graphs 30 --zero-durations 12 && check_all overlap
+# several reports in one run share one measure by device (gpu_time_sum, cuda_gpu_kern_dist): each
+# gap still counts its own gaps, whichever report measured first
+seq=(gpu_time_sum:gap=20000 cuda_gpu_kern_dist gpu_time_sum:gap=0 gpu_time_sum gpu_time_sum:gap=0)
+checks=$((checks + 1))
+one=$("$NSTATS" stats -q "${seq[@]/#/-r}" -f csv overlap.sqlite 2>/dev/null)
+alone=$(for r in "${seq[@]}"; do "$NSTATS" stats -q -r "$r" -f csv overlap.sqlite 2>/dev/null; done)
+[[ $one == "$alone" ]] || fail "overlap: ${seq[*]} in one run differ from each alone"
 # one device, four processes, four streams each
 gen shared --seed 42 --processes 4 --devices 1 --streams 4 --overlap --kernels 200 --memcpy 20 \
 	--memset 5 --graphs 20 && check_all shared
