@@ -50,6 +50,9 @@ enum nst_status nst_op_names_init(struct nst_op_names *nm, struct nst_error *err
 	}
 	nm->text[0] = NULL;
 	nm->n = 1;
+	for (int k = 0; k < 4; k++)
+		for (int i = 0; i < NST_OP_MEMO; i++)
+			nm->memo[k][i].num = -1;
 	return NST_OK;
 }
 
@@ -125,7 +128,7 @@ static uint32_t *dense_slot(struct nst_ctx *ctx, struct nst_op_names *nm, int sp
 typedef int (*name_fn)(struct nst_ctx *ctx, int64_t id, const char **name);
 
 /* Looks (space, id) up in the cache, else interns name_of(ctx, id). */
-static int64_t intern_id(struct nst_ctx *ctx, struct nst_op_names *nm, int space,
+static int64_t lookup_id(struct nst_ctx *ctx, struct nst_op_names *nm, int space,
 			 int64_t id, name_fn name_of)
 {
 	uint32_t *slot = dense_slot(ctx, nm, space, id), hit;
@@ -144,6 +147,18 @@ static int64_t intern_id(struct nst_ctx *ctx, struct nst_op_names *nm, int space
 		*slot = (uint32_t)(num + 1);
 	else if (nst_map_get_or_put(&nm->by_id, space, id, (uint32_t)(num + 1), &hit, &fresh))
 		return -1;
+	return num;
+}
+
+static int64_t intern_id(struct nst_ctx *ctx, struct nst_op_names *nm, int space,
+			 int64_t id, name_fn name_of)
+{
+	struct nst_op_memo *m = &nm->memo[space][(uint64_t)id % NST_OP_MEMO];
+	if (m->num >= 0 && m->id == id)
+		return m->num;
+	int64_t num = lookup_id(ctx, nm, space, id, name_of);
+	if (num >= 0)
+		*m = (struct nst_op_memo){ id, num };
 	return num;
 }
 

@@ -52,6 +52,11 @@ struct nst_op_names {
 	 * usually are: a trace or summary asks once per row. */
 	uint32_t *dense[4];
 	size_t ndense[4];
+	/* In front of both, the ids met last, by id modulo NST_OP_MEMO: a
+	 * capture's millions of kernels and calls have a few names, and the
+	 * array's slot is a lookup in StringIds away (~100 instructions). */
+#define NST_OP_MEMO 64
+	struct nst_op_memo { int64_t id, num; } memo[4][NST_OP_MEMO]; /* num -1: empty */
 	const char **text;      /* by number; text[0] is NULL */
 	size_t n, cap;
 };
