@@ -3,11 +3,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+uint64_t nst_fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
 static uint64_t hash_text(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	uint64_t h = nst_fnv(NST_FNV_START, s, strlen(s));
 	return h ^ (h >> 32);
 }
 

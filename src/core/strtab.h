@@ -16,6 +16,11 @@ struct nst_strtab {
 	size_t nslot;      /* a power of two, at least twice n */
 };
 
+/* FNV-1a over n bytes at p, from h (NST_FNV_START to begin): the hash
+ * every string table and memo of names uses. */
+#define NST_FNV_START 0xcbf29ce484222325ull
+uint64_t nst_fnv(uint64_t h, const void *p, size_t n);
+
 /* The id of s, added when new; -1 when out of memory. */
 int64_t nst_strtab_intern(struct nst_strtab *t, const char *s);
 /* Frees the index; text stays with the caller, who frees it. */

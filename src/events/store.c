@@ -17,6 +17,7 @@
 #include "core/arena.h"
 #include "core/big.h"
 #include "core/clock.h"
+#include "core/strtab.h"
 #include "events/events_int.h"
 
 /* An integer column is read into 32-bit offsets from its first value
@@ -36,6 +37,7 @@ struct ev_col {
 	int64_t *i;
 	int32_t *i32;
 	const char **s;
+	struct text_memo *memo; /* while a text column is read (intern_text) */
 	size_t mapped; /* bytes of i or i32 when it came from mmap, else 0 */
 	struct nst_col pub;
 	/* The int64 copy nst_ev_i64() asked of a 32-bit column once it was
@@ -525,11 +527,43 @@ static inline enum nst_status store_cell(struct ev_store *ev, struct ev_table *t
 	return cell_error(ev, t, c, row, ok, v, null, err);
 }
 
-/* A text cell (v NULL for NULL), copied into the reader's arena. */
+/* The text values a column met lately, by a hash of their bytes: NVTX
+ * ranges repeat a few names millions of times (10M ranges: 80 MB of
+ * copies), and each is copied once while it stays in its slot.  A memo,
+ * not a table of every value: memory does not grow with distinct ones. */
+#define TEXT_MEMO 4096
+struct text_memo {
+	const char *s;
+	size_t len;
+};
+
+static const char *intern_text(struct ev_col *c, struct nst_arena *arena, const char *v,
+			       size_t len)
+{
+	if (!c->memo && !(c->memo = calloc(TEXT_MEMO, sizeof *c->memo)))
+		return nst_arena_strndup(arena, v, len);
+	struct text_memo *m = &c->memo[nst_fnv(NST_FNV_START, v, len) % TEXT_MEMO];
+	if (m->s && m->len == len && memcmp(m->s, v, len) == 0)
+		return m->s;
+	const char *copy = nst_arena_strndup(arena, v, len);
+	if (copy)
+		*m = (struct text_memo){ copy, len };
+	return copy;
+}
+
+static void forget_texts(struct ev_col **load, size_t nload)
+{
+	for (size_t k = 0; k < nload; k++) {
+		free(load[k]->memo);
+		load[k]->memo = NULL;
+	}
+}
+
+/* A text cell (v NULL for NULL), in the reader's arena. */
 static enum nst_status store_text_cell(struct ev_col *c, size_t row, struct nst_arena *arena,
 				  const char *v, size_t len, struct nst_error *err)
 {
-	c->s[row] = v ? nst_arena_strndup(arena, v, len) : NULL;
+	c->s[row] = v ? intern_text(c, arena, v, len) : NULL;
 	if (v && !c->s[row])
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	return NST_OK;
@@ -798,6 +832,7 @@ static enum nst_status scan(struct ev_store *ev, const struct reader *rd,
 		sc.cap = 0;
 	bool paged = scan_pages(&sc);
 	enum nst_status s = paged ? sc.s : scan_sqlite(&sc);
+	forget_texts(load, nload);
 	size_t n = sc.n, cap = sc.cap;
 	end_progress(ev, rd, t, n, expected);
 	/* An empty column is still a column: never leave it NULL. */

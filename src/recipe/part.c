@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strtab.h"
 #include "recipe/part.h"
 #include "run/run.h"
 
@@ -106,26 +107,18 @@ enum nst_status rec_push(struct rec *r, const void *vals, size_t n, struct nst_e
 
 /* ---- keys ------------------------------------------------------------------------------ */
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
-	return h;
-}
-
 /* Integers as little-endian bytes whatever the machine's order. */
 static uint64_t fnv_i64(uint64_t h, int64_t v)
 {
 	unsigned char b[8];
 	for (int i = 0; i < 8; i++)
 		b[i] = (unsigned char)((uint64_t)v >> (8 * i));
-	return fnv(h, b, 8);
+	return nst_fnv(h, b, 8);
 }
 
 uint64_t recipe_key_hash(unsigned cls, const struct nst_cell *key, size_t nkey)
 {
-	uint64_t h = fnv_i64(0xcbf29ce484222325ull, cls);
+	uint64_t h = fnv_i64(NST_FNV_START, cls);
 	for (size_t i = 0; i < nkey; i++) {
 		h = fnv_i64(h, key[i].kind);
 		if (key[i].kind == NST_INT)
@@ -135,7 +128,7 @@ uint64_t recipe_key_hash(unsigned cls, const struct nst_cell *key, size_t nkey)
 			memcpy(&bits, &key[i].v.r, sizeof bits);
 			h = fnv_i64(h, bits);
 		} else if (key[i].kind == NST_TEXT)
-			h = fnv(h, key[i].v.s, strlen(key[i].v.s) + 1);
+			h = nst_fnv(h, key[i].v.s, strlen(key[i].v.s) + 1);
 	}
 	return h;
 }

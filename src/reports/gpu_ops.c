@@ -6,6 +6,7 @@
 
 #include "core/big.h"
 #include "core/resize.h"
+#include "core/strtab.h"
 
 /* ---- the columns every GPU activity table shares ------------------------- */
 
@@ -68,10 +69,7 @@ void nst_op_names_release(struct nst_op_names *nm)
 
 static uint64_t hash_text(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
+	return nst_fnv(NST_FNV_START, s, strlen(s));
 }
 
 /* The number of text, taken from the next free one when new.  Texts with

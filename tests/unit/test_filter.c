@@ -91,6 +91,13 @@ static int make_export(void **state)
 		" -7, NULL, CASE WHEN i < 2500 THEN 7 ELSE i END,"
 		" CASE WHEN i < 100 THEN NULL ELSE 3 END, CASE WHEN i = 4999 THEN 9 ELSE NULL END,"
 		" CASE WHEN i < 3 THEN 5 WHEN i = 3 THEN NULL ELSE (1 << 40) END FROM r;");
+	/* Texts: 6000 names over the store's 4096-slot memo, names that are
+	 * prefixes of each other, empty ones, NULLs, and a run of one name. */
+	exec(h, "CREATE TABLE TXT(v TEXT);"
+		"WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 19999)"
+		" INSERT INTO TXT SELECT CASE WHEN i % 997 = 0 THEN NULL WHEN i % 13 = 0 THEN ''"
+		" WHEN i >= 18000 THEN 'same' WHEN i % 3 = 0 THEN substr('pqrstuvwxyz', 1, 1 + i % 11)"
+		" ELSE 'n' || (i % 6000) END FROM r;");
 	sqlite3_close(h);
 	return 0;
 }
@@ -340,6 +347,39 @@ static void sequences_read_back(void **state)
 	nst_db_close(db);
 }
 
+/* Text cells as SQLite reads them, through the store's memo of the
+ * values met lately; a run of one value is stored once. */
+static void texts_read_back(void **state)
+{
+	(void)state;
+	struct nst_db *db = open_export();
+	struct nst_events *all = nst_ev_new(db, NULL);
+	struct nst_error err = { 0 };
+	const char *const *v;
+	assert_int_equal(nst_ev_want(all, "TXT", "v", true), NST_OK);
+	assert_int_equal(nst_ev_preload(all, &err), NST_OK);
+	assert_int_equal(nst_ev_text(all, "TXT", "v", &v, &err), NST_OK);
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, "SELECT v FROM TXT ORDER BY rowid", -1, &st, NULL),
+			 SQLITE_OK);
+	size_t row = 0;
+	for (; sqlite3_step(st) == SQLITE_ROW; row++) {
+		const char *want = (const char *)sqlite3_column_text(st, 0);
+		if (!want != !v[row] || (want && strcmp(want, v[row]) != 0))
+			fail_msg("TXT.v, row %zu: \"%s\", SQLite \"%s\"", row, v[row] ? v[row] : "(NULL)",
+				 want ? want : "(NULL)");
+	}
+	assert_int_equal(row, 20000);
+	assert_string_equal(v[18001], "same");
+	assert_ptr_equal(v[18001], v[19999]);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	nst_ev_free(all);
+	nst_db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +389,7 @@ int main(void)
 		cmocka_unit_test(nvtx_range_lookup),
 		cmocka_unit_test(lent_column_survives_widening),
 		cmocka_unit_test(sequences_read_back),
+		cmocka_unit_test(texts_read_back),
 	};
 	return cmocka_run_group_tests(tests, make_export, remove_export);
 }
