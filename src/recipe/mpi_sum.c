@@ -73,7 +73,7 @@ struct mpi_ranges {
  * else NULL. */
 static const char *mpi_function(const struct mpi_ranges *m, size_t k)
 {
-	int64_t id = m->named.name[k];
+	int64_t id = nst_nvtx_name_of(&m->named, k);
 	const char *base = nst_nvtx_base_name(m->ctx, m->nv, m->named.row[k]);
 	if (!base || id == NST_NULL_I64)
 		return NULL;

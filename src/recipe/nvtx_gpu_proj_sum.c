@@ -18,7 +18,7 @@ static enum nst_status add_projections(struct recipe_part *rp, const struct nst_
 	enum nst_status s = shape_groups_init(&sg, rp, err);
 	for (size_t i = 0; s == NST_OK && i < p->n; i++) {
 		uint32_t e = p->entry[i];
-		int64_t name = p->named.name[e];
+		int64_t name = nst_nvtx_name_of(&p->named, e);
 		recipe_uid uid = recipe_rank_of(rp, nst_col_or_null(p->nv.gtid, p->named.row[e]));
 		s = shape_add(&sg, name == NST_NULL_I64 ? -1 : name, uid, p->pend[i] - p->pstart[i],
 			      range_key, 1, (void *)&p->named, err);

@@ -5,18 +5,12 @@
 #include "recipe/shape.h"
 #include "reports/nvtx.h"
 
-/* A group's id: its name id and style in one number. */
-static int64_t range_id(int64_t name, unsigned style)
-{
-	return name == NST_NULL_I64 ? -1 - (int64_t)style : name * 2 + style;
-}
-
 static void range_key(void *arg, int64_t id, struct nst_cell *key)
 {
 	const struct nst_nvtx_named *r = arg;
-	unsigned style = id < 0 ? (unsigned)(-1 - id) : (unsigned)(id % 2);
-	key[0] = nst_text(nst_nvtx_style_name((enum nst_nvtx_style)style));
-	key[1] = id < 0 ? nst_null() : nst_text(r->text[id / 2]);
+	int64_t name = nst_nvtx_key_name(id);
+	key[0] = nst_text(nst_nvtx_style_name(nst_nvtx_key_style(id)));
+	key[1] = name == NST_NULL_I64 ? nst_null() : nst_text(r->text[name]);
 }
 
 static enum nst_status add_ranges(struct recipe_part *rp, const struct nst_nvtx *nv,
@@ -27,7 +21,7 @@ static enum nst_status add_ranges(struct recipe_part *rp, const struct nst_nvtx 
 	for (size_t k = 0; s == NST_OK && k < r->n; k++) {
 		uint32_t row = r->row[k];
 		recipe_uid uid = recipe_rank_of(rp, nst_col_or_null(nv->gtid, row));
-		s = shape_add(&sg, range_id(r->name[k], r->style[k]), uid,
+		s = shape_add(&sg, nst_nvtx_range_key(nst_nvtx_name_of(r, k), r->style[k]), uid,
 			      nst_nvtx_end(nv, row) - nv->start[row], range_key, 2, r, err);
 	}
 	shape_groups_release(&sg);

@@ -244,7 +244,7 @@ static int named_push(struct nst_nvtx_named *out, size_t *cap, uint32_t row,
 		uint32_t *r = realloc(out->row, c * sizeof *r);
 		if (r)
 			out->row = r;
-		int64_t *nm = realloc(out->name, c * sizeof *nm);
+		int32_t *nm = realloc(out->name, c * sizeof *nm);
 		if (nm)
 			out->name = nm;
 		uint8_t *st = realloc(out->style, c * sizeof *st);
@@ -255,7 +255,8 @@ static int named_push(struct nst_nvtx_named *out, size_t *cap, uint32_t row,
 		*cap = c;
 	}
 	out->row[out->n] = row;
-	out->name[out->n] = name;
+	/* ids index the names' texts: far fewer than 2^31 */
+	out->name[out->n] = name == NST_NULL_I64 ? NST_NULL_I32 : (int32_t)name;
 	out->style[out->n++] = (uint8_t)style;
 	return 0;
 }

@@ -53,7 +53,7 @@ const char *nst_nvtx_base_name(struct nst_ctx *ctx, const struct nst_nvtx *nv,
 struct nst_nvtx_named {
 	size_t n;
 	uint32_t *row;
-	int64_t *name;       /* id of the name */
+	int32_t *name;       /* id of the name, NST_NULL_I32 for NULL (nst_nvtx_name_of) */
 	uint8_t *style;      /* enum nst_nvtx_style */
 	const char **text;   /* text of each name id */
 	size_t ntext;
@@ -65,6 +65,31 @@ enum nst_status nst_nvtx_name_ranges(struct nst_ctx *ctx, const struct nst_nvtx 
  * fails on those in every report but the summaries). */
 void nst_nvtx_named_once(struct nst_nvtx_named *r);
 void nst_nvtx_named_release(struct nst_nvtx_named *r);
+/* The name id of named range i (an index into text), NST_NULL_I64 for a
+ * NULL name. */
+static inline int64_t nst_nvtx_name_of(const struct nst_nvtx_named *r, size_t i)
+{
+	return r->name[i] == NST_NULL_I32 ? NST_NULL_I64 : r->name[i];
+}
+/* A range's name id and style as one number, to group by: 2 * name +
+ * style, a NULL name (which groups too) below every id's; and back. */
+static inline int64_t nst_nvtx_range_key(int64_t name, enum nst_nvtx_style style)
+{
+	return name == NST_NULL_I64 ? -1 - (int64_t)style : 2 * name + (int64_t)style;
+}
+static inline int64_t nst_nvtx_key_name(int64_t key)
+{
+	return key < 0 ? NST_NULL_I64 : key / 2;
+}
+static inline enum nst_nvtx_style nst_nvtx_key_style(int64_t key)
+{
+	return (enum nst_nvtx_style)(key < 0 ? -1 - key : key % 2);
+}
+/* The names as a column, to group by. */
+static inline struct nst_col nst_nvtx_name_col(const struct nst_nvtx_named *r)
+{
+	return (struct nst_col){ .i32 = r->name };
+}
 
 /* The summary of the named ranges of the given styles by name, total time
  * first (nvtx_summary.c); a Style column only when both styles are in. */

@@ -71,7 +71,8 @@ struct thread_ranges {
  * start order, those of different threads may interleave. */
 struct sweep {
 	const struct nst_spans *r;
-	uint32_t *order, *open;
+	uint32_t *order, *open; /* n valid ranges */
+	size_t n;
 	struct thread_ranges *threads;
 	struct nst_map by_tid; /* (globalTid, 0) -> threads[] */
 	/* Threads looked up lately, by a hash of their id: calls of a few
@@ -97,6 +98,7 @@ static enum nst_status sweep_init(struct sweep *w, const struct nst_spans *range
 	for (size_t h = 0; h < SEEN; h++)
 		w->seen_tid[h] = NST_NULL_I64; /* a NULL thread is never looked up */
 	enum nst_status s = range_order(ranges, &w->order, &n, err);
+	w->n = n;
 	if (s != NST_OK)
 		return s;
 	w->open = nst_big_alloc(n, sizeof *w->open);
@@ -154,39 +156,22 @@ static int sweep_query(struct sweep *w, struct thread_ranges *t, int64_t start, 
 	return 0;
 }
 
-/* The valid queries in start order. */
-static enum nst_status query_order(const struct nst_spans *s, uint32_t **out, size_t *n,
-				   struct nst_error *err)
+/* The spans are their own queries: the sweep's order, by thread and
+ * start, is an order they may come in, and no second order (4 bytes a
+ * span, and a sort's 16) sits on nvtx_gpu_proj's peak. */
+enum nst_status nst_enclosing(const struct nst_spans *s, nst_enclose_fn fn, void *arg,
+			      struct nst_error *err)
 {
-	uint32_t *idx = nst_big_alloc(s->n, sizeof *idx);
-	*out = idx;
-	*n = 0;
-	if (!idx)
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < s->n; i++)
-		if (span_valid(s, (uint32_t)i))
-			idx[(*n)++] = (uint32_t)i;
-	return nst_sort_by_key(idx, *n, s->start, err);
-}
-
-enum nst_status nst_enclosing(const struct nst_spans *ranges, const struct nst_spans *queries,
-			      nst_enclose_fn fn, void *arg, struct nst_error *err)
-{
-	uint32_t *order = NULL;
-	size_t nq = 0;
 	struct sweep w;
-	enum nst_status s = sweep_init(&w, ranges, err);
-	if (s == NST_OK)
-		s = query_order(queries, &order, &nq, err);
-	for (size_t k = 0; s == NST_OK && k < nq; k++) {
-		uint32_t q = order[k];
-		struct thread_ranges *t = sweep_thread(&w, queries->tid[q]);
-		if (t && sweep_query(&w, t, queries->start[q], queries->end[q], &order[k], 1, fn, arg))
-			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	enum nst_status st = sweep_init(&w, s, err);
+	for (size_t k = 0; st == NST_OK && k < w.n; k++) {
+		uint32_t q = w.order[k];
+		struct thread_ranges *t = sweep_thread(&w, s->tid[q]);
+		if (t && sweep_query(&w, t, s->start[q], s->end[q], &w.order[k], 1, fn, arg))
+			st = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	}
-	free(order);
 	sweep_release(&w);
-	return s;
+	return st;
 }
 
 /* ---- ranges around launches ------------------------------------------------- */

@@ -27,8 +27,10 @@ void nst_spans_release(struct nst_spans *s);
  * ascending, then end descending), so the last call is the innermost.
  * Nonzero stops the sweep with out of memory. */
 typedef int (*nst_enclose_fn)(void *arg, uint32_t range, uint32_t query);
-enum nst_status nst_enclosing(const struct nst_spans *ranges, const struct nst_spans *queries,
-			      nst_enclose_fn fn, void *arg, struct nst_error *err);
+/* fn for each span of s (the query) and each span of s around it (the
+ * range, the query itself included). */
+enum nst_status nst_enclosing(const struct nst_spans *s, nst_enclose_fn fn, void *arg,
+			      struct nst_error *err);
 
 /* GPU rows paired with the calls that launched them, in GPU row order; a
  * row that several calls match (a driver call nested in a runtime call

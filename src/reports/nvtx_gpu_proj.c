@@ -287,7 +287,7 @@ static enum nst_status find_parents(struct nst_proj *p, struct nst_error *err)
 		p->parent[i] = NST_PROJ_NONE;
 	}
 	if (st == NST_OK)
-		st = nst_enclosing(&s, &s, take_tighter, &(struct tightest){ &s, p->parent }, err);
+		st = nst_enclosing(&s, take_tighter, &(struct tightest){ &s, p->parent }, err);
 	nst_spans_release(&s);
 	return st;
 }

@@ -9,40 +9,31 @@
 struct sums {
 	struct nst_groups g;
 	struct nst_dist *d;    /* of projected durations */
-	int64_t *name, *style, *dur;
+	int64_t *key;          /* by projected range: nst_nvtx_range_key */
 };
 
 static void sums_release(struct sums *m)
 {
 	nst_groups_release(&m->g);
 	free(m->d);
-	free(m->name);
-	free(m->style);
-	free(m->dur);
+	free(m->key);
 }
 
 static enum nst_status group(const struct nst_proj *p, struct sums *m, struct nst_error *err)
 {
-	size_t n = p->n ? p->n : 1;
-	uint32_t *rows = nst_big_alloc(n, sizeof *rows);
-	m->name = nst_big_alloc(n, sizeof *m->name);
-	m->style = nst_big_alloc(n, sizeof *m->style);
-	m->dur = nst_big_alloc(n, sizeof *m->dur);
-	enum nst_status s = NST_OK;
-	if (!rows || !m->name || !m->style || !m->dur)
-		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; s == NST_OK && i < p->n; i++) {
-		rows[i] = (uint32_t)i;
-		m->name[i] = p->named.name[p->entry[i]];
-		m->style[i] = p->named.style[p->entry[i]];
-		m->dur[i] = p->pend[i] - p->pstart[i];
+	m->key = nst_big_alloc(p->n, sizeof *m->key);
+	if (!m->key)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < p->n; i++) {
+		uint32_t e = p->entry[i];
+		m->key[i] = nst_nvtx_range_key(nst_nvtx_name_of(&p->named, e),
+					      (enum nst_nvtx_style)p->named.style[e]);
 	}
-	const int64_t *keys[] = { m->name, m->style };
+	const int64_t *keys[] = { m->key };
+	enum nst_status s = nst_group(keys, 1, NULL, p->n, &m->g, err);
+	/* the projected durations, pend - pstart, without an array of them */
 	if (s == NST_OK)
-		s = nst_group(keys, 2, rows, p->n, &m->g, err);
-	if (s == NST_OK)
-		s = nst_group_dists(&m->g, m->dur, &m->d, err);
-	free(rows);
+		s = nst_group_durations(&m->g, p->pstart, p->pend, true, &m->d, err);
 	return s;
 }
 
@@ -70,9 +61,9 @@ static int cmp_groups(uint32_t a, uint32_t b, void *arg)
 	const struct sums *m = t->m;
 	if (m->d[a].sum != m->d[b].sum)
 		return m->d[a].sum > m->d[b].sum ? -1 : 1;
-	uint32_t fa = m->g.first[a], fb = m->g.first[b];
-	int c = cmp_text(name_text(t->p, m->name[fa]), name_text(t->p, m->name[fb]));
-	return c ? c : (int)(m->style[fa] - m->style[fb]);
+	int64_t ka = m->key[m->g.first[a]], kb = m->key[m->g.first[b]];
+	int c = cmp_text(name_text(t->p, nst_nvtx_key_name(ka)), name_text(t->p, nst_nvtx_key_name(kb)));
+	return c ? c : (int)nst_nvtx_key_style(ka) - (int)nst_nvtx_key_style(kb);
 }
 
 /* Sums over group g of the range times, GPU ops, levels and children. */
@@ -104,8 +95,8 @@ static enum nst_status emit_row(const struct nst_sink *out, const struct nst_pro
 	uint32_t f = m->g.first[g];
 	double n = (double)d->n;
 	struct nst_cell c[14] = {
-		nst_text(name_text(p, m->name[f])),
-		nst_text(nst_nvtx_style_name((enum nst_nvtx_style)m->style[f])),
+		nst_text(name_text(p, nst_nvtx_key_name(m->key[f]))),
+		nst_text(nst_nvtx_style_name(nst_nvtx_key_style(m->key[f]))),
 		nst_int(d->sum),
 		nst_int(x.range_time),
 		nst_int((int64_t)d->n),

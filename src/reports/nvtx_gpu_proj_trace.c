@@ -16,7 +16,7 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 		return s;
 	for (size_t i = 0; i < p->n; i++) {
 		uint32_t e = p->entry[i];
-		int64_t name = p->named.name[e];
+		int64_t name = nst_nvtx_name_of(&p->named, e);
 		int64_t gtid = nst_col_or_null(p->nv.gtid, p->named.row[e]);
 		bool has_tid = gtid != NST_NULL_I64;
 		struct nst_cell c[14] = {

@@ -137,7 +137,7 @@ static int64_t pair_key(const struct joined *j, int key, size_t i)
 	uint32_t e = j->p.range[i], launch = j->p.launch[i];
 	int64_t gtid = launch < j->l.n ? nst_col_or_null(j->calls->gtid, j->l.call[launch]) : NST_NULL_I64;
 	switch (key) {
-	case K_NAME: return e == NONE ? NST_NULL_I64 : j->named.name[e];
+	case K_NAME: return e == NONE ? NST_NULL_I64 : nst_nvtx_name_of(&j->named, e);
 	case K_STYLE: return e == NONE ? NST_NULL_I64 : j->named.style[e];
 	case K_PID: return gtid == NST_NULL_I64 ? NST_NULL_I64 : nst_pid(gtid);
 	case K_TID: return gtid == NST_NULL_I64 ? NST_NULL_I64 : nst_tid(gtid);

@@ -26,7 +26,7 @@ static int cmp_total(uint32_t a, uint32_t b, void *arg)
 	if (t->d[a].sum != t->d[b].sum)
 		return t->d[a].sum > t->d[b].sum ? -1 : 1;
 	uint32_t ra = t->first[a], rb = t->first[b];
-	int64_t na = t->r->name[ra], nb = t->r->name[rb];
+	int64_t na = nst_nvtx_name_of(t->r, ra), nb = nst_nvtx_name_of(t->r, rb);
 	int c = cmp_name(na == NST_NULL_I64 ? NULL : t->r->text[na],
 			 nb == NST_NULL_I64 ? NULL : t->r->text[nb]);
 	return c ? c : (int)t->r->style[ra] - (int)t->r->style[rb];
@@ -49,7 +49,7 @@ static enum nst_status emit(const struct nst_sink *out, const struct nst_nvtx_na
 	nst_stable_sort(order, g->n, cmp_total, &(struct by_total){ d, r, g->first });
 	for (size_t k = 0; k < g->n; k++) {
 		uint32_t first = g->first[order[k]];
-		int64_t name = r->name[first];
+		int64_t name = nst_nvtx_name_of(r, first);
 		rows[k].d = &d[order[k]];
 		const char *text = name == NST_NULL_I64 ? NULL : r->text[name];
 		rows[k].tail[0] = nst_text(with_style ? nst_nvtx_style_name(r->style[first]) : text);
@@ -85,8 +85,9 @@ static enum nst_status summarise(const struct nst_sink *out, const struct nst_nv
 		style[i] = r->style[i];
 		rows[i] = (uint32_t)i;
 	}
-	const int64_t *keys[] = { r->name, style };
-	s = nst_group(keys, 2, rows, r->n, &g, err);
+	struct nst_col name = nst_nvtx_name_col(r), by_style = nst_col_of(style);
+	s = nst_group_cols((const struct nst_col *const[]){ &name, &by_style }, 2, rows, r->n, &g,
+			   err);
 	if (s == NST_OK)
 		s = nst_group_dists(&g, dur, &d, err);
 	if (s == NST_OK)

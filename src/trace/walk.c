@@ -502,7 +502,8 @@ static enum nst_status nvtx_range(struct walk *wk, const struct nst_nvtx *nv,
 {
 	uint32_t row = named->row[k];
 	int64_t gtid = nst_col_or_null(nv->gtid, row);
-	const char *name = named->name[k] == NST_NULL_I64 ? "" : named->text[named->name[k]];
+	int64_t id = nst_nvtx_name_of(named, k);
+	const char *name = id == NST_NULL_I64 ? "" : named->text[id];
 	const struct trace_track *track = NULL;
 	bool pushpop = named->style[k] == NST_NVTX_PUSHPOP;
 	enum nst_status s = pushpop ? host_track(wk, gtid, nv->start[row], end, &track, err)
