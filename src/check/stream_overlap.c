@@ -120,10 +120,20 @@ struct stream_state {
 	int64_t last_start, open_until;
 };
 
+#define RECENT 64
+
+struct recent_stream {
+	int64_t proc, key;
+	uint32_t at; /* UINT32_MAX: none */
+};
+
 struct streams {
 	struct nst_map map; /* (process, device << 32 | stream) -> index in at */
 	struct stream_state *at;
 	size_t n, cap;
+	/* The streams met lately, by a hash of their key, in front of the
+	 * map: a few streams' kernels interleave row after row, 10M of them. */
+	struct recent_stream recent[RECENT];
 };
 
 /* The state of k's stream; NULL when its ids do not make a key, or out of
@@ -132,10 +142,14 @@ static struct stream_state *stream_of(struct streams *s, const struct kern *k, b
 {
 	if (k->dev < 0 || k->dev > INT32_MAX || k->stream < 0 || k->stream > UINT32_MAX)
 		return NULL;
+	int64_t key = k->dev << 32 | k->stream;
+	uint64_t h = ((uint64_t)k->proc * 0x9E3779B97F4A7C15ull ^ (uint64_t)key) * 0xBF58476D1CE4E5B9ull;
+	struct recent_stream *seen = &s->recent[h >> 58];
+	if (seen->at != UINT32_MAX && seen->proc == k->proc && seen->key == key)
+		return &s->at[seen->at];
 	uint32_t at;
 	bool inserted;
-	if (nst_map_get_or_put(&s->map, k->proc, k->dev << 32 | k->stream, (uint32_t)s->n, &at,
-			       &inserted) != 0) {
+	if (nst_map_get_or_put(&s->map, k->proc, key, (uint32_t)s->n, &at, &inserted) != 0) {
 		*nomem = true;
 		return NULL;
 	}
@@ -151,6 +165,9 @@ static struct stream_state *stream_of(struct streams *s, const struct kern *k, b
 	}
 	if (inserted)
 		s->at[s->n++] = (struct stream_state){ INT64_MIN, INT64_MIN };
+	seen->proc = k->proc;
+	seen->key = key;
+	seen->at = at;
 	return &s->at[at];
 }
 
@@ -161,6 +178,8 @@ static enum nst_status ordered_sweep(const struct kernel_cols *c, struct found *
 				     bool *in_order, struct nst_error *err)
 {
 	struct streams s = { .n = 0 };
+	for (size_t h = 0; h < RECENT; h++)
+		s.recent[h].at = UINT32_MAX;
 	bool nomem = nst_map_init(&s.map, 64) != 0;
 	*in_order = true;
 	for (size_t i = 0; i < c->n && *in_order && !nomem; i++) {

@@ -93,6 +93,13 @@ if command -v sqlite3 >/dev/null; then
 		grep -Eq '^duplicate_gpu_rows [1-9]' "$WORK/$name-sorted.brute" ||
 			{ echo "FAIL fixture $name-sorted has no duplicate_gpu_rows"; bad=1; }
 	done
+	# every process's kernels on stream 7 of their device, in start order (the sweep in row
+	# order): streams of one id in three processes, which overlap each other in time and must
+	# be kept apart
+	cp "$WORK/all-1-sorted.sqlite" "$WORK/shared-stream.sqlite"
+	sqlite3 "$WORK/shared-stream.sqlite" "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET streamId = 7" ||
+		{ echo "FAIL sqlite3 could not rewrite shared-stream"; bad=1; }
+	compare_file shared-stream
 	# one id on 300 calls: past what the dense count keeps in a byte an id
 	cp "$WORK/collide.sqlite" "$WORK/collide-300.sqlite"
 	sqlite3 "$WORK/collide-300.sqlite" "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET correlationId = 1
