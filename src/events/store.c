@@ -17,7 +17,6 @@
 #include "core/arena.h"
 #include "core/big.h"
 #include "core/clock.h"
-#include "core/strtab.h"
 #include "events/events_int.h"
 
 /* An integer column is read into 32-bit offsets from its first value
@@ -527,7 +526,7 @@ static inline enum nst_status store_cell(struct ev_store *ev, struct ev_table *t
 	return cell_error(ev, t, c, row, ok, v, null, err);
 }
 
-/* The text values a column met lately, by a hash of their bytes: NVTX
+/* The text values a column met lately, by their slot (text_slot): NVTX
  * ranges repeat a few names millions of times (10M ranges: 80 MB of
  * copies), and each is copied once while it stays in its slot.  A memo,
  * not a table of every value: memory does not grow with distinct ones. */
@@ -537,12 +536,27 @@ struct text_memo {
 	size_t len;
 };
 
+/* A value's slot from its length and its first and last 8 bytes: enough
+ * to spread names, which memcmp then tells apart, at a few instructions
+ * where a hash of every byte cost more than the copy it saves. */
+static size_t text_slot(const char *v, size_t len)
+{
+	uint64_t a = 0, b = 0;
+	memcpy(&a, v, len < 8 ? len : 8);
+	if (len > 8)
+		memcpy(&b, v + len - 8, 8);
+	uint64_t h = a * 0x9E3779B97F4A7C15ull ^ b * 0xC2B2AE3D27D4EB4Full ^ len;
+	h ^= h >> 29;
+	h *= 0xBF58476D1CE4E5B9ull;
+	return (size_t)(h >> 32) % TEXT_MEMO;
+}
+
 static const char *intern_text(struct ev_col *c, struct nst_arena *arena, const char *v,
 			       size_t len)
 {
 	if (!c->memo && !(c->memo = calloc(TEXT_MEMO, sizeof *c->memo)))
 		return nst_arena_strndup(arena, v, len);
-	struct text_memo *m = &c->memo[nst_fnv(NST_FNV_START, v, len) % TEXT_MEMO];
+	struct text_memo *m = &c->memo[text_slot(v, len)];
 	if (m->s && m->len == len && memcmp(m->s, v, len) == 0)
 		return m->s;
 	const char *copy = nst_arena_strndup(arena, v, len);
