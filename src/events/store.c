@@ -54,6 +54,7 @@ struct ev_table {
 	size_t ncols;
 	bool sized;           /* expected is known (rows_to_expect) */
 	size_t expected;
+	bool empty;           /* sized, and no row at all: nothing to read */
 	bool planned;         /* a job declared it: last_user is known */
 	size_t last_user;     /* the last job to declare it (nst_ev_plan) */
 	struct ev_table *next;
@@ -630,7 +631,7 @@ static char *select_sql(const struct ev_table *t, struct ev_col **load, size_t n
  * row count in every export nsys writes (rows are never deleted).  Sizing
  * up front avoids growing (and copying) every column while reading.
  * A span that is absurd for the file falls back to growing. */
-static size_t expected_rows(const struct reader *rd, const struct ev_table *t)
+static size_t expected_rows(const struct reader *rd, const struct ev_table *t, bool *empty)
 {
 	char sql[256];
 	/* Two subqueries: SQLite finds a lone min() or max() of the rowid at
@@ -641,7 +642,12 @@ static size_t expected_rows(const struct reader *rd, const struct ev_table *t)
 	size_t n = 0;
 	if (sqlite3_prepare_v2(rd->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return 0;
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER) {
+	int rc = sqlite3_step(st);
+	/* a rowid table without rows has neither a least nor a greatest rowid
+	 * (SQLite finds them at the two ends of the tree) */
+	*empty = rc == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_NULL &&
+		 sqlite3_column_type(st, 1) == SQLITE_NULL;
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER) {
 		int64_t lo = sqlite3_column_int64(st, 0), hi = sqlite3_column_int64(st, 1);
 		if (lo >= 0 && hi >= lo && hi - lo < ((int64_t)1 << 28))
 			n = (size_t)(hi - lo + 1);
@@ -656,7 +662,8 @@ static size_t expected_rows(const struct reader *rd, const struct ev_table *t)
 static size_t rows_to_expect(const struct reader *rd, struct ev_table *t)
 {
 	if (!t->sized) {
-		t->expected = strchr(t->name, '"') ? 0 : expected_rows(rd, t);
+		t->empty = false;
+		t->expected = strchr(t->name, '"') ? 0 : expected_rows(rd, t, &t->empty);
 		t->sized = true;
 	}
 	return t->expected;
@@ -665,7 +672,7 @@ static size_t rows_to_expect(const struct reader *rd, struct ev_table *t)
 /* The time, and what a row of the columns just read costs: the memory
  * budget of docs/internals.md's Memory layout is measured with it. */
 static void note_timing(struct ev_store *ev, const struct ev_table *t, struct ev_col **load,
-			size_t ncols, bool paged, double t0)
+			size_t ncols, const char *how, double t0)
 {
 	if (!ev->base.hooks->timing)
 		return;
@@ -680,7 +687,7 @@ static void note_timing(struct ev_store *ev, const struct ev_table *t, struct ev
 						 k ? " " : "", load[k]->name);
 	}
 	say_timing(ev, "read %s %s (%zu rows, %zu columns, %zu of them 32-bit, %zu a sequence or constant: %zu"
-		   " bytes a row: %s) in %.3f s", t->name, paged ? "from its pages" : "through SQLite",
+		   " bytes a row: %s) in %.3f s", t->name, how,
 		   t->nrows, ncols, narrow, none, bytes, names, nst_seconds() - t0);
 }
 
@@ -844,8 +851,11 @@ static enum nst_status scan(struct ev_store *ev, const struct reader *rd,
 		}
 	if (sc.cap && grow(load, nload, sc.cap, 0))
 		sc.cap = 0;
-	bool paged = scan_pages(&sc);
-	enum nst_status s = paged ? sc.s : scan_sqlite(&sc);
+	/* An empty table (most of an export's 200 are) costs its page reader
+	 * two statements on the schema and SQLite a prepared scan: neither is
+	 * needed to read no row. */
+	bool paged = !t->empty && scan_pages(&sc);
+	enum nst_status s = t->empty ? NST_OK : paged ? sc.s : scan_sqlite(&sc);
 	forget_texts(load, nload);
 	size_t n = sc.n, cap = sc.cap;
 	end_progress(ev, rd, t, n, expected);
@@ -860,7 +870,8 @@ static enum nst_status scan(struct ev_store *ev, const struct reader *rd,
 	t->nrows = n;
 	for (size_t k = 0; k < nload; k++)
 		load[k]->loaded = true;
-	note_timing(ev, t, load, nload, paged, t0);
+	note_timing(ev, t, load, nload,
+		    t->empty ? "(empty)" : paged ? "from its pages" : "through SQLite", t0);
 	return NST_OK;
 }
 
