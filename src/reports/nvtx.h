@@ -85,11 +85,6 @@ static inline enum nst_nvtx_style nst_nvtx_key_style(int64_t key)
 {
 	return (enum nst_nvtx_style)(key < 0 ? -1 - key : key % 2);
 }
-/* The names as a column, to group by. */
-static inline struct nst_col nst_nvtx_name_col(const struct nst_nvtx_named *r)
-{
-	return (struct nst_col){ .i32 = r->name };
-}
 
 /* The summary of the named ranges of the given styles by name, total time
  * first (nvtx_summary.c); a Style column only when both styles are in. */

@@ -71,23 +71,19 @@ static enum nst_status summarise(const struct nst_sink *out, const struct nst_nv
 {
 	size_t n = r->n ? r->n : 1;
 	int64_t *dur = malloc(n * sizeof *dur);
-	int64_t *style = malloc(n * sizeof *style);
-	uint32_t *rows = malloc(n * sizeof *rows);
+	int64_t *key = malloc(n * sizeof *key);
 	struct nst_groups g = { 0 };
 	struct nst_dist *d = NULL;
 	enum nst_status s = NST_OK;
-	if (!dur || !style || !rows) {
+	if (!dur || !key) {
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < r->n; i++) {
 		dur[i] = nst_nvtx_end(nv, r->row[i]) - nv->start[r->row[i]];
-		style[i] = r->style[i];
-		rows[i] = (uint32_t)i;
+		key[i] = nst_nvtx_range_key(nst_nvtx_name_of(r, i), (enum nst_nvtx_style)r->style[i]);
 	}
-	struct nst_col name = nst_nvtx_name_col(r), by_style = nst_col_of(style);
-	s = nst_group_cols((const struct nst_col *const[]){ &name, &by_style }, 2, rows, r->n, &g,
-			   err);
+	s = nst_group((const int64_t *const[]){ key }, 1, NULL, r->n, &g, err);
 	if (s == NST_OK)
 		s = nst_group_dists(&g, dur, &d, err);
 	if (s == NST_OK)
@@ -96,8 +92,7 @@ out:
 	nst_groups_release(&g);
 	free(d);
 	free(dur);
-	free(style);
-	free(rows);
+	free(key);
 	return s;
 }
 
