@@ -175,6 +175,21 @@ static void release_ints(struct ev_col *c)
 	c->mapped = 0;
 }
 
+/* c as it was before its first read. */
+static void forget_col(struct ev_col *c)
+{
+	release_ints(c);
+	release_cells(c->wide, c->wide_mapped);
+	free(c->s);
+	c->wide = NULL;
+	c->wide_mapped = 0;
+	c->s = NULL;
+	c->loaded = false;
+	c->has_base = false;
+	c->seq = false;
+	c->pub = (struct nst_col){ 0 };
+}
+
 static void store_free(struct nst_events *base)
 {
 	struct ev_store *ev = (struct ev_store *)base;
@@ -183,9 +198,7 @@ static void store_free(struct nst_events *base)
 	for (struct ev_table *t = ev->tables, *next; t; t = next) {
 		next = t->next;
 		for (size_t c = 0; c < t->ncols; c++) {
-			release_ints(t->cols[c]);
-			release_cells(t->cols[c]->wide, t->cols[c]->wide_mapped);
-			free(t->cols[c]->s);
+			forget_col(t->cols[c]);
 			free(t->cols[c]);
 		}
 		free(t->cols);
@@ -844,11 +857,15 @@ static enum nst_status scan(struct ev_store *ev, const struct reader *rd,
 		.ev = ev, .rd = rd, .t = t, .load = load, .nload = nload,
 		.cap = expected, .expected = expected, .err = err,
 	};
-	for (size_t k = 0; k < nload; k++)
+	/* A scan that failed before (a bad cell) left its columns as far as
+	 * it got, perhaps widened: every one starts over. */
+	for (size_t k = 0; k < nload; k++) {
+		forget_col(load[k]);
 		if (!load[k]->text) {
 			load[k]->seq = true;
 			publish(load[k]);
 		}
+	}
 	if (sc.cap && grow(load, nload, sc.cap, 0))
 		sc.cap = 0;
 	/* An empty table (most of an export's 200 are) costs its page reader
@@ -1194,16 +1211,7 @@ static size_t drop_table(struct ev_table *t)
 		if (!c->loaded)
 			continue;
 		freed += col_bytes(c, t->nrows);
-		release_ints(c);
-		release_cells(c->wide, c->wide_mapped);
-		free(c->s);
-		c->wide = NULL;
-		c->wide_mapped = 0;
-		c->s = NULL;
-		c->loaded = false;
-		c->has_base = false;
-		c->seq = false;
-		c->pub = (struct nst_col){ 0 };
+		forget_col(c);
 	}
 	t->loaded = false;
 	t->nrows = 0;
