@@ -135,68 +135,92 @@ static inline bool type_size(uint64_t t, uint64_t *size)
 	return true;
 }
 
+/* Bytes of a value of each serial type a header byte holds alone (below
+ * 128); STOP for 10 and 11, which no value has, and for a byte that
+ * starts a longer varint: decode leaves both to type_size and varint. */
+enum { STOP = 0x80 };
+#define SZ(t) ((t) < 5 ? (t) : (t) == 5 ? 6 : (t) < 8 ? 8 : (t) < 10 ? 0 : (t) < 12 ? STOP \
+		: (t) < 128 ? ((t) - 12) / 2 : STOP)
+#define SZ8(t) SZ(t), SZ(t + 1), SZ(t + 2), SZ(t + 3), SZ(t + 4), SZ(t + 5), SZ(t + 6), SZ(t + 7)
+#define SZ64(t) SZ8(t), SZ8(t + 8), SZ8(t + 16), SZ8(t + 24), SZ8(t + 32), SZ8(t + 40), \
+		SZ8(t + 48), SZ8(t + 56)
+static const uint8_t ONE_BYTE_SIZE[256] = { SZ64(0), SZ64(64), SZ64(128), SZ64(192) };
+
+/* A big-endian 8-byte load at p: the page buffers end in SLACK bytes,
+ * so it serves values of every size. */
+static uint64_t load_be64(const uint8_t *p)
+{
+	uint64_t u;
+	memcpy(&u, p, sizeof u);
+	return be64toh(u);
+}
+
 static void value_of(uint64_t t, const uint8_t *p, struct nst_page_cell *c)
 {
-	if (t == 0) {
+	/* Serial types 1-6, a big-endian integer of 1, 2, 3, 4, 6 or 8 bytes,
+	 * first: nearly every cell of an export holds one.  An arithmetic
+	 * shift drops the bytes past it and extends the sign. */
+	if (t - 1 < 6) {
+		int64_t i = (int64_t)load_be64(p) >> (64 - 8 * ONE_BYTE_SIZE[t]);
+		*c = (struct nst_page_cell){ .kind = NST_CELL_INT, .i = i };
+	} else if (t == 0) {
 		c->kind = NST_CELL_NULL;
-		return;
-	}
-	if (t == 8 || t == 9) {
+	} else if (t == 8 || t == 9) {
 		*c = (struct nst_page_cell){ .kind = NST_CELL_INT, .i = (int64_t)t - 8 };
-		return;
-	}
-	if (t >= 13 && t % 2) {
+	} else if (t >= 13 && t % 2) {
 		*c = (struct nst_page_cell){ .kind = NST_CELL_TEXT, .s = (const char *)p,
 					     .n = (size_t)(t - 13) / 2 };
-		return;
-	}
-	if (t >= 10) {
-		c->kind = NST_CELL_OTHER;
-		return;
-	}
-	/* Serial types 1-7: a big-endian value of 1, 2, 3, 4, 6 or 8 bytes.
-	 * The page buffers end in SLACK bytes, so one 8-byte load serves
-	 * every size, and an arithmetic shift drops the bytes past it and
-	 * extends the sign. */
-	uint64_t size, u;
-	type_size(t, &size);
-	memcpy(&u, p, sizeof u);
-	u = be64toh(u);
-	if (t == 7) {
+	} else if (t == 7) {
+		uint64_t u = load_be64(p);
 		double d;
 		memcpy(&d, &u, sizeof d);
 		*c = (struct nst_page_cell){ .kind = NST_CELL_REAL, .r = d };
-		return;
+	} else {
+		c->kind = NST_CELL_OTHER;
 	}
-	*c = (struct nst_page_cell){ .kind = NST_CELL_INT, .i = (int64_t)u >> (64 - 8 * size) };
 }
 
-/* The cells of one record: payload[0..n) holds it all (no overflow). */
+/* The cells of one record: payload[0..n) holds it all (no overflow).
+ * Where each field's value starts is kept as its offset in the body,
+ * checked against the body once all are known. */
 static bool decode(const struct layout *lay, const uint8_t *payload, uint64_t n, int64_t rowid,
-		   struct nst_page_cell *cells, uint64_t *types, const uint8_t **at)
+		   struct nst_page_cell *cells, uint64_t *types, uint32_t *at)
 {
-	const uint8_t *end = payload + n;
 	uint64_t hsize, t, size;
-	size_t k = varint(payload, end, &hsize);
+	size_t k = varint(payload, payload + n, &hsize);
 	if (!k || hsize < k || hsize > n)
 		return false;
 	const uint8_t *h = payload + k, *hend = payload + hsize, *body = hend;
-	int nf = 0;
-	for (; nf <= lay->max_field && h < hend; nf++) {
+	uint64_t room = n - hsize, off = 0;
+	/* Types of one byte each (every integer and any short text): a field a
+	 * byte; sizes below 64, so the sum of a header's cannot wrap. */
+	int nf = 0, want = lay->max_field + 1;
+	ptrdiff_t bytes = hend - h;
+	for (int quick = want < bytes ? want : (int)bytes; nf < quick; nf++) {
+		unsigned sz = ONE_BYTE_SIZE[h[nf]];
+		if (sz & STOP)
+			break;
+		types[nf] = h[nf];
+		at[nf] = (uint32_t)off;
+		off += sz;
+	}
+	if (off > room)
+		return false;
+	for (h += nf; nf < want && h < hend; nf++) {
 		size_t len = varint(h, hend, &t);
-		if (!len || !type_size(t, &size) || size > (uint64_t)(end - body))
+		if (!len || !type_size(t, &size) || size > room - off)
 			return false;
 		types[nf] = t;
-		at[nf] = body;
+		at[nf] = (uint32_t)off;
 		h += len;
-		body += size;
+		off += size;
 	}
 	for (size_t c = 0; c < lay->n; c++) {
 		int f = lay->field[c];
 		if (f < 0)
 			cells[c] = (struct nst_page_cell){ .kind = NST_CELL_INT, .i = rowid };
 		else if (f < nf)
-			value_of(types[f], at[f], &cells[c]);
+			value_of(types[f], body + at[f], &cells[c]);
 		else if (lay->short_is_null)
 			cells[c].kind = NST_CELL_NULL;
 		else
@@ -215,7 +239,7 @@ struct walk {
 	uint8_t *buf[MAX_DEPTH]; /* one page per level */
 	struct nst_page_cell *cells;
 	uint64_t *types;
-	const uint8_t **at;
+	uint32_t *at;
 	uint64_t visited;
 	bool any;        /* a row was read: last is its rowid */
 	int64_t last;

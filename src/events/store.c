@@ -187,6 +187,7 @@ static void forget_col(struct ev_col *c)
 	c->loaded = false;
 	c->has_base = false;
 	c->seq = false;
+	c->step_known = false;
 	c->pub = (struct nst_col){ 0 };
 }
 
@@ -458,9 +459,16 @@ static inline bool in_run(struct ev_col *c, size_t row, int64_t v)
 	       (uint64_t)v == (uint64_t)c->pub.base + row;
 }
 
-/* Stores v (NST_NULL_I64 for NULL) at row, widening c when v is too far
- * from the column's first value for 32 bits. */
-static inline int store_int(struct ev_col *c, size_t row, size_t cap, int64_t v)
+/* Whether v is stored as v - base in 32 bits: INT32_MIN is NULL. */
+static inline bool fits_32(int64_t base, int64_t v)
+{
+	return v >= base ? (uint64_t)v - (uint64_t)base <= INT32_MAX
+			 : (uint64_t)base - (uint64_t)v < (uint64_t)1 << 31;
+}
+
+/* store_int's every case: a run's first rows and its end, a first
+ * value, widening, NULL. */
+static int store_int_slow(struct ev_col *c, size_t row, size_t cap, int64_t v)
 {
 	if (c->seq && in_run(c, row, v))
 		return 0;
@@ -471,10 +479,7 @@ static inline int store_int(struct ev_col *c, size_t row, size_t cap, int64_t v)
 		c->has_base = true;
 	}
 	if (!c->i && v != NST_NULL_I64) {
-		uint64_t up = (uint64_t)v - (uint64_t)c->pub.base;
-		uint64_t down = (uint64_t)c->pub.base - (uint64_t)v;
-		bool fits = v >= c->pub.base ? up <= INT32_MAX : down < (uint64_t)1 << 31;
-		if (fits) {
+		if (fits_32(c->pub.base, v)) {
 			c->i32[row] = (int32_t)(v - c->pub.base);
 			return 0;
 		}
@@ -486,6 +491,25 @@ static inline int store_int(struct ev_col *c, size_t row, size_t cap, int64_t v)
 	else
 		c->i32[row] = NST_NULL_I32;
 	return 0;
+}
+
+/* Stores v (NST_NULL_I64 for NULL) at row, widening c when v is too far
+ * from the column's first value for 32 bits.  Inline, for it runs once a
+ * cell: the cases of nearly every cell here, the rest in store_int_slow. */
+static inline int store_int(struct ev_col *c, size_t row, size_t cap, int64_t v)
+{
+	if (c->seq) {
+		/* past row 1 in_run only compares */
+		return row > 1 && c->step_known && in_run(c, row, v) ? 0
+								     : store_int_slow(c, row, cap, v);
+	}
+	if (c->i) {
+		c->i[row] = v;
+		return 0;
+	}
+	return c->has_base && v != NST_NULL_I64 && fits_32(c->pub.base, v)
+		       ? (c->i32[row] = (int32_t)(v - c->pub.base), 0)
+		       : store_int_slow(c, row, cap, v);
 }
 
 /* Timestamps beyond +-2^61 ns (73 years; epoch nanoseconds stay below it
@@ -529,15 +553,13 @@ static enum nst_status cell_error(const struct ev_store *ev, const struct ev_tab
 	return s ? s : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 }
 
-/* An integer cell, read (ok false: it was not an integer) and stored;
- * inline, for it runs once a cell of every table read. */
-static inline enum nst_status store_cell(struct ev_store *ev, struct ev_table *t,
-					 struct ev_col *c, size_t row, size_t cap, bool ok,
-					 int64_t v, bool null, struct nst_error *err)
+/* Whether an integer cell, read (ok false: it was not an integer), was
+ * stored; cell_error says why not.  Inline and short, for it runs once a
+ * cell of every table read. */
+static inline bool stored(struct ev_col *c, size_t row, size_t cap, bool ok, int64_t v,
+			  bool null)
 {
-	if (ok && (!c->is_time || time_fits(c, v, null)) && store_int(c, row, cap, v) == 0)
-		return NST_OK;
-	return cell_error(ev, t, c, row, ok, v, null, err);
+	return ok && (!c->is_time || time_fits(c, v, null)) && store_int(c, row, cap, v) == 0;
 }
 
 /* The text values a column met lately, by their slot (text_slot): NVTX
@@ -609,9 +631,8 @@ static enum nst_status store_row(struct ev_store *ev, const struct reader *rd,
 			/* INT64_MIN is the NULL sentinel and a value: the cell says which */
 			bool null = ok && v == NST_NULL_I64 &&
 				    sqlite3_column_type(st, (int)k) == SQLITE_NULL;
-			enum nst_status s = store_cell(ev, t, c, row, cap, ok, v, null, err);
-			if (s != NST_OK)
-				return s;
+			if (!stored(c, row, cap, ok, v, null))
+				return cell_error(ev, t, c, row, ok, v, null, err);
 			continue;
 		}
 		const char *v = (const char *)sqlite3_column_text(st, (int)k);
@@ -814,9 +835,9 @@ static int page_row(void *arg, const struct nst_page_cell *cells)
 				return NST_PAGES_UNSUPPORTED;
 			continue;
 		}
-		bool ok = page_int(&cells[k], &v);
-		sc->s = store_cell(sc->ev, sc->t, c, sc->n, sc->cap, ok, v,
-				   cells[k].kind == NST_CELL_NULL, sc->err);
+		bool ok = page_int(&cells[k], &v), null = cells[k].kind == NST_CELL_NULL;
+		if (!stored(c, sc->n, sc->cap, ok, v, null))
+			sc->s = cell_error(sc->ev, sc->t, c, sc->n, ok, v, null, sc->err);
 	}
 	if (sc->s == NST_OK)
 		sc->s = row_done(sc);
