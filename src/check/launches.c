@@ -142,6 +142,9 @@ enum nst_status chk_launches_of(struct chk_ctx *ctx, struct chk_launches **out,
 	enum nst_status s = index_calls(ctx, l, err);
 	for (size_t t = 0; s == NST_OK && t < CHK_PAIRED_TABLES; t++)
 		s = mark_gpu_table(ctx, l, t, err);
+	/* the GPU rows marked the first call of each key: its other calls too */
+	for (size_t k = 0; s == NST_OK && k < l->calls.ndups; k++)
+		l->has_gpu[l->calls.dup_row[k]] = l->has_gpu[l->calls.dup_first[k]];
 	if (s != NST_OK) {
 		release(l);
 		return s;
@@ -160,10 +163,11 @@ void chk_launches_release(struct chk_ctx *ctx)
 	ctx->launches = NULL;
 }
 
-bool chk_has_gpu(struct chk_launches *l, int64_t process, int64_t corr)
+bool chk_call_has_gpu(const struct chk_launches *l, size_t row)
 {
-	int64_t r = call_of(l, process, corr);
-	return r >= 0 && l->has_gpu[r];
+	/* per process, calls without a globalTid column have no process to
+	 * pair by: none has GPU work */
+	return (!l->per_process || l->calls_by_process) && l->has_gpu[row];
 }
 
 bool chk_row_has_call(const struct chk_launches *l, size_t t, size_t i)

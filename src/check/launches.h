@@ -16,9 +16,10 @@
 
 struct chk_launches {
 	struct nst_corrindex calls; /* runtime rows that are calls */
-	/* By runtime row: whether a GPU row has the key that calls finds at
-	 * that row.  Marked from the GPU rows, so that asking of a call is one
-	 * lookup in calls, not one in a sparse index per GPU table. */
+	/* By runtime row: whether a GPU row has that call's key (0 for a row
+	 * that is no call or has a NULL key).  Marked from the GPU rows on the
+	 * first call of each key, then on its duplicates, so that asking of a
+	 * call is one load, not a lookup in calls or in an index per GPU table. */
 	unsigned char *has_gpu;
 	/* By row of each paired table: whether a call has the row's key. */
 	unsigned char *has_call[CHK_PAIRED_TABLES];
@@ -34,9 +35,9 @@ enum nst_status chk_want_calls(struct nst_events *ev);
 enum nst_status chk_launches_of(struct chk_ctx *ctx, struct chk_launches **out,
 				struct nst_error *err);
 void chk_launches_release(struct chk_ctx *ctx);
-/* Whether a GPU row has this process (a globalTid value) and
- * correlationId. */
-bool chk_has_gpu(struct chk_launches *l, int64_t process, int64_t corr);
+/* Whether a GPU row has the key of runtime row `row`, a call (no
+ * backtrace record). */
+bool chk_call_has_gpu(const struct chk_launches *l, size_t row);
 /* Whether a call has the key of row i of paired table t (kernel, memcpy,
  * memset, graph: chk_gpu_tables' order first). */
 bool chk_row_has_call(const struct chk_launches *l, size_t t, size_t i);

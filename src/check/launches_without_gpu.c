@@ -77,7 +77,7 @@ static void scan(struct chk_ctx *ctx, struct chk_launches *l,
 		if (chk_is_backtrace(c->cls, c->chain, i) || corr == NST_NULL_I64 || corr == 0)
 			continue;
 		size_t k = name_slot(ctx, &t, chk_at(c->name, i));
-		if (!t.launch[k] || chk_has_gpu(l, chk_at(c->gtid, i), corr))
+		if (!t.launch[k] || chk_call_has_gpu(l, i))
 			continue;
 		r->count++;
 		chk_part_add(r, t.name[k], 1);
