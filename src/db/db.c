@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 enum nst_status nst_input_file(const char *path, struct nst_error *err)
@@ -69,7 +70,9 @@ static char *uri_of(const char *path)
 static enum nst_status load_tables(struct nst_db *db, struct nst_error *err)
 {
 	sqlite3_stmt *st;
-	const char *sql = "SELECT name FROM sqlite_master WHERE type IN ('table','view')";
+	/* a WITHOUT ROWID table is an index b-tree: no root the page reader reads */
+	const char *sql = "SELECT name, CASE WHEN type = 'table' AND sql NOT LIKE '%without rowid%'"
+			  " THEN rootpage ELSE 0 END FROM sqlite_master WHERE type IN ('table','view')";
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return nst_fail(err, NST_ERR_DB, "%s: cannot read the schema: %s",
 				db->path, sqlite3_errmsg(db->h));
@@ -92,7 +95,8 @@ static enum nst_status load_tables(struct nst_db *db, struct nst_error *err)
 			sqlite3_finalize(st);
 			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		}
-		db->tables[db->ntables++] = (struct db_table){ .name = copy };
+		db->tables[db->ntables++] = (struct db_table){ .name = copy,
+							       .root = sqlite3_column_int64(st, 1) };
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -268,33 +272,67 @@ bool nst_db_has_table(const struct nst_db *db, const char *table)
 	return find_table(db, table) != NULL;
 }
 
+/* One column of pragma_table_xinfo's row: name, type, pk, hidden,
+ * dflt_value IS NULL. */
+static bool add_column(struct nst_db *db, struct db_table *t, size_t *cap, sqlite3_stmt *st)
+{
+	const char *name = (const char *)sqlite3_column_text(st, 0);
+	if (!name)
+		return false;
+	if (t->ncols == *cap) {
+		*cap = *cap ? *cap * 2 : 32;
+		struct db_column *cols = realloc(t->cols, *cap * sizeof *cols);
+		if (!cols)
+			return false;
+		t->cols = cols;
+	}
+	const char *type = (const char *)sqlite3_column_text(st, 1);
+	char *copy = nst_arena_strndup(&db->arena, name, strlen(name));
+	if (!copy)
+		return false;
+	t->cols[t->ncols++] = (struct db_column){
+		.name = copy,
+		.rowid = sqlite3_column_int(st, 2) == 1 && type && strcasecmp(type, "INTEGER") == 0,
+		.hidden = sqlite3_column_int(st, 3) != 0,
+		.no_default = sqlite3_column_int(st, 4) != 0,
+	};
+	return true;
+}
+
+/* The columns of t: what nst_db_has_column asks and how the page reader
+ * finds each column's field, from one statement a table. */
 static void probe_columns(struct nst_db *db, struct db_table *t)
 {
 	t->probed = 1;
-	char sql[512];
-	snprintf(sql, sizeof sql, "SELECT name FROM pragma_table_info('%s')", t->name);
 	sqlite3_stmt *st;
-	if (strchr(t->name, '\'') ||
-	    sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db->h, "SELECT name, type, pk, hidden, dflt_value IS NULL"
+			       " FROM pragma_table_xinfo(?1)", -1, &st, NULL) != SQLITE_OK)
 		return;
-	size_t cap = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *c = (const char *)sqlite3_column_text(st, 0);
-		if (!c)
-			continue;
-		if (t->ncols == cap) {
-			cap = cap ? cap * 2 : 32;
-			char **cols = realloc(t->cols, cap * sizeof *cols);
-			if (!cols)
-				break;
-			t->cols = cols;
-		}
-		char *copy = nst_arena_strndup(&db->arena, c, strlen(c));
-		if (!copy)
-			break;
-		t->cols[t->ncols++] = copy;
+	sqlite3_bind_text(st, 1, t->name, -1, SQLITE_STATIC);
+	size_t cap = 0, keys = 0;
+	bool all = true;
+	int rc = SQLITE_ERROR;
+	while (all && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		keys += sqlite3_column_int(st, 2) > 0;
+		all = add_column(db, t, &cap, st);
 	}
 	sqlite3_finalize(st);
+	/* the INTEGER PRIMARY KEY is the rowid only as the table's one key */
+	for (size_t i = 0; keys != 1 && i < t->ncols; i++)
+		t->cols[i].rowid = false;
+	t->complete = all && rc == SQLITE_DONE && t->ncols > 0;
+}
+
+const struct db_table *nst_db_probed_table(struct nst_db *db, const char *table)
+{
+	struct db_table *t = find_table(db, table);
+	if (!t)
+		return NULL;
+	pthread_mutex_lock(&db->lock);
+	if (!t->probed)
+		probe_columns(db, t);
+	pthread_mutex_unlock(&db->lock);
+	return t;
 }
 
 bool nst_db_has_column(struct nst_db *db, const char *table,
@@ -307,8 +345,9 @@ bool nst_db_has_column(struct nst_db *db, const char *table,
 	pthread_mutex_lock(&db->lock);
 	if (!t->probed)
 		probe_columns(db, t);
+	/* as pragma_table_info lists them: no hidden or generated column */
 	for (size_t i = 0; !has && i < t->ncols; i++)
-		has = strcmp(t->cols[i], column) == 0;
+		has = !t->cols[i].hidden && strcmp(t->cols[i].name, column) == 0;
 	pthread_mutex_unlock(&db->lock);
 	return has;
 }

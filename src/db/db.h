@@ -82,13 +82,13 @@ enum { NST_PAGES_OK = 0, NST_PAGES_UNSUPPORTED = -1 };
 typedef int (*nst_page_row_fn)(void *arg, const struct nst_page_cell *cells);
 
 /* Reads columns cols[0..n) ("rowid" for the rowid) of every row of table
- * straight from the export's file, h (a connection of the calling
- * thread) giving the schema.  NST_PAGES_OK when every row was read; the
+ * straight from the export's file, where the schema db read once says
+ * they are.  NST_PAGES_OK when every row was read; the
  * callback's value when it stopped; NST_PAGES_UNSUPPORTED, maybe after
  * some rows, when the file or the table is not what this reads (WAL, an
  * export built in memory, overflow pages, a page against the format...):
  * read the table through SQLite then. */
-int nst_db_scan_pages(struct nst_db *db, sqlite3 *h, const char *table, const char *const *cols,
-		      size_t n, nst_page_row_fn fn, void *arg);
+int nst_db_scan_pages(struct nst_db *db, const char *table, const char *const *cols, size_t n,
+		      nst_page_row_fn fn, void *arg);
 
 #endif

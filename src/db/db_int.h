@@ -4,18 +4,33 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/arena.h"
 #include "db/db.h"
 
+/* A column as the table declares it (pragma_table_xinfo). */
+struct db_column {
+	char *name;
+	bool rowid;      /* the INTEGER PRIMARY KEY: the rowid itself, no field */
+	bool hidden;     /* generated or hidden: no field of its own either */
+	bool no_default; /* a record too short to hold it reads NULL */
+};
+
 struct db_table {
 	char *name;
-	char **cols; /* NULL until probed */
+	int64_t root;           /* its b-tree's first page; 0: a view or WITHOUT ROWID */
+	struct db_column *cols; /* in declaration order; NULL until probed */
 	size_t ncols;
 	int probed;
+	bool complete;          /* probed, and every column was kept */
 };
+
+/* t's columns, probed on the first call (under db->lock); NULL when t is
+ * not a table of the export. */
+const struct db_table *nst_db_probed_table(struct nst_db *db, const char *table);
 
 /* A loaded ENUM_* table: labels by id. */
 struct db_enum {

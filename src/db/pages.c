@@ -320,68 +320,44 @@ static int descend(struct walk *w, uint64_t page, int depth)
 
 /* ---- the table's place and columns, from the schema -------------------------------- */
 
-static int64_t root_page(sqlite3 *h, const char *table)
-{
-	sqlite3_stmt *st;
-	int64_t root = 0;
-	/* a WITHOUT ROWID table is an index b-tree: not read here */
-	if (sqlite3_prepare_v2(h, "SELECT rootpage FROM sqlite_master WHERE type = 'table' "
-			       "AND name = ?1 AND sql NOT LIKE '%without rowid%'", -1, &st,
-			       NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		root = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return root;
-}
-
 /* Each column's field, from the stored columns in declaration order; an
  * INTEGER PRIMARY KEY is the rowid itself. */
-static bool lay_out(sqlite3 *h, const char *table, const char *const *cols, struct layout *lay)
+static bool lay_out(const struct db_table *t, const char *const *cols, struct layout *lay)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(h, "SELECT name, type, pk, hidden, dflt_value IS NULL, "
-			       "(SELECT count(*) FROM pragma_table_xinfo(?1) WHERE pk > 0) "
-			       "FROM pragma_table_xinfo(?1)", -1, &st, NULL) != SQLITE_OK)
-		return false;
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	bool ok = true;
 	int stored = 0;
 	lay->short_is_null = true;
 	lay->max_field = -1;
 	for (size_t c = 0; c < lay->n; c++)
 		lay->field[c] = strcmp(cols[c], "rowid") == 0 ? -1 : -2;
-	while (ok && sqlite3_step(st) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		const char *type = (const char *)sqlite3_column_text(st, 1);
-		bool alias = sqlite3_column_int(st, 2) == 1 && sqlite3_column_int(st, 5) == 1 &&
-			     type && strcasecmp(type, "INTEGER") == 0;
-		ok = name && sqlite3_column_int(st, 3) == 0; /* no generated or hidden column */
-		lay->short_is_null = lay->short_is_null && sqlite3_column_int(st, 4);
-		for (size_t c = 0; ok && c < lay->n; c++) {
-			if (strcmp(cols[c], name) != 0)
+	for (size_t i = 0; i < t->ncols; i++) {
+		const struct db_column *col = &t->cols[i];
+		if (col->hidden) /* a generated or hidden column: not read here */
+			return false;
+		lay->short_is_null = lay->short_is_null && col->no_default;
+		for (size_t c = 0; c < lay->n; c++) {
+			if (strcmp(cols[c], col->name) != 0)
 				continue;
-			lay->field[c] = alias ? -1 : stored;
-			if (!alias && stored > lay->max_field)
+			lay->field[c] = col->rowid ? -1 : stored;
+			if (!col->rowid && stored > lay->max_field)
 				lay->max_field = stored;
 		}
 		stored++;
 	}
-	sqlite3_finalize(st);
-	for (size_t c = 0; ok && c < lay->n; c++)
-		ok = lay->field[c] != -2;
-	return ok && stored > 0;
+	for (size_t c = 0; c < lay->n; c++)
+		if (lay->field[c] == -2)
+			return false;
+	return stored > 0;
 }
 
-int nst_db_scan_pages(struct nst_db *db, sqlite3 *h, const char *table, const char *const *cols,
-		      size_t n, nst_page_row_fn fn, void *arg)
+int nst_db_scan_pages(struct nst_db *db, const char *table, const char *const *cols, size_t n,
+		      nst_page_row_fn fn, void *arg)
 {
 	struct layout lay = { .field = malloc((n ? n : 1) * sizeof *lay.field), .n = n };
 	struct file f = { .fd = -1 };
-	int64_t root = db->uri ? root_page(h, table) : 0;
+	const struct db_table *t = db->uri ? nst_db_probed_table(db, table) : NULL;
 	int rc = NST_PAGES_UNSUPPORTED;
-	if (!lay.field || root <= 0 || !lay_out(h, table, cols, &lay) || !open_file(db->path, &f)) {
+	if (!lay.field || !t || t->root <= 0 || !t->complete || !lay_out(t, cols, &lay) ||
+	    !open_file(db->path, &f)) {
 		free(lay.field);
 		return rc;
 	}
@@ -396,7 +372,7 @@ int nst_db_scan_pages(struct nst_db *db, sqlite3 *h, const char *table, const ch
 	for (int d = 0; ready && d < MAX_DEPTH; d++)
 		ready = (w.buf[d] = calloc(1, f.page_size + SLACK)) != NULL;
 	if (ready)
-		rc = descend(&w, (uint64_t)root, 0);
+		rc = descend(&w, (uint64_t)t->root, 0);
 	for (int d = 0; d < MAX_DEPTH; d++)
 		free(w.buf[d]);
 	free(w.cells);

@@ -855,7 +855,7 @@ static bool scan_pages(struct scan_state *sc)
 	const char **cols = malloc((sc->nload ? sc->nload : 1) * sizeof *cols);
 	for (size_t k = 0; cols && k < sc->nload; k++)
 		cols[k] = sc->load[k]->name;
-	int rc = cols ? nst_db_scan_pages(sc->ev->base.db, sc->rd->h, sc->t->name, cols,
+	int rc = cols ? nst_db_scan_pages(sc->ev->base.db, sc->t->name, cols,
 					  sc->nload, page_row, sc)
 		      : NST_PAGES_UNSUPPORTED;
 	free(cols);

@@ -96,7 +96,7 @@ static int from_pages(const char *table, const char *const *cols, size_t n, stru
 	if (nst_db_open(path, &db, &err) != NST_OK)
 		fail_msg("%s", err.msg);
 	*r = (struct rows){ .ncols = n };
-	int rc = nst_db_scan_pages(db, nst_db_handle(db), table, cols, n, take, r);
+	int rc = nst_db_scan_pages(db, table, cols, n, take, r);
 	nst_db_close(db);
 	return rc;
 }
