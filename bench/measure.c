@@ -1,12 +1,14 @@
-/* measure: runs a command N times and prints the median wall time (s) and
- * the median peak resident memory (MiB) of its process tree's largest
- * member, as "median_s peak_mib".  Output of the command goes to
- * /dev/null.  It stops at the first run that fails, and exits 124 when
+/* measure [-u] RUNS COMMAND...: runs a command N times and prints the
+ * median wall time (s, to the millisecond; to the microsecond with -u, for
+ * commands of a few ms) and the median peak resident memory (MiB) of its
+ * process tree's largest member, as "median_s peak_mib".  Output of the
+ * command goes to /dev/null.  It stops at the first run that fails, and exits 124 when
  * that run exited 124 (timeout(1) killed it at its limit), 1 otherwise.
  * Used by bench/run.sh. */
 /* wait4() reports one child's peak memory; it is Linux/BSD, not POSIX. */
 #define _DEFAULT_SOURCE
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,8 +56,11 @@ static int run_once(char **argv, double *secs, long *kib)
 
 int main(int argc, char **argv)
 {
+	bool micro = argc > 1 && strcmp(argv[1], "-u") == 0;
+	argc -= micro;
+	argv += micro;
 	if (argc < 3) {
-		fprintf(stderr, "usage: measure RUNS COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: measure [-u] RUNS COMMAND [ARG...]\n");
 		return 2;
 	}
 	int runs = atoi(argv[1]);
@@ -75,6 +80,6 @@ int main(int argc, char **argv)
 	}
 	qsort(secs, (size_t)runs, sizeof *secs, cmp_double);
 	qsort(mib, (size_t)runs, sizeof *mib, cmp_double);
-	printf("%.3f %.1f\n", secs[runs / 2], mib[runs / 2]);
+	printf("%.*f %.1f\n", micro ? 6 : 3, secs[runs / 2], mib[runs / 2]);
 	return 0;
 }

@@ -92,90 +92,122 @@ static size_t pad_of(const struct nst_fcol *c, int frac)
 	return c->maxfrac > frac ? (size_t)(c->maxfrac - frac) : 0;
 }
 
-static void put_clipped(FILE *out, const char *s, size_t len, size_t chars,
-			size_t width)
+/* ---- lines ---- */
+
+/* Each line is made in f->line and written in one call (end_line): a
+ * call into stdio for every cell, pad and separator cost more than
+ * formatting them.  Out of memory is kept in f->nomem. */
+static void add(struct nst_fmt *f, const char *s, size_t len)
+{
+	if (!f->nomem && nst_line_put(&f->line, s, len))
+		f->nomem = true;
+}
+
+static void add_str(struct nst_fmt *f, const char *s)
+{
+	add(f, s, strlen(s));
+}
+
+static void add_repeat(struct nst_fmt *f, char c, size_t n)
+{
+	struct nst_line *l = &f->line;
+	if (f->nomem || (l->n + n > l->cap && nst_line_grow(l, n))) {
+		f->nomem = true;
+		return;
+	}
+	memset(l->p + l->n, c, n);
+	l->n += n;
+}
+
+static void end_line(struct nst_fmt *f, const char *end)
+{
+	add_str(f, end);
+	if (!f->nomem)
+		fwrite(f->line.p, 1, f->line.n, f->out);
+	f->line.n = 0;
+}
+
+static void add_clipped(struct nst_fmt *f, const char *s, size_t len, size_t chars, size_t width)
 {
 	if (width == 0)
 		return;
 	if (chars >= width - 1) {
-		fwrite(s, 1, nst_utf8_prefix(s, len, width - 1), out);
+		add(f, s, nst_utf8_prefix(s, len, width - 1));
 	} else {
-		fwrite(s, 1, len, out);
-		nst_put_spaces(out, width - 1 - chars);
+		add(f, s, len);
+		add_repeat(f, ' ', width - 1 - chars);
 	}
-	fputs(ELLIPSIS, out);
+	add_str(f, ELLIPSIS);
 }
 
-static void put_cell(FILE *out, const struct nst_fcol *c, const char *s,
-		     size_t len, int frac)
+static void add_cell(struct nst_fmt *f, const struct nst_fcol *c, const char *s, size_t len,
+		     int frac)
 {
 	size_t chars = nst_utf8_chars(s, len), pad = pad_of(c, frac);
 
 	if (chars + pad > c->width) {
-		put_clipped(out, s, len, chars, c->width);
+		add_clipped(f, s, len, chars, c->width);
 		return;
 	}
 	if (c->right)
-		nst_put_spaces(out, c->width - chars - pad);
-	fwrite(s, 1, len, out);
-	nst_put_spaces(out, c->right ? pad : c->width - chars);
+		add_repeat(f, ' ', c->width - chars - pad);
+	add(f, s, len);
+	add_repeat(f, ' ', c->right ? pad : c->width - chars);
 }
 
-static void put_header_cell(FILE *out, const struct nst_fcol *c)
+static void add_header_cell(struct nst_fmt *f, const struct nst_fcol *c)
 {
 	size_t chars = nst_utf8_chars(c->header, c->header_len), left;
 
 	if (chars > c->width) {
-		put_clipped(out, c->header, c->header_len, chars, c->width);
+		add_clipped(f, c->header, c->header_len, chars, c->width);
 		return;
 	}
 	left = (c->width - chars) / 2;
-	nst_put_spaces(out, left);
-	fwrite(c->header, 1, c->header_len, out);
-	nst_put_spaces(out, c->width - chars - left);
+	add_repeat(f, ' ', left);
+	add(f, c->header, c->header_len);
+	add_repeat(f, ' ', c->width - chars - left);
 }
-
-/* ---- lines ---- */
 
 static bool is_table(const struct nst_fmt *f)
 {
 	return f->spec.style == NST_STYLE_TABLE;
 }
 
-static void line_start(const struct nst_fmt *f)
+static void line_start(struct nst_fmt *f)
 {
-	fputs(is_table(f) ? "| " : " ", f->out);
+	add_str(f, is_table(f) ? "| " : " ");
 }
 
-static void cell_gap(const struct nst_fmt *f, size_t k)
+static void cell_gap(struct nst_fmt *f, size_t k)
 {
 	if (k)
-		fputs(is_table(f) ? " | " : "  ", f->out);
+		add_str(f, is_table(f) ? " | " : "  ");
 }
 
-static void line_end(const struct nst_fmt *f)
+static void line_end(struct nst_fmt *f)
 {
-	fputs(is_table(f) ? " |\n" : "\n", f->out);
+	end_line(f, is_table(f) ? " |\n" : "\n");
 }
 
-static void table_rule(const struct nst_fmt *f)
+static void table_rule(struct nst_fmt *f)
 {
-	putc('+', f->out);
+	add(f, "+", 1);
 	for (size_t k = 0; k < f->ncols; k++) {
-		nst_put_repeat(f->out, '-', f->cols[k].width + 2);
-		putc('+', f->out);
+		add_repeat(f, '-', f->cols[k].width + 2);
+		add(f, "+", 1);
 	}
-	putc('\n', f->out);
+	end_line(f, "\n");
 }
 
-static void dash_rule(const struct nst_fmt *f)
+static void dash_rule(struct nst_fmt *f)
 {
-	putc(' ', f->out);
+	add(f, " ", 1);
 	for (size_t k = 0; k < f->ncols; k++) {
 		cell_gap(f, k);
-		nst_put_repeat(f->out, '-', f->cols[k].width);
+		add_repeat(f, '-', f->cols[k].width);
 	}
-	putc('\n', f->out);
+	end_line(f, "\n");
 }
 
 /* A rule's advice comes with its rows; without rows it has its noresult. */
@@ -193,7 +225,7 @@ static void title_block(const struct nst_fmt *f, bool rows)
 		fprintf(f->out, "%s\n", f->advice);
 }
 
-static void header_lines(const struct nst_fmt *f)
+static void header_lines(struct nst_fmt *f)
 {
 	title_block(f, true);
 	if (is_table(f))
@@ -203,7 +235,7 @@ static void header_lines(const struct nst_fmt *f)
 	line_start(f);
 	for (size_t k = 0; k < f->ncols; k++) {
 		cell_gap(f, k);
-		put_header_cell(f->out, &f->cols[k]);
+		add_header_cell(f, &f->cols[k]);
 	}
 	line_end(f);
 	if (is_table(f))
@@ -283,17 +315,15 @@ static size_t sized_width(const struct nst_fmt *f, const struct nst_fcol *c,
 	return w;
 }
 
-static void put_row_cells(const struct nst_fmt *f, const struct bcell *row,
-			  const char *text)
+static void put_row_cells(struct nst_fmt *f, const struct bcell *row, const char *text)
 {
 	line_start(f);
 	for (size_t k = 0; k < f->ncols; k++) {
 		cell_gap(f, k);
 		if (row[k].null)
-			nst_put_spaces(f->out, f->cols[k].width);
+			add_repeat(f, ' ', f->cols[k].width);
 		else
-			put_cell(f->out, &f->cols[k], text + row[k].off,
-				 row[k].len, row[k].frac);
+			add_cell(f, &f->cols[k], text + row[k].off, row[k].len, row[k].frac);
 	}
 	line_end(f);
 }
@@ -349,9 +379,9 @@ static void stream_row(struct nst_fmt *f, const struct nst_cell *cells)
 		nst_fmt_value(f, c, &cells[c->src], scratch, &v);
 		show_value(f, &v, shown_buf, &sh);
 		if (sh.null)
-			nst_put_spaces(f->out, c->width);
+			add_repeat(f, ' ', c->width);
 		else
-			put_cell(f->out, c, sh.s, sh.len, sh.frac);
+			add_cell(f, c, sh.s, sh.len, sh.frac);
 	}
 	line_end(f);
 }
@@ -362,13 +392,13 @@ int nst_columnar_row(struct nst_fmt *f, const struct nst_cell *cells)
 
 	if (b->laid_out) {
 		stream_row(f, cells);
-		return 0;
+		return f->nomem ? -1 : 0;
 	}
 	if (hold_row(f, cells))
 		return -1;
 	if (f->spec.autolines > 0 && b->rows >= (size_t)f->spec.autolines)
 		lay_out(f);
-	return 0;
+	return f->nomem ? -1 : 0;
 }
 
 void nst_columnar_end(struct nst_fmt *f)
@@ -388,4 +418,5 @@ void nst_columnar_end(struct nst_fmt *f)
 		table_rule(f);
 	if (f->footer)
 		fprintf(f->out, "\n%s\n", f->footer);
+	f->failed |= f->nomem;
 }
