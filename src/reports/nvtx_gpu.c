@@ -468,6 +468,71 @@ static bool inside_some_range(struct reach *rc, int64_t tid, int64_t start, int6
 	return lo > t->lo && rc->end[lo - 1] >= (end > start ? end : start);
 }
 
+/* Whether call i lies inside some range of its thread. */
+static bool call_inside(struct reach *rc, const struct nst_calls *c, size_t i)
+{
+	uint32_t r = c->rows[i];
+	int64_t tid = nst_col_or_null(c->gtid, r);
+	return c->start[r] != NST_NULL_I64 && c->end[r] != NST_NULL_I64 && tid != NST_NULL_I64 &&
+	       inside_some_range(rc, tid, c->start[r], c->end[r]);
+}
+
+/* Whether the calls' starts ascend in row order, as nsys writes them. */
+static bool starts_ascend(const struct nst_calls *c)
+{
+	for (size_t i = 1; i < c->ncalls; i++)
+		if (c->start[c->rows[i]] < c->start[c->rows[i - 1]])
+			return false;
+	return true;
+}
+
+/* The first call (by row) that starts at or after t; the calls' starts ascend. */
+static size_t first_from(const struct nst_calls *c, int64_t t)
+{
+	size_t lo = 0, hi = c->ncalls;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->start[c->rows[mid]] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* A call inside a range starts within it.  With the calls' starts in
+ * row order, each range's calls are found by a binary search, not by
+ * asking every call: in[] gets the candidates' positions in c->rows, in
+ * order and once each; false when there are more than max. */
+static bool candidates(const struct nst_spans *ranges, const struct nst_calls *c, size_t max,
+		       uint32_t *in, size_t *n)
+{
+	*n = 0;
+	for (size_t k = 0; k < ranges->n; k++) {
+		if (!span_valid(ranges, (uint32_t)k))
+			continue;
+		for (size_t i = first_from(c, ranges->start[k]);
+		     i < c->ncalls && c->start[c->rows[i]] <= ranges->end[k]; i++) {
+			if (*n == max)
+				return false;
+			in[(*n)++] = (uint32_t)i;
+		}
+	}
+	qsort(in, *n, sizeof *in, cmp_u32);
+	size_t kept = 0;
+	for (size_t j = 0; j < *n; j++)
+		if (kept == 0 || in[kept - 1] != in[j])
+			in[kept++] = in[j];
+	*n = kept;
+	return true;
+}
+
 /* The calls some range of their thread holds, in row order, while there
  * are at most max of them; *rows NULL where there are more. */
 static enum nst_status calls_inside(const struct nst_spans *ranges, const struct nst_calls *c,
@@ -480,18 +545,24 @@ static enum nst_status calls_inside(const struct nst_spans *ranges, const struct
 	uint32_t *in = s ? NULL : nst_big_alloc(max, sizeof *in);
 	if (s == NST_OK && !in)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	size_t m = 0;
+	if (s == NST_OK && starts_ascend(c) && candidates(ranges, c, max, in, &m)) {
+		for (size_t j = 0; j < m; j++)
+			if (call_inside(&rc, c, in[j]))
+				in[(*n)++] = c->rows[in[j]];
+		reach_release(&rc);
+		*rows = in;
+		return s;
+	}
 	for (size_t i = 0; s == NST_OK && i < c->ncalls; i++) {
-		uint32_t r = c->rows[i];
-		int64_t tid = nst_col_or_null(c->gtid, r);
-		if (c->start[r] == NST_NULL_I64 || c->end[r] == NST_NULL_I64 || tid == NST_NULL_I64 ||
-		    !inside_some_range(&rc, tid, c->start[r], c->end[r]))
+		if (!call_inside(&rc, c, i))
 			continue;
 		if (*n == max) {
 			free(in);
 			in = NULL;
 			break;
 		}
-		in[(*n)++] = r;
+		in[(*n)++] = c->rows[i];
 	}
 	reach_release(&rc);
 	*rows = in;
