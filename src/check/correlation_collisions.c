@@ -29,6 +29,8 @@ static bool is_use(const struct calls *c, size_t i)
 }
 
 #define SHARING "calls sharing those ids"
+#define NOTE "nstats pairs calls and GPU rows by (process, correlationId); a join on " \
+	     "correlationId alone pairs these wrong"
 
 /* An id that collides as an example row (chk_example keeps the first). */
 static void note_example(const struct calls *c, struct chk_result *r, int64_t corr, uint32_t row,
@@ -320,6 +322,99 @@ static enum nst_status dense_ids(struct chk_result *r, const struct calls *c, st
 	return s;
 }
 
+/* ---- from the pairing's index of calls -------------------------------------- */
+
+/* A process of the index of calls by (process, correlationId) that the
+ * pairing of GPU rows keeps (check/launches.h), its ids dense. */
+struct indexed {
+	int64_t process, lo, hi;
+	const uint32_t *row;
+};
+
+static bool has_id(const struct indexed *p, int64_t id)
+{
+	return id >= p->lo && id <= p->hi && p->row[(uint64_t)id - (uint64_t)p->lo] != UINT32_MAX;
+}
+
+static int by_process(const void *a, const void *b)
+{
+	const struct indexed *x = a, *y = b;
+	return (x->process > y->process) - (x->process < y->process);
+}
+
+/* A colliding id: its processes, its call in the lowest of them, and
+ * the two lowest. */
+struct found {
+	int64_t id, procs, first, other;
+	uint32_t row;
+};
+
+/* Keeps the CHK_MAX_EXAMPLES smallest ids, in order. */
+static void keep_smallest(struct found *ex, size_t *n, struct found f)
+{
+	size_t at = *n < CHK_MAX_EXAMPLES ? (*n)++ : CHK_MAX_EXAMPLES;
+	for (; at > 0 && ex[at - 1].id > f.id; at--)
+		if (at < CHK_MAX_EXAMPLES)
+			ex[at] = ex[at - 1];
+	if (at < CHK_MAX_EXAMPLES)
+		ex[at] = f;
+}
+
+/* The id at of process k, when it collides and k is its lowest process. */
+static bool collision_at(const struct indexed *p, size_t n, size_t k, uint64_t at,
+			 struct found *f)
+{
+	int64_t id = (int64_t)((uint64_t)p[k].lo + at);
+	if (id == 0 || p[k].row[at] == UINT32_MAX)
+		return false;
+	for (size_t j = 0; j < k; j++)
+		if (has_id(&p[j], id))
+			return false; /* met at its lowest process */
+	*f = (struct found){ .id = id, .procs = 1, .first = p[k].process, .other = NST_NULL_I64,
+			     .row = p[k].row[at] };
+	for (size_t q = k + 1; q < n; q++)
+		if (has_id(&p[q], id)) {
+			f->procs++;
+			if (f->other == NST_NULL_I64)
+				f->other = p[q].process;
+		}
+	return f->procs > 1;
+}
+
+/* Where the pairing was built already (the findings before this one)
+ * with every call of a process on an id of its own and each process's
+ * ids dense, its index answers in one pass over each process's ids, the
+ * columns unread.  false when it does not apply. */
+static bool from_index(const struct chk_ctx *ctx, struct chk_result *r, const struct calls *c)
+{
+	const struct chk_launches *l = ctx->launches;
+	if (!l || !l->calls_by_process || l->calls.ndups || l->calls.nprocs > MAX_PROCS)
+		return false;
+	struct indexed p[MAX_PROCS];
+	size_t n = l->calls.nprocs;
+	for (size_t k = 0; k < n; k++)
+		if (!nst_corrindex_dense(&l->calls, k, &p[k].process, &p[k].lo, &p[k].hi, &p[k].row))
+			return false;
+	qsort(p, n, sizeof *p, by_process);
+	struct found ex[CHK_MAX_EXAMPLES], f;
+	size_t nex = 0;
+	int64_t colliding = 0, calls = 0;
+	for (size_t k = 0; n > 1 && k < n; k++)
+		for (uint64_t at = 0; at <= (uint64_t)p[k].hi - (uint64_t)p[k].lo; at++)
+			if (collision_at(p, n, k, at, &f)) {
+				colliding++;
+				calls += f.procs;
+				keep_smallest(ex, &nex, f);
+			}
+	for (size_t i = 0; i < nex; i++)
+		note_example(c, r, ex[i].id, ex[i].row, ex[i].procs, ex[i].procs, ex[i].first,
+			     ex[i].other);
+	r->count += colliding;
+	if (colliding > 0)
+		chk_part_add(r, SHARING, calls);
+	return true;
+}
+
 static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 			   struct nst_error *err)
 {
@@ -334,6 +429,11 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 	if (!s) s = chk_col(ctx, CHK_RUNTIME, "rowid", &c.rowid, err);
 	if (s || !c.corr || !c.gtid)
 		return s;
+	if (from_index(ctx, r, &c)) {
+		if (r->count > 0)
+			r->note = NOTE;
+		return NST_OK;
+	}
 	struct dense d = { .nprocs = 0, .proc = nst_big_alloc(c.n, 1) };
 	if (!d.proc)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
@@ -343,8 +443,7 @@ static enum nst_status run(struct chk_ctx *ctx, struct chk_result *r,
 		s = dense_ids(r, &c, &d, err);
 	free(d.proc);
 	if (r->count > 0)
-		r->note = "nstats pairs calls and GPU rows by (process, correlationId); a join "
-			  "on correlationId alone pairs these wrong";
+		r->note = NOTE;
 	return s;
 }
 

@@ -173,6 +173,17 @@ int nst_corrindex_chain(const struct nst_corrindex *x, size_t nrows, uint32_t **
 	return rc;
 }
 
+bool nst_corrindex_dense(const struct nst_corrindex *x, size_t k, int64_t *process, int64_t *lo,
+			 int64_t *hi, const uint32_t **row)
+{
+	const struct corr_proc *p = &x->procs[k];
+	*process = p->process;
+	*lo = p->lo;
+	*hi = p->hi;
+	*row = p->row;
+	return p->row != NULL;
+}
+
 int64_t nst_corrindex_find(struct nst_corrindex *x, int64_t process, int64_t id)
 {
 	struct corr_proc *p = proc_of(x, process);

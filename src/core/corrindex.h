@@ -7,6 +7,7 @@
 #define NSTATS_CORE_CORRINDEX_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,11 @@ int nst_corrindex_build(struct nst_corrindex *x, const struct nst_col *process,
  * the next row in row order with its key, UINT32_MAX after the last;
  * NULL when no two rows share a key.  Returns -1 when out of memory. */
 int nst_corrindex_chain(const struct nst_corrindex *x, size_t nrows, uint32_t **next);
+/* The k-th process met (k < x->nprocs) when its ids are dense: its key,
+ * id range [*lo, *hi] and *row, the row of each id (UINT32_MAX for none);
+ * false for a process kept in the sparse map. */
+bool nst_corrindex_dense(const struct nst_corrindex *x, size_t k, int64_t *process, int64_t *lo,
+			 int64_t *hi, const uint32_t **row);
 /* The row for (process, id), or -1. */
 int64_t nst_corrindex_find(struct nst_corrindex *x, int64_t process, int64_t id);
 void nst_corrindex_release(struct nst_corrindex *x);

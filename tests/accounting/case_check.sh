@@ -126,6 +126,37 @@ grep -q 'CUDA_GRAPH_TRACE_OPTIONS:MODE=Graph' "$WORK/graphs.json" ||
 grep -Eq '"fields":\{"correlationId":[0-9]+,"processes":10,' "$WORK/collide-wide.json" ||
 	{ echo "FAIL collide-wide: the first colliding id is not given 10 processes"; bad=1; }
 
+# correlation_collisions' examples, from SQL: the three smallest ids of calls (no backtrace row,
+# id not 0) in two or more processes, each with its call of least rowid in its lowest process,
+# and the two lowest processes. collide is counted from the pairing's index, collide-300 (an id
+# on 300 calls) from the columns.
+collision_examples() { # collision_examples EXPORT: the examples as SQL gives them
+	python3 - "$1" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+calls = db.execute("""SELECT correlationId AS id, globalTid & -16777216 AS p, rowid FROM
+    CUPTI_ACTIVITY_KIND_RUNTIME WHERE callchainId IS NULL AND eventClass != 67
+    AND correlationId IS NOT NULL AND correlationId != 0 AND globalTid IS NOT NULL""").fetchall()
+by_id = {}
+for i, p, row in calls:
+    by_id.setdefault(i, {}).setdefault(p, []).append(row)
+for i in sorted(k for k, v in by_id.items() if len(v) > 1)[:3]:
+    ps = sorted(by_id[i])
+    print(min(by_id[i][ps[0]]), i, len(ps), sum(len(r) for r in by_id[i].values()), ps[0], ps[1])
+PY
+}
+nstats_examples() { # nstats_examples JSON: the same from nstats check -f json
+	grep correlation_collisions "$1" | grep -o '"rowid":[0-9]*,"fields":{"correlationId":[^}]*}' |
+		sed -E 's/"rowid":([0-9]+),"fields":\{"correlationId":([0-9]+),"processes":([0-9]+),"calls":([0-9]+),"first globalPid":([0-9]+),"other globalPid":([0-9]+)\}/\1 \2 \3 \4 \5 \6/'
+}
+for name in collide collide-wide collide-300; do
+	[[ -f $WORK/$name.json ]] || continue
+	if ! diff <(collision_examples "$WORK/$name.sqlite") <(nstats_examples "$WORK/$name.json"); then
+		echo "FAIL $name: correlation_collisions' examples differ from SQL's (< SQL, > nstats)"
+		bad=1
+	fi
+done
+
 # --strict: 6 when something was found, 0 on a fixture where nothing is.
 "$NSTATS" check --strict -q "$WORK/dup.sqlite"
 rc=$?
