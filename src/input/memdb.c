@@ -630,7 +630,8 @@ static int by_corr(const void *x, const void *y)
  * have it. */
 static void calls_index(struct calls *c)
 {
-	qsort(c->v, c->n, sizeof *c->v, by_corr);
+	if (c->n > 1) /* none: v is NULL, which qsort may not take */
+		qsort(c->v, c->n, sizeof *c->v, by_corr);
 	size_t n = 0;
 	for (size_t i = 0; i < c->n; i++) {
 		if (n && c->v[n - 1].corr == c->v[i].corr) {

@@ -311,7 +311,7 @@ static enum nst_status list_dir(const char *dir, char ***names, size_t *n, struc
 			++*n;
 	}
 	closedir(dp);
-	if (s == NST_OK)
+	if (s == NST_OK && *n > 1) /* none: names is NULL, which qsort may not take */
 		qsort(*names, *n, sizeof **names, by_path);
 	return s;
 }
@@ -349,7 +349,8 @@ enum nst_status nst_report_dir_open(const char *const *dirs, size_t n,
 		nst_report_dir_close(d);
 		return s;
 	}
-	qsort(d->r, d->n, sizeof *d->r, by_name);
+	if (d->n > 1)
+		qsort(d->r, d->n, sizeof *d->r, by_name);
 	*out = d;
 	return NST_OK;
 }
