@@ -122,19 +122,6 @@ static inline size_t varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
 	return 9;
 }
 
-/* Bytes of a value of serial type t; false for the reserved types. */
-static inline bool type_size(uint64_t t, uint64_t *size)
-{
-	static const uint8_t small[10] = { 0, 1, 2, 3, 4, 6, 8, 8, 0, 0 };
-	if (t < 10)
-		*size = small[t];
-	else if (t >= 12)
-		*size = (t - 12) / 2;
-	else
-		return false;
-	return true;
-}
-
 /* Bytes of a value of each serial type a header byte holds alone (below
  * 128); STOP for 10 and 11, which no value has, and for a byte that
  * starts a longer varint: decode leaves both to type_size and varint. */
@@ -145,6 +132,15 @@ enum { STOP = 0x80 };
 #define SZ64(t) SZ8(t), SZ8(t + 8), SZ8(t + 16), SZ8(t + 24), SZ8(t + 32), SZ8(t + 40), \
 		SZ8(t + 48), SZ8(t + 56)
 static const uint8_t ONE_BYTE_SIZE[256] = { SZ64(0), SZ64(64), SZ64(128), SZ64(192) };
+
+/* Bytes of a value of serial type t; false for the reserved types. */
+static inline bool type_size(uint64_t t, uint64_t *size)
+{
+	if (t == 10 || t == 11)
+		return false;
+	*size = t < 12 ? ONE_BYTE_SIZE[t] : (t - 12) / 2;
+	return true;
+}
 
 /* A big-endian 8-byte load at p: the page buffers end in SLACK bytes,
  * so it serves values of every size. */
