@@ -36,10 +36,10 @@ const struct cli_env cli_environment[] = {
 		"their bytes a row), each column widened to 64 bits, each report run and\n"
 		"each finding of check, on standard error." },
 	[ENV_READ_THREADS] = { "NSTATS_READ_THREADS",
-		"1 reads every table on one thread, and writes the sections of a page\n"
-		"one after another; by default two tables are read at a time, each on\n"
-		"its own thread and connection, and two sections of a page are written\n"
-		"at a time." },
+		"How many threads read tables at once, 1 to 64, each on its own\n"
+		"connection, a big table cut among them by its pages; 0 or unset: one a\n"
+		"processor nstats may run on (taskset), at most 16.  1 also writes the\n"
+		"sections of a page one after another (by default two at a time)." },
 	[ENV_READER] = { "NSTATS_READER",
 		"sqlite reads every table through SQLite; by default tables are read\n"
 		"straight from the export's pages where the file allows (NSTATS_TIMING\n"
@@ -89,10 +89,25 @@ static uint64_t memory_limit(void)
 	return v && parse_size(v, &n) ? n : 0;
 }
 
+/* NSTATS_READ_THREADS as a count; 0 (the default) when unset or empty
+ * (cli_environment_ok refused any other value). */
+static int read_threads(void)
+{
+	const char *v = getenv(cli_environment[ENV_READ_THREADS].name);
+	uint64_t n = 0;
+	return v && parse_size(v, &n) && n <= 64 ? (int)n : 0;
+}
+
 bool cli_environment_ok(void)
 {
-	const char *name = cli_environment[ENV_MEMORY].name, *v = getenv(name);
+	const char *name = cli_environment[ENV_READ_THREADS].name, *v = getenv(name);
 	uint64_t n;
+	if (v && *v && (strspn(v, "0123456789") != strlen(v) || !parse_size(v, &n) || n > 64)) {
+		cli_error("%s='%s' is not a number of threads from 1 to 64 (0: the default)", name, v);
+		return false;
+	}
+	name = cli_environment[ENV_MEMORY].name;
+	v = getenv(name);
 	if (v && *v && (!parse_size(v, &n) || n == 0)) {
 		cli_error("%s='%s' is not a size: a number of bytes, or with K, M or G after it", name,
 			  v);
@@ -103,11 +118,10 @@ bool cli_environment_ok(void)
 
 void cli_export_options(struct nst_options *o, bool quiet)
 {
-	const char *threads = getenv(cli_environment[ENV_READ_THREADS].name);
 	const char *reader = getenv(cli_environment[ENV_READER].name);
 	*o = (struct nst_options){
 		.version = NST_API_VERSION,
-		.read_threads = threads && strcmp(threads, "1") == 0 ? 1 : 0,
+		.read_threads = read_threads(),
 		.sqlite_reader = reader && strcmp(reader, "sqlite") == 0,
 		.memory_limit = memory_limit(),
 		.timing = getenv(cli_environment[ENV_TIMING].name) ? show_timing : NULL,

@@ -91,4 +91,31 @@ typedef int (*nst_page_row_fn)(void *arg, const struct nst_page_cell *cells);
 int nst_db_scan_pages(struct nst_db *db, const char *table, const char *const *cols, size_t n,
 		      nst_page_row_fn fn, void *arg);
 
+/* A table's b-tree cut into parts for readers on several threads: each
+ * part is a run of sibling subtrees, in rowid order, whose rowids all lie
+ * in (lo, hi] (no bound below for the first part, none above for the
+ * last).  Planning reads only interior pages near the root. */
+struct nst_page_part {
+	size_t first, n; /* its subtrees: pages[first .. first + n) */
+	int64_t lo, hi;
+	bool has_lo, has_hi;
+};
+struct nst_page_plan {
+	uint32_t *pages; /* subtree roots, in rowid order, all `depth` levels down */
+	int depth;
+	struct nst_page_part *parts;
+	size_t nparts;
+};
+
+/* Cuts table into at most `parts` parts (fewer for a small tree, one
+ * for a tree that is a single leaf); NST_PAGES_UNSUPPORTED when its pages
+ * are not what nst_db_scan_pages reads. */
+int nst_db_plan_pages(struct nst_db *db, const char *table, size_t parts,
+		      struct nst_page_plan *plan);
+void nst_page_plan_free(struct nst_page_plan *plan);
+/* nst_db_scan_pages of part k of plan alone: its rows, in rowid order; a
+ * row outside the part's bounds makes it NST_PAGES_UNSUPPORTED. */
+int nst_db_scan_part(struct nst_db *db, const char *table, const char *const *cols, size_t n,
+		     const struct nst_page_plan *plan, size_t k, nst_page_row_fn fn, void *arg);
+
 #endif

@@ -237,8 +237,10 @@ struct walk {
 	uint64_t *types;
 	uint32_t *at;
 	uint64_t visited;
-	bool any;        /* a row was read: last is its rowid */
+	bool any;        /* a row was read, or the part has a lower bound: last */
 	int64_t last;
+	bool has_hi;     /* a part's rows end at hi */
+	int64_t hi;
 };
 
 /* The page's header (after the file header on page 1) and its cell
@@ -271,7 +273,7 @@ static int leaf(struct walk *w, const uint8_t *buf, const uint8_t *h, size_t nce
 			return NST_PAGES_UNSUPPORTED;
 		/* rowids ascend through a table's leaves: one that does not is a
 		 * damaged tree */
-		if ((w->any && (int64_t)rowid <= w->last) ||
+		if ((w->any && (int64_t)rowid <= w->last) || (w->has_hi && (int64_t)rowid > w->hi) ||
 		    !decode(w->lay, p + a + b, size, (int64_t)rowid, w->cells, w->types, w->at))
 			return NST_PAGES_UNSUPPORTED;
 		w->any = true;
@@ -345,18 +347,31 @@ static bool lay_out(const struct db_table *t, const char *const *cols, struct la
 	return stored > 0;
 }
 
-int nst_db_scan_pages(struct nst_db *db, const char *table, const char *const *cols, size_t n,
-		      nst_page_row_fn fn, void *arg)
+/* The layout of cols in table and the file, ready to walk; false when
+ * the pages are not read here. */
+static bool open_table(struct nst_db *db, const char *table, const char *const *cols, size_t n,
+		       struct layout *lay, struct file *f, const struct db_table **t)
 {
-	struct layout lay = { .field = malloc((n ? n : 1) * sizeof *lay.field), .n = n };
-	struct file f = { .fd = -1 };
-	const struct db_table *t = db->uri ? nst_db_probed_table(db, table) : NULL;
-	int rc = NST_PAGES_UNSUPPORTED;
-	if (!lay.field || !t || t->root <= 0 || !t->complete || !lay_out(t, cols, &lay) ||
-	    !open_file(db->path, &f)) {
-		free(lay.field);
-		return rc;
-	}
+	*lay = (struct layout){ .field = malloc((n ? n : 1) * sizeof *lay->field), .n = n };
+	f->fd = -1;
+	*t = db->uri ? nst_db_probed_table(db, table) : NULL;
+	if (lay->field && *t && (*t)->root > 0 && (*t)->complete && lay_out(*t, cols, lay) &&
+	    open_file(db->path, f))
+		return true;
+	free(lay->field);
+	return false;
+}
+
+/* The subtrees pages[0..npages), `depth` levels down, in rowid order. */
+static int scan_trees(struct nst_db *db, const char *table, const char *const *cols, size_t n,
+		      const uint32_t *pages, size_t npages, int depth,
+		      const struct nst_page_part *bounds, nst_page_row_fn fn, void *arg)
+{
+	struct layout lay;
+	struct file f;
+	const struct db_table *t;
+	if (!open_table(db, table, cols, n, &lay, &f, &t))
+		return NST_PAGES_UNSUPPORTED;
 	size_t nf = (size_t)lay.max_field + 1;
 	struct walk w = {
 		.f = &f, .lay = &lay, .fn = fn, .arg = arg,
@@ -364,11 +379,18 @@ int nst_db_scan_pages(struct nst_db *db, const char *table, const char *const *c
 		.types = malloc((nf ? nf : 1) * sizeof *w.types),
 		.at = malloc((nf ? nf : 1) * sizeof *w.at),
 	};
+	if (bounds) {
+		w.any = bounds->has_lo;
+		w.last = bounds->lo;
+		w.has_hi = bounds->has_hi;
+		w.hi = bounds->hi;
+	}
 	bool ready = w.cells && w.types && w.at;
 	for (int d = 0; ready && d < MAX_DEPTH; d++)
 		ready = (w.buf[d] = calloc(1, f.page_size + SLACK)) != NULL;
-	if (ready)
-		rc = descend(&w, (uint64_t)t->root, 0);
+	int rc = ready ? NST_PAGES_OK : NST_PAGES_UNSUPPORTED;
+	for (size_t i = 0; rc == NST_PAGES_OK && i < npages; i++)
+		rc = descend(&w, pages ? pages[i] : (uint64_t)t->root, depth);
 	for (int d = 0; d < MAX_DEPTH; d++)
 		free(w.buf[d]);
 	free(w.cells);
@@ -377,4 +399,165 @@ int nst_db_scan_pages(struct nst_db *db, const char *table, const char *const *c
 	free(lay.field);
 	close(f.fd);
 	return rc;
+}
+
+int nst_db_scan_pages(struct nst_db *db, const char *table, const char *const *cols, size_t n,
+		      nst_page_row_fn fn, void *arg)
+{
+	return scan_trees(db, table, cols, n, NULL, 1, 0, NULL, fn, arg);
+}
+
+int nst_db_scan_part(struct nst_db *db, const char *table, const char *const *cols, size_t n,
+		     const struct nst_page_plan *plan, size_t k, nst_page_row_fn fn, void *arg)
+{
+	if (k >= plan->nparts)
+		return NST_PAGES_UNSUPPORTED;
+	const struct nst_page_part *p = &plan->parts[k];
+	return scan_trees(db, table, cols, n, plan->pages + p->first, p->n, plan->depth, p, fn,
+			  arg);
+}
+
+/* ---- a table cut into parts ------------------------------------------------------- */
+
+/* One level of subtrees: their pages and the greatest rowid each may hold
+ * (none for the rightmost). */
+struct level {
+	uint32_t *page;
+	int64_t *bound;
+	bool *bounded;
+	size_t n, cap;
+};
+
+static void level_free(struct level *l)
+{
+	free(l->page);
+	free(l->bound);
+	free(l->bounded);
+	*l = (struct level){ 0 };
+}
+
+/* One more subtree; its bound must be above the one before it. */
+static bool level_add(struct level *l, uint32_t page, bool bounded, int64_t bound)
+{
+	if (l->n && (!l->bounded[l->n - 1] || (bounded && bound <= l->bound[l->n - 1])))
+		return false;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		uint32_t *p = realloc(l->page, cap * sizeof *p);
+		if (p)
+			l->page = p;
+		int64_t *b = realloc(l->bound, cap * sizeof *b);
+		if (b)
+			l->bound = b;
+		bool *d = realloc(l->bounded, cap * sizeof *d);
+		if (d)
+			l->bounded = d;
+		if (!p || !b || !d)
+			return false;
+		l->cap = cap;
+	}
+	l->page[l->n] = page;
+	l->bound[l->n] = bound;
+	l->bounded[l->n++] = bounded;
+	return true;
+}
+
+/* The children of interior page `page` (bounded by the parent's bound)
+ * appended to next; 0 when the page is a leaf, -1 when it breaks a rule. */
+static int expand(const struct file *f, uint32_t page, uint8_t *buf, bool bounded, int64_t bound,
+		  struct level *next)
+{
+	struct walk w = { .f = f };
+	size_t ncells;
+	int type;
+	const uint8_t *h;
+	if (!read_page(f, page, buf) || !(h = page_header(&w, page, buf, &ncells, &type)))
+		return -1;
+	if (type == LEAF)
+		return 0;
+	for (size_t i = 0; i < ncells; i++) {
+		uint32_t off = be16(h + 12 + 2 * i);
+		uint64_t key;
+		if (off < 12 || off + 4 >= f->usable ||
+		    !varint(buf + off + 4, buf + f->usable, &key) ||
+		    (bounded && (int64_t)key > bound) || !level_add(next, be32(buf + off), true, (int64_t)key))
+			return -1;
+	}
+	return level_add(next, be32(h + 8), bounded, bound) ? 1 : -1;
+}
+
+/* The subtrees of the first level below the root that has at least
+ * `want` of them, or the leaves' parents' when none has. */
+static int plan_level(const struct file *f, uint32_t root, size_t want, struct level *out,
+		      int *depth)
+{
+	uint8_t *buf = calloc(1, f->page_size + SLACK);
+	struct level cur = { 0 };
+	int rc = buf && level_add(&cur, root, false, 0) ? NST_PAGES_OK : NST_PAGES_UNSUPPORTED;
+	*depth = 0;
+	while (rc == NST_PAGES_OK && cur.n < want && *depth < MAX_DEPTH - 1) {
+		struct level next = { 0 };
+		int got = 1;
+		for (size_t i = 0; got == 1 && i < cur.n; i++)
+			got = expand(f, cur.page[i], buf, cur.bounded[i], cur.bound[i], &next);
+		if (got == 1) {
+			level_free(&cur);
+			cur = next;
+			++*depth;
+			continue;
+		}
+		level_free(&next);
+		if (got < 0)
+			rc = NST_PAGES_UNSUPPORTED;
+		break; /* leaves: cur is as deep as it goes */
+	}
+	free(buf);
+	*out = cur;
+	return rc;
+}
+
+int nst_db_plan_pages(struct nst_db *db, const char *table, size_t parts,
+		      struct nst_page_plan *plan)
+{
+	*plan = (struct nst_page_plan){ 0 };
+	struct layout lay;
+	struct file f;
+	const struct db_table *t;
+	if (parts < 1 || !open_table(db, table, NULL, 0, &lay, &f, &t))
+		return NST_PAGES_UNSUPPORTED;
+	free(lay.field);
+	/* a few subtrees a part, so that the parts come out about even */
+	struct level l = { 0 };
+	int rc = t->root <= UINT32_MAX ? plan_level(&f, (uint32_t)t->root, 4 * parts, &l, &plan->depth)
+				       : NST_PAGES_UNSUPPORTED;
+	close(f.fd);
+	if (rc != NST_PAGES_OK) {
+		level_free(&l);
+		return rc;
+	}
+	plan->nparts = parts < l.n ? parts : l.n;
+	plan->parts = calloc(plan->nparts, sizeof *plan->parts);
+	plan->pages = l.page;
+	l.page = NULL;
+	for (size_t k = 0; plan->parts && k < plan->nparts; k++) {
+		size_t first = k * l.n / plan->nparts, end = (k + 1) * l.n / plan->nparts;
+		plan->parts[k] = (struct nst_page_part){
+			.first = first, .n = end - first,
+			.has_lo = first > 0, .lo = first > 0 ? l.bound[first - 1] : 0,
+			.has_hi = l.bounded[end - 1], .hi = l.bound[end - 1],
+		};
+	}
+	level_free(&l);
+	if (!plan->parts) {
+		nst_page_plan_free(plan);
+		return NST_PAGES_UNSUPPORTED;
+	}
+	return NST_PAGES_OK;
+}
+
+void nst_page_plan_free(struct nst_page_plan *plan)
+{
+	free(plan->pages);
+	free(plan->parts);
+	*plan = (struct nst_page_plan){ 0 };
 }

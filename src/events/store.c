@@ -1,7 +1,8 @@
-/* The store: columns read from the export, each table in one scan, two
- * tables at a time on two threads.  mmap(MAP_POPULATE) is Linux's;
+/* The store: columns read from the export, each table in one scan, or a
+ * big one in parts (docs/internals.md, A big table in parts), on as many
+ * reader threads as there are processors.  mmap(MAP_POPULATE) is Linux's;
  * elsewhere columns come from malloc. */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE /* sched_getaffinity */
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -9,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -37,6 +40,9 @@ struct ev_col {
 	int32_t *i32;
 	const char **s;
 	struct text_memo *memo; /* while a text column is read (intern_text) */
+	/* A part's column of a table read in parts (read_part): where widen
+	 * puts its int64 cells, in the table's array. */
+	int64_t *wide_room;
 	size_t mapped; /* bytes of i or i32 when it came from mmap, else 0 */
 	struct nst_col pub;
 	/* The int64 copy nst_ev_i64() asked of a 32-bit column once it was
@@ -55,6 +61,7 @@ struct ev_table {
 	bool sized;           /* expected is known (rows_to_expect) */
 	size_t expected;
 	bool empty;           /* sized, and no row at all: nothing to read */
+	int64_t first_rowid;  /* sized and expected: its least rowid */
 	bool planned;         /* a job declared it: last_user is known */
 	size_t last_user;     /* the last job to declare it (nst_ev_plan) */
 	struct ev_table *next;
@@ -365,6 +372,13 @@ static int widen(struct ev_col *c, size_t used, size_t cap)
 {
 	if (c->i)
 		return 0;
+	if (c->wide_room) {
+		for (size_t r = 0; r < used; r++)
+			c->wide_room[r] = nst_col_at(&c->pub, r);
+		c->i = c->wide_room;
+		publish(c);
+		return 0;
+	}
 	size_t mapped;
 	int64_t *i = wide_copy(c, used, cap, &mapped);
 	if (!i)
@@ -665,7 +679,7 @@ static char *select_sql(const struct ev_table *t, struct ev_col **load, size_t n
  * row count in every export nsys writes (rows are never deleted).  Sizing
  * up front avoids growing (and copying) every column while reading.
  * A span that is absurd for the file falls back to growing. */
-static size_t expected_rows(const struct reader *rd, const struct ev_table *t, bool *empty)
+static size_t expected_rows(const struct reader *rd, struct ev_table *t, bool *empty)
 {
 	char sql[256];
 	/* Two subqueries: SQLite finds a lone min() or max() of the rowid at
@@ -683,8 +697,10 @@ static size_t expected_rows(const struct reader *rd, const struct ev_table *t, b
 		 sqlite3_column_type(st, 1) == SQLITE_NULL;
 	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER) {
 		int64_t lo = sqlite3_column_int64(st, 0), hi = sqlite3_column_int64(st, 1);
-		if (lo >= 0 && hi >= lo && hi - lo < ((int64_t)1 << 28))
+		if (lo >= 0 && hi >= lo && hi - lo < ((int64_t)1 << 28)) {
 			n = (size_t)(hi - lo + 1);
+			t->first_rowid = lo;
+		}
 	}
 	sqlite3_finalize(st);
 	return n;
@@ -750,7 +766,12 @@ struct scan_state {
 	size_t nload, n, cap, expected;
 	struct nst_error *err;
 	enum nst_status s;
+	struct split *split; /* part `part` of a table read in parts, else NULL */
+	const struct nst_page_plan *plan; /* the split's */
+	size_t part, shown;  /* rows of the table read when progress last showed */
 };
+
+static void part_progress(struct scan_state *sc);
 
 /* Room for one more row; after it, progress and the caller's Ctrl-C. */
 static enum nst_status make_room(struct scan_state *sc)
@@ -767,7 +788,10 @@ static enum nst_status make_room(struct scan_state *sc)
 static enum nst_status row_done(struct scan_state *sc)
 {
 	sc->n++;
-	show_progress(sc->ev, sc->rd, sc->t, sc->n, sc->expected);
+	if (!sc->split)
+		show_progress(sc->ev, sc->rd, sc->t, sc->n, sc->expected);
+	else if ((sc->n & 0xFFFF) == 0)
+		part_progress(sc);
 	if ((sc->n & 0xFFFF) == 0 && interrupted(sc->ev))
 		return nst_fail(sc->err, NST_ERR_INTERRUPTED, "%s: interrupted reading %s",
 				nst_db_path(sc->ev->base.db), sc->t->name);
@@ -826,6 +850,9 @@ static int page_text(struct scan_state *sc, struct ev_col *c, const struct nst_p
 static int page_row(void *arg, const struct nst_page_cell *cells)
 {
 	struct scan_state *sc = arg;
+	/* a part's room is the rowids it may hold: never more rows */
+	if (sc->split && sc->n >= sc->cap)
+		return NST_PAGES_UNSUPPORTED;
 	sc->s = make_room(sc);
 	for (size_t k = 0; sc->s == NST_OK && k < sc->nload; k++) {
 		struct ev_col *c = sc->load[k];
@@ -855,9 +882,11 @@ static bool scan_pages(struct scan_state *sc)
 	const char **cols = malloc((sc->nload ? sc->nload : 1) * sizeof *cols);
 	for (size_t k = 0; cols && k < sc->nload; k++)
 		cols[k] = sc->load[k]->name;
-	int rc = cols ? nst_db_scan_pages(sc->ev->base.db, sc->t->name, cols,
-					  sc->nload, page_row, sc)
-		      : NST_PAGES_UNSUPPORTED;
+	struct nst_db *db = sc->ev->base.db;
+	int rc = !cols ? NST_PAGES_UNSUPPORTED
+		 : sc->split ? nst_db_scan_part(db, sc->t->name, cols, sc->nload,
+						sc->plan, sc->part, page_row, sc)
+			     : nst_db_scan_pages(db, sc->t->name, cols, sc->nload, page_row, sc);
 	free(cols);
 	if (rc == NST_PAGES_UNSUPPORTED) {
 		sc->n = 0;
@@ -942,16 +971,458 @@ static enum nst_status load(struct ev_store *ev, struct ev_table *t,
 	return load_with(ev, &rd, t, extra, err);
 }
 
-/* ---- reading every wanted table up front, two at a time ------------------ */
+/* ---- a big table read in parts, on several threads ------------------------------ */
 
-struct batch {
-	struct ev_store *ev;
-	struct reader rd;
-	struct ev_table **tables;
-	size_t n;
-	struct nst_error err;
-	enum nst_status status;
+/* A table of this many rows is cut into parts of at least PART_ROWS. */
+#define SPLIT_ROWS (1u << 20)
+#define PART_ROWS (1u << 19)
+
+/* A column of a table read in parts: the arrays each part writes its own
+ * rows of, at both widths until the merge knows which the column needs
+ * (a part's rows are placed by their rowids: part k's first row goes
+ * where its least possible rowid would). */
+struct room {
+	int32_t *i32;
+	int64_t *i64;
+	const char **s;
+	size_t m32, m64;
 };
+
+struct part {
+	size_t row0, slot, n;  /* its rows go to row0 .. row0 + slot; n were read */
+	struct ev_col *cols;   /* its own columns over the rooms */
+	enum nst_status s;
+	bool paged;            /* read from its pages to the end */
+	struct nst_error err;
+};
+
+struct split {
+	struct ev_table *t;
+	struct ev_col **load; /* the table's columns being read */
+	size_t nload;
+	struct room *rooms;
+	struct nst_page_plan plan;
+	struct part *parts;
+	size_t left;          /* parts not read yet (the pool's lock): the last merges */
+	size_t task;          /* the pool's task of its first part */
+	_Atomic size_t read;  /* rows read by every part, for progress */
+	double t0;
+};
+
+static void release_rooms(struct split *sp)
+{
+	for (size_t k = 0; sp->rooms && k < sp->nload; k++) {
+		struct room *r = &sp->rooms[k];
+		if (r->i32)
+			release_cells(r->i32, r->m32);
+		if (r->i64)
+			release_cells(r->i64, r->m64);
+		free(r->s);
+		*r = (struct room){ 0 };
+	}
+}
+
+static void split_free(struct split *sp)
+{
+	if (!sp)
+		return;
+	release_rooms(sp);
+	for (size_t p = 0; sp->parts && p < sp->plan.nparts; p++)
+		free(sp->parts[p].cols);
+	nst_page_plan_free(&sp->plan);
+	free(sp->parts);
+	free(sp->rooms);
+	free(sp->load);
+	free(sp);
+}
+
+/* Where part p's rows go: the rowids it may hold, (lo, hi] of the plan
+ * within the table's, from row first_rowid on.  The bounds become the
+ * table's, so that the reader refuses a row outside them. */
+static void place_part(struct split *sp, size_t p)
+{
+	struct nst_page_part *b = &sp->plan.parts[p];
+	int64_t first = sp->t->first_rowid, last = first + (int64_t)sp->t->expected - 1;
+	int64_t lo = b->has_lo && b->lo > first - 1 ? b->lo : first - 1;
+	int64_t hi = b->has_hi && b->hi < last ? b->hi : last;
+	*b = (struct nst_page_part){ .first = b->first, .n = b->n, .lo = lo, .hi = hi,
+				     .has_lo = true, .has_hi = true };
+	size_t row0 = (size_t)(lo + 1 - first);
+	sp->parts[p].row0 = row0 < sp->t->expected ? row0 : sp->t->expected;
+	sp->parts[p].slot = hi > lo ? (size_t)(hi - lo) : 0;
+}
+
+/* The rooms, and each part's columns over them. */
+static bool make_rooms(struct split *sp)
+{
+	size_t rows = sp->t->expected, nparts = sp->plan.nparts;
+	if (!(sp->rooms = calloc(sp->nload, sizeof *sp->rooms)) ||
+	    !(sp->parts = calloc(nparts, sizeof *sp->parts)))
+		return false;
+	for (size_t k = 0; k < sp->nload; k++) {
+		struct room *r = &sp->rooms[k];
+		bool ok = sp->load[k]->text
+				  ? (r->s = malloc(rows * sizeof *r->s)) != NULL
+				  : (r->i32 = alloc_cells(rows, sizeof *r->i32, &r->m32)) &&
+					    (r->i64 = alloc_cells(rows, sizeof *r->i64, &r->m64));
+		if (!ok)
+			return false;
+	}
+	for (size_t p = 0; p < nparts; p++) {
+		struct part *pt = &sp->parts[p];
+		place_part(sp, p);
+		if (!(pt->cols = calloc(sp->nload, sizeof *pt->cols)))
+			return false;
+		for (size_t k = 0; k < sp->nload; k++) {
+			const struct ev_col *c = sp->load[k];
+			struct room *r = &sp->rooms[k];
+			pt->cols[k] = (struct ev_col){
+				.name = c->name, .text = c->text, .is_time = c->is_time,
+				.null_ok = c->null_ok, .seq = !c->text,
+				.i32 = r->i32 ? r->i32 + pt->row0 : NULL,
+				.wide_room = r->i64 ? r->i64 + pt->row0 : NULL,
+				.s = r->s ? r->s + pt->row0 : NULL,
+			};
+		}
+	}
+	return true;
+}
+
+/* t in `parts` parts when it is big enough and its pages allow, its
+ * columns to read emptied; NULL to read it whole. */
+static struct split *plan_split(struct ev_store *ev, struct ev_table *t, size_t parts)
+{
+	const struct nst_options *o = ev->base.hooks;
+	struct reader rd = { nst_db_handle(ev->base.db), NULL, false };
+	size_t rows = rows_to_expect(&rd, t);
+	if (rows / PART_ROWS < parts)
+		parts = rows / PART_ROWS;
+	if (parts < 2 || rows < SPLIT_ROWS || (o->version >= 4 && o->sqlite_reader))
+		return NULL;
+	struct split *sp = calloc(1, sizeof *sp);
+	if (!sp || !(sp->load = malloc(t->ncols * sizeof *sp->load))) {
+		free(sp);
+		return NULL;
+	}
+	sp->t = t;
+	for (size_t c = 0; c < t->ncols; c++) {
+		struct ev_col *col = t->cols[c];
+		if (!col->loaded && col->present && col->wanted)
+			sp->load[sp->nload++] = col;
+	}
+	if (sp->nload == 0 || nst_db_plan_pages(ev->base.db, t->name, parts, &sp->plan) ||
+	    sp->plan.nparts < 2 || !make_rooms(sp)) {
+		split_free(sp);
+		return NULL;
+	}
+	for (size_t k = 0; k < sp->nload; k++)
+		forget_col(sp->load[k]);
+	sp->left = sp->plan.nparts;
+	return sp;
+}
+
+/* The table's rows read so far, shown by the thread that may show them. */
+static void part_progress(struct scan_state *sc)
+{
+	size_t all = atomic_fetch_add(&sc->split->read, 0x10000) + 0x10000;
+	if (all >> 20 != sc->shown >> 20 && shows_progress(sc->ev, sc->rd, sc->expected)) {
+		sc->shown = all;
+		sc->ev->base.hooks->progress(sc->ev->base.hooks->arg, sc->t->name, all, sc->expected,
+					     false);
+	}
+}
+
+static void read_part(struct ev_store *ev, const struct reader *rd, struct split *sp, size_t p)
+{
+	struct part *pt = &sp->parts[p];
+	struct ev_col **load = malloc(sp->nload * sizeof *load);
+	if (!load) {
+		pt->s = nst_fail(&pt->err, NST_ERR_NOMEM, "out of memory");
+		return;
+	}
+	for (size_t k = 0; k < sp->nload; k++)
+		load[k] = &pt->cols[k];
+	struct scan_state sc = {
+		.ev = ev, .rd = rd, .t = sp->t, .load = load, .nload = sp->nload,
+		.cap = pt->slot, .expected = sp->t->expected, .err = &pt->err,
+		.split = sp, .plan = &sp->plan, .part = p,
+	};
+	pt->paged = scan_pages(&sc);
+	pt->s = sc.s;
+	pt->n = sc.n;
+	forget_texts(load, sp->nload);
+	free(load);
+	if (sc.shown)
+		end_progress(ev, rd, sp->t, sp->t->expected, sp->t->expected);
+}
+
+/* Row r of part p's column k. */
+static int64_t part_at(const struct split *sp, size_t p, size_t k, size_t r)
+{
+	return nst_col_at(&sp->parts[p].cols[k].pub, r);
+}
+
+/* Whether column k is one run over the whole table, as a single scan
+ * would have kept it (store_int's in_run): *base, *step when so. */
+static bool one_run(const struct split *sp, size_t k, int64_t *base, int64_t *step)
+{
+	size_t g = 0;
+	bool first = true, second = true;
+	for (size_t p = 0; p < sp->plan.nparts; p++) {
+		const struct part *pt = &sp->parts[p];
+		if (pt->n == 0)
+			continue;
+		if (!pt->cols[k].seq)
+			return false;
+		if (first)
+			*base = part_at(sp, p, k, 0);
+		if (second && g + pt->n > 1) {
+			int64_t v = part_at(sp, p, k, first ? 1 : 0);
+			*step = v == *base ? 0 : 1;
+			second = false;
+		}
+		first = false;
+		/* a run part is linear: right at its two ends, right throughout */
+		for (size_t r = 0; r < pt->n; r += pt->n - 1 ? pt->n - 1 : 1) {
+			int64_t want = second ? *base : (int64_t)((uint64_t)*base + (uint64_t)*step * (g + r));
+			if (part_at(sp, p, k, r) != want ||
+			    (!second && *step && (*base == NST_NULL_I64 || want == NST_NULL_I64)))
+				return false;
+		}
+		g += pt->n;
+	}
+	if (second)
+		*step = 0;
+	return true;
+}
+
+/* The first value of column k that is not NULL; false when every one is. */
+static bool first_value(const struct split *sp, size_t k, int64_t *v)
+{
+	for (size_t p = 0; p < sp->plan.nparts; p++)
+		for (size_t r = 0; r < sp->parts[p].n; r++)
+			if ((*v = part_at(sp, p, k, r)) != NST_NULL_I64)
+				return true;
+	return false;
+}
+
+/* Whether part p's column k, at 32 bits or a run, fits 32 bits from base. */
+static bool part_fits_32(const struct split *sp, size_t p, size_t k, int64_t base)
+{
+	const struct ev_col *c = &sp->parts[p].cols[k];
+	size_t n = sp->parts[p].n;
+	if (c->seq) {
+		int64_t a = part_at(sp, p, k, 0), b = part_at(sp, p, k, n - 1);
+		return (a == NST_NULL_I64 || fits_32(base, a)) && (b == NST_NULL_I64 || fits_32(base, b));
+	}
+	if (!c->has_base) /* NULLs only */
+		return true;
+	int32_t lo = INT32_MAX, hi = INT32_MIN;
+	for (size_t r = 0; r < n; r++) {
+		int32_t v = c->i32[r];
+		if (v == NST_NULL_I32)
+			continue;
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	return lo > hi || (fits_32(base, c->pub.base + lo) && fits_32(base, c->pub.base + hi));
+}
+
+/* Part p's column k as 32-bit offsets from base (it fits). */
+static void rebase_32(struct split *sp, size_t p, size_t k, int64_t base)
+{
+	struct ev_col *c = &sp->parts[p].cols[k];
+	size_t n = sp->parts[p].n;
+	if (c->seq) {
+		for (size_t r = 0; r < n; r++) {
+			int64_t v = part_at(sp, p, k, r);
+			c->i32[r] = v == NST_NULL_I64 ? NST_NULL_I32 : (int32_t)(v - base);
+		}
+		return;
+	}
+	int64_t d = c->pub.base - base;
+	for (size_t r = 0; c->has_base && d && r < n; r++)
+		if (c->i32[r] != NST_NULL_I32)
+			c->i32[r] = (int32_t)(c->i32[r] + d);
+}
+
+/* The parts' rows made one run from row 0, where some part held fewer
+ * rows than its rowids left room for. */
+static void close_gaps(const struct split *sp, void *cells, size_t size)
+{
+	size_t g = 0;
+	for (size_t p = 0; p < sp->plan.nparts; p++) {
+		const struct part *pt = &sp->parts[p];
+		if (pt->row0 != g && pt->n)
+			memmove((char *)cells + g * size, (char *)cells + pt->row0 * size, pt->n * size);
+		g += pt->n;
+	}
+}
+
+/* Column k as one column: a run, 32-bit offsets from its first value
+ * when every value fits, else int64 (what one scan would have made). */
+static void merge_ints(struct split *sp, size_t k)
+{
+	struct ev_col *c = sp->load[k];
+	struct room *r = &sp->rooms[k];
+	int64_t base = 0, step = 0;
+	if (one_run(sp, k, &base, &step)) {
+		c->seq = true;
+		c->step_known = true;
+		c->has_base = base != NST_NULL_I64;
+		c->pub.base = base;
+		c->pub.step = step;
+	} else {
+		c->has_base = first_value(sp, k, &base);
+		c->pub.base = base;
+		bool narrow = true;
+		for (size_t p = 0; p < sp->plan.nparts; p++)
+			narrow = narrow && (sp->parts[p].n == 0 || (!sp->parts[p].cols[k].i &&
+								   part_fits_32(sp, p, k, base)));
+		for (size_t p = 0; p < sp->plan.nparts; p++) {
+			struct ev_col *pc = &sp->parts[p].cols[k];
+			if (narrow)
+				rebase_32(sp, p, k, base);
+			else if (!pc->i)
+				widen(pc, sp->parts[p].n, sp->parts[p].n);
+		}
+		close_gaps(sp, narrow ? (void *)r->i32 : (void *)r->i64,
+			   narrow ? sizeof *r->i32 : sizeof *r->i64);
+		if (!narrow) {
+			c->i = r->i64;
+			c->mapped = r->m64;
+			r->i64 = NULL;
+		}
+	}
+	if (!c->i) {
+		c->i32 = r->i32;
+		c->mapped = r->m32;
+		r->i32 = NULL;
+	}
+	publish(c);
+}
+
+static void merge_texts(struct split *sp, size_t k)
+{
+	close_gaps(sp, (void *)sp->rooms[k].s, sizeof *sp->rooms[k].s);
+	sp->load[k]->s = sp->rooms[k].s;
+	sp->rooms[k].s = NULL;
+}
+
+/* The parts, read, as the table's columns; the table read whole instead
+ * when a part could not be (it says what is wrong as one scan does). */
+static enum nst_status finish_split(struct ev_store *ev, const struct reader *rd,
+				    struct split *sp, struct nst_error *err)
+{
+	struct ev_table *t = sp->t;
+	size_t rows = 0;
+	bool whole = true;
+	for (size_t p = 0; p < sp->plan.nparts; p++) {
+		const struct part *pt = &sp->parts[p];
+		if (pt->s == NST_ERR_INTERRUPTED)
+			return (*err = pt->err, pt->s);
+		whole = whole && pt->paged && pt->s == NST_OK;
+		rows += pt->n;
+	}
+	if (!whole) {
+		release_rooms(sp);
+		return load_with(ev, rd, t, NULL, err);
+	}
+	if (t->loaded && rows != t->nrows)
+		return nst_fail(err, NST_ERR_DB, "%s: %s changed while it was read",
+				nst_db_path(ev->base.db), t->name);
+	double m0 = nst_seconds();
+	for (size_t k = 0; k < sp->nload; k++) {
+		if (sp->load[k]->text)
+			merge_texts(sp, k);
+		else
+			merge_ints(sp, k);
+		sp->load[k]->loaded = true;
+	}
+	release_rooms(sp);
+	t->nrows = rows;
+	t->loaded = true;
+	char how[96];
+	snprintf(how, sizeof how, "from its pages in %zu parts (merged in %.3f s)", sp->plan.nparts,
+		 nst_seconds() - m0);
+	note_timing(ev, t, sp->load, sp->nload, how, sp->t0);
+	return NST_OK;
+}
+
+/* ---- reading every wanted table up front, on several threads -------------------- */
+
+/* A table to read whole, or one part of a table read in parts. */
+struct task {
+	struct ev_table *t;
+	struct split *sp;
+	size_t part;
+	uint64_t weight;
+	size_t order;
+};
+
+/* The tasks, taken in order by every reader; the first to fail (in task
+ * order, whatever the threads' timing) is the read's error, and no task
+ * after it starts. */
+struct pool {
+	struct ev_store *ev;
+	struct task *tasks;
+	size_t n, next;
+	pthread_mutex_t lock;
+	size_t failed_at;
+	enum nst_status status;
+	struct nst_error err;
+};
+
+struct worker {
+	struct pool *pool;
+	struct reader rd;
+	struct nst_arena arena;
+	pthread_t thread;
+	bool started;
+};
+
+static void fail_task(struct pool *pl, size_t at, enum nst_status s, const struct nst_error *err)
+{
+	pthread_mutex_lock(&pl->lock);
+	if (at < pl->failed_at) {
+		pl->failed_at = at;
+		pl->status = s;
+		pl->err = *err;
+	}
+	pthread_mutex_unlock(&pl->lock);
+}
+
+static enum nst_status run_task(struct worker *w, struct task *tk, struct nst_error *err)
+{
+	struct pool *pl = w->pool;
+	if (!tk->sp)
+		return load_with(pl->ev, &w->rd, tk->t, NULL, err);
+	read_part(pl->ev, &w->rd, tk->sp, tk->part);
+	pthread_mutex_lock(&pl->lock);
+	bool last = --tk->sp->left == 0;
+	pthread_mutex_unlock(&pl->lock);
+	return last ? finish_split(pl->ev, &w->rd, tk->sp, err) : NST_OK;
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct pool *pl = w->pool;
+	for (;;) {
+		pthread_mutex_lock(&pl->lock);
+		size_t i = pl->next;
+		bool take = i < pl->n && i < pl->failed_at;
+		pl->next += take;
+		pthread_mutex_unlock(&pl->lock);
+		if (!take)
+			return NULL;
+		struct task *tk = &pl->tasks[i];
+		struct nst_error err = { 0 };
+		enum nst_status s = run_task(w, tk, &err);
+		if (s != NST_OK)
+			fail_task(pl, tk->sp ? tk->sp->task : i, s, &err);
+	}
+}
 
 static bool needs_read(const struct ev_table *t)
 {
@@ -963,14 +1434,7 @@ static bool needs_read(const struct ev_table *t)
 	return !t->loaded && t->ncols > 0;
 }
 
-static void *read_batch(void *arg)
-{
-	struct batch *b = arg;
-	b->status = NST_OK;
-	for (size_t i = 0; i < b->n && b->status == NST_OK; i++)
-		b->status = load_with(b->ev, &b->rd, b->tables[i], NULL, &b->err);
-	return NULL;
-}
+static size_t reader_threads(const struct nst_options *o);
 
 /* What reading t takes, roughly: its cells. */
 static uint64_t weight_of(struct ev_store *ev, struct ev_table *t)
@@ -979,44 +1443,27 @@ static uint64_t weight_of(struct ev_store *ev, struct ev_table *t)
 	return (uint64_t)rows_to_expect(&rd, t) * t->ncols + 1;
 }
 
-/* A second reader costs a connection (its schema parsed) and a thread,
- * about half a millisecond: it pays from about this many cells. */
-#define SECOND_READER_CELLS (1u << 18)
+/* A reader beyond the first costs a connection (its schema parsed) and a
+ * thread, about half a millisecond: one pays from about this many cells. */
+#define READER_CELLS (1u << 18)
 
-static bool worth_two(struct ev_store *ev, struct ev_table **all, size_t n)
+/* Readers for these tables: as many as asked for, one per READER_CELLS. */
+static size_t readers_for(struct ev_store *ev, struct ev_table **all, size_t n)
 {
 	uint64_t cells = 0;
 	for (size_t i = 0; i < n; i++)
 		cells += weight_of(ev, all[i]);
-	return cells >= SECOND_READER_CELLS;
+	size_t want = reader_threads(ev->base.hooks);
+	return cells / READER_CELLS + 1 < want ? (size_t)(cells / READER_CELLS + 1) : want;
 }
 
-/* The bigger tables first, each to the thread with less to read. */
-static void split(struct ev_store *ev, struct ev_table **all, size_t n,
-		  struct batch *a, struct batch *b)
+/* The biggest first (a stable order: ties keep the tables' order). */
+static int heavier_first(const void *a, const void *b)
 {
-	uint64_t weight[2] = { 0, 0 };
-	uint64_t *w = malloc((n ? n : 1) * sizeof *w);
-	for (size_t i = 0; w && i < n; i++)
-		w[i] = weight_of(ev, all[i]);
-	for (size_t done = 0; done < n; done++) {
-		size_t best = done;
-		for (size_t i = done; w && i < n; i++)
-			best = w[i] > w[best] ? i : best;
-		struct ev_table *t = all[best];
-		uint64_t tw = w ? w[best] : 1;
-		all[best] = all[done];
-		all[done] = t;
-		if (w) {
-			w[best] = w[done];
-			w[done] = tw;
-		}
-		int to = weight[1] < weight[0];
-		weight[to] += tw;
-		struct batch *bt = to ? b : a;
-		bt->tables[bt->n++] = t;
-	}
-	free(w);
+	const struct task *x = a, *y = b;
+	if (x->weight != y->weight)
+		return x->weight < y->weight ? 1 : -1;
+	return (x->order > y->order) - (x->order < y->order);
 }
 
 static const char *show_bytes(double v, char *buf, size_t size)
@@ -1072,59 +1519,107 @@ static enum nst_status fits_memory(struct ev_store *ev, struct ev_table **all, s
 			show_bytes(need, a, sizeof a), rows, show_bytes(limit, b, sizeof b));
 }
 
+/* One reader a processor this process may run on, at most 16, unless
+ * the caller said how many. */
+static size_t reader_threads(const struct nst_options *o)
+{
+	if (o->read_threads > 0)
+		return (size_t)o->read_threads;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef CPU_COUNT
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		n = CPU_COUNT(&set);
+#endif
+	return n < 1 ? 1 : n > 16 ? 16 : (size_t)n;
+}
+
+/* Every table to read as tasks, the big ones in parts, heaviest first. */
+static struct task *plan_tasks(struct ev_store *ev, struct ev_table **all, size_t n,
+			       size_t readers, size_t *ntasks)
+{
+	size_t cap = n * (readers > 1 ? readers : 1), k = 0;
+	struct task *tasks = malloc((cap ? cap : 1) * sizeof *tasks);
+	for (size_t i = 0; tasks && i < n; i++) {
+		uint64_t w = weight_of(ev, all[i]);
+		struct split *sp = readers > 1 ? plan_split(ev, all[i], readers) : NULL;
+		size_t parts = sp ? sp->plan.nparts : 1;
+		if (sp)
+			sp->t0 = nst_seconds();
+		for (size_t p = 0; p < parts; p++, k++)
+			tasks[k] = (struct task){ .t = all[i], .sp = sp, .part = p,
+						  .weight = w / parts, .order = k };
+	}
+	if (tasks)
+		qsort(tasks, k, sizeof *tasks, heavier_first);
+	for (size_t i = 0; tasks && i < k; i++)
+		if (tasks[i].sp && tasks[i].part == 0)
+			tasks[i].sp->task = i;
+	*ntasks = k;
+	return tasks;
+}
+
+static void free_tasks(struct task *tasks, size_t n)
+{
+	for (size_t i = 0; tasks && i < n; i++)
+		if (tasks[i].sp && tasks[i].part == 0)
+			split_free(tasks[i].sp);
+	free(tasks);
+}
+
+/* The tasks on `readers` threads, this one among them; the first failure. */
+static enum nst_status run_pool(struct ev_store *ev, struct task *tasks, size_t n, size_t readers,
+				struct nst_error *err)
+{
+	struct pool pl = { .ev = ev, .tasks = tasks, .n = n, .failed_at = SIZE_MAX };
+	struct worker *w = calloc(readers, sizeof *w);
+	if (!w || pthread_mutex_init(&pl.lock, NULL) != 0) {
+		free(w);
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	w[0] = (struct worker){ .pool = &pl, .rd = { nst_db_handle(ev->base.db), &ev->arena, true } };
+	for (size_t i = 1; i < readers; i++) {
+		w[i].pool = &pl;
+		w[i].rd = (struct reader){ nst_db_connect(ev->base.db), &w[i].arena, false };
+		w[i].started = w[i].rd.h && pthread_create(&w[i].thread, NULL, work, &w[i]) == 0;
+	}
+	work(&w[0]);
+	for (size_t i = 1; i < readers; i++) {
+		if (w[i].started)
+			pthread_join(w[i].thread, NULL);
+		sqlite3_close(w[i].rd.h);
+		nst_arena_adopt(&ev->arena, &w[i].arena);
+		nst_arena_release(&w[i].arena);
+	}
+	pthread_mutex_destroy(&pl.lock);
+	free(w);
+	return pl.status == NST_OK ? NST_OK : (*err = pl.err, pl.status);
+}
+
 static enum nst_status store_preload(struct nst_events *base, struct nst_error *err)
 {
 	struct ev_store *ev = (struct ev_store *)base;
-	size_t n = 0;
+	size_t n = 0, ntasks = 0;
 	for (struct ev_table *t = ev->tables; t; t = t->next)
 		n += needs_read(t);
 	struct ev_table **all = malloc((n ? n : 1) * sizeof *all);
-	struct ev_table **lists = malloc((n ? n : 1) * 2 * sizeof *lists);
-	sqlite3 *second = NULL;
-	struct nst_arena worker_arena = { 0 };
-	struct batch a = { .ev = ev, .rd = { nst_db_handle(ev->base.db), &ev->arena, true } };
-	struct batch b = { .ev = ev, .rd = { second, &worker_arena, false } };
-	enum nst_status s = NST_OK;
-	if (!all || !lists) {
-		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		goto out;
-	}
+	if (!all)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	n = 0;
 	for (struct ev_table *t = ev->tables; t; t = t->next)
 		if (needs_read(t))
 			all[n++] = t;
-	if ((s = fits_memory(ev, all, n, err)) != NST_OK)
-		goto out;
-	/* One thread asked for, or one table: the lazy path reads each table
-	 * when it is asked for. */
-	if (n < 2 || ev->base.hooks->read_threads == 1)
-		goto out;
-	if (worth_two(ev, all, n))
-		second = nst_db_connect(ev->base.db);
-	a.tables = lists;
-	b.tables = lists + n;
-	split(ev, all, n, &a, &b);
-	/* Too little to read for a second thread: the two batches one after
-	 * the other, so that the first table found broken is the same. */
-	pthread_t worker;
-	b.rd.h = second ? second : nst_db_handle(ev->base.db);
-	bool together = second && pthread_create(&worker, NULL, read_batch, &b) == 0;
-	read_batch(&a);
-	if (together)
-		pthread_join(worker, NULL);
-	else if (a.status == NST_OK)
-		read_batch(&b);
-	nst_arena_adopt(&ev->arena, &worker_arena);
-	if (a.status != NST_OK)
-		s = (*err = a.err, a.status);
-	else if (b.status != NST_OK)
-		s = (*err = b.err, b.status);
-out:
-	nst_arena_release(&worker_arena);
-	if (second)
-		sqlite3_close(second);
+	enum nst_status s = fits_memory(ev, all, n, err);
+	/* One thread asked for, or one table too small to cut: the lazy path
+	 * reads each table when it is asked for. */
+	size_t readers = s == NST_OK ? readers_for(ev, all, n) : 1;
+	if (s == NST_OK && (n > 1 || readers > 1) && reader_threads(ev->base.hooks) > 1) {
+		struct task *tasks = plan_tasks(ev, all, n, readers, &ntasks);
+		s = tasks ? run_pool(ev, tasks, ntasks, readers < ntasks ? readers : ntasks, err)
+			  : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		free_tasks(tasks, ntasks);
+	}
 	free(all);
-	free(lists);
 	return s;
 }
 

@@ -127,8 +127,8 @@ static enum nst_status options_of(const struct nst_options *o, struct nst_option
 	if (o->version < 1 || o->version > NST_API_VERSION)
 		return nst_fail(err, NST_ERR_USAGE, "nst_options: version %d is not one this library "
 				"(%s) knows", o->version, NSTATS_VERSION);
-	if (o->read_threads < 0 || o->read_threads > 2)
-		return nst_fail(err, NST_ERR_USAGE, "nst_options: read_threads is %d, not 0, 1 or 2",
+	if (o->read_threads < 0 || o->read_threads > 64)
+		return nst_fail(err, NST_ERR_USAGE, "nst_options: read_threads is %d, not 0 to 64",
 				o->read_threads);
 	/* a version 1 struct ends before the fields of version 2, a version 2
 	 * or 3 one before those of version 4 */

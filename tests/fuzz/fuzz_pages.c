@@ -10,7 +10,12 @@
  * SQLite's own answer can depend on the order it meets the pages in (a
  * page that two tables' trees both claim reads as rows when one table is
  * read first and as "malformed" after the other), so there both ways are
- * run for the sanitizers and not compared. */
+ * run for the sanitizers and not compared.
+ *
+ * Then the cut of a table into parts for several readers (src/db/pages.c,
+ * nst_db_plan_pages): for a few tables, the rows of every part, one after
+ * the other, must be the rows of the whole table whenever both reads
+ * succeed. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,6 +24,7 @@
 
 #include <sqlite3.h>
 
+#include "db/db.h"
 #include "fuzz.h"
 #include "nstats/nstats.h"
 
@@ -71,6 +77,70 @@ static void read_all(const char *path, bool sqlite, const struct nst_format *fmt
 	fclose(out);
 }
 
+/* The cells of a table's rows, one read after another, as bytes. */
+struct rows {
+	FILE *out;
+	char *buf;
+	size_t len;
+};
+
+static int keep_row(void *arg, const struct nst_page_cell *cells)
+{
+	struct rows *r = arg;
+	for (size_t k = 0; k < 3; k++) {
+		const struct nst_page_cell *c = &cells[k];
+		/* a cell's other fields are left as they were: only its kind's count */
+		if (c->kind == NST_CELL_INT)
+			fprintf(r->out, "i%lld|", (long long)c->i);
+		else if (c->kind == NST_CELL_REAL)
+			fprintf(r->out, "r%a|", c->r);
+		else if (c->kind == NST_CELL_TEXT)
+			fprintf(r->out, "t%.*s|", (int)c->n, c->s);
+		else
+			fprintf(r->out, "k%d|", (int)c->kind);
+	}
+	fputc('\n', r->out);
+	return 0;
+}
+
+/* Each table's rows whole and in 1 to 4 parts: the same rows when both
+ * reads succeed. */
+static void compare_parts(const char *path)
+{
+	static const char *const tables[] = { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
+					      "NVTX_EVENTS", "OSRT_API" };
+	static const char *const cols[] = { "rowid", "start", "end" };
+	struct nst_db *db = NULL;
+	struct nst_error err = { 0 };
+	if (nst_db_open(path, &db, &err) != NST_OK)
+		return;
+	for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
+		struct rows whole = { 0 }, cut = { 0 };
+		whole.out = open_memstream(&whole.buf, &whole.len);
+		cut.out = open_memstream(&cut.buf, &cut.len);
+		if (!whole.out || !cut.out)
+			abort();
+		int rw = nst_db_scan_pages(db, tables[i], cols, 3, keep_row, &whole);
+		struct nst_page_plan plan;
+		int rc = nst_db_plan_pages(db, tables[i], 1 + i, &plan);
+		for (size_t k = 0; rc == NST_PAGES_OK && k < plan.nparts; k++)
+			rc = nst_db_scan_part(db, tables[i], cols, 3, &plan, k, keep_row, &cut);
+		nst_page_plan_free(&plan);
+		fclose(whole.out);
+		fclose(cut.out);
+		if (rw == NST_PAGES_OK && rc == NST_PAGES_OK &&
+		    (whole.len != cut.len || memcmp(whole.buf, cut.buf, whole.len) != 0)) {
+			fprintf(stderr, "fuzz_pages: %s read whole and in parts differ\n--- whole\n%.*s\n"
+				"--- parts\n%.*s\n", tables[i], (int)(whole.len < 2000 ? whole.len : 2000),
+				whole.buf, (int)(cut.len < 2000 ? cut.len : 2000), cut.buf);
+			abort();
+		}
+		free(whole.buf);
+		free(cut.buf);
+	}
+	nst_db_close(db);
+}
+
 /* Whether SQLite finds path's b-trees well formed. */
 static bool well_formed(const char *path)
 {
@@ -108,6 +178,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			(int)(sqlite.len < 4000 ? sqlite.len : 4000), sqlite.text);
 		abort();
 	}
+	compare_parts(path);
 	free(pages.text);
 	free(sqlite.text);
 	nst_format_free(fmt);

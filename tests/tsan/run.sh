@@ -5,7 +5,8 @@
 # 65,536 rows), nstats runs the default report set, the traces, check, the page, the Perfetto
 # export (whose packets are packed on a thread of their own) and a PyTorch trace read back (its
 # rows inserted on a thread of their own) with two reader threads, timing lines on (they come from the reader threads), and each
-# must exit 0 without a ThreadSanitizer report and print exactly what one reader thread prints.
+# must exit 0 without a ThreadSanitizer report and print exactly what one reader thread prints;
+# then, on an export of 1.1M kernels, the same with four readers and the big tables read in parts.
 # First, a deliberate race built with the same CC and CFLAGS must be reported: without that a
 # build where the sanitizer is not in effect would pass here without looking.
 set -uo pipefail
@@ -66,6 +67,17 @@ if "$b/nstats" export --type chrome-json "$db" -o "$work/kineto.json" 2>"$work/k
 	same kineto stats -r cuda_gpu_kern_sum,cuda_api_sum "$work/kineto.json"
 else
 	bad "export --type chrome-json: $(head -1 "$work/kineto.err")"
+fi
+# tables of over 2^20 rows are cut into parts, each read on a thread of its own and merged
+big=$work/big.sqlite
+if "$b/nsysgen" -q --seed 7 --kernels 1100000 --memcpy 1000 --memset 1000 --other-api 1000 \
+	--nvtx 1000 --osrt 1000 --threads 3 -o "$big" 2>"$work/gen.err"; then
+	NSTATS_READ_THREADS=4 same parts stats -r cuda_gpu_kern_sum,cuda_api_sum,cuda_kern_exec_trace \
+		-f csv "$big"
+	grep -q 'KERNEL from its pages in [0-9]* parts' "$work/parts.err" ||
+		bad "parts: the kernel table was not read in parts"
+else
+	bad "nsysgen: $(head -1 "$work/gen.err")"
 fi
 echo "tsan: $pass passed, $fail failed"
 ((fail == 0))

@@ -405,7 +405,7 @@ static void opening_errors_name_the_file(void **state)
 	unlink(path);
 	struct nst_options bad = { .version = NST_API_VERSION + 1 };
 	expect_error(nst_export_open(API_EXPORT_A, &bad, &x, &err), NST_ERR_USAGE, &err, "version");
-	bad = (struct nst_options){ .version = NST_API_VERSION, .read_threads = 3 };
+	bad = (struct nst_options){ .version = NST_API_VERSION, .read_threads = 65 };
 	expect_error(nst_export_open(API_EXPORT_A, &bad, &x, &err), NST_ERR_USAGE, &err,
 		     "read_threads");
 }

@@ -266,3 +266,18 @@ test_memory_limit_refuses_before_reading() {
 		err_line "^nstats: error: NSTATS_MEMORY_LIMIT='$bad' is not a size: a number of bytes, or with K, M or G after it$"
 	done
 }
+
+# ---- reader threads (NSTATS_READ_THREADS) --------------------------------------------------------
+
+test_read_threads_checked() {
+	run stats -q -r cuda_gpu_kern_sum -f csv ex.sqlite; rc_is 0
+	local want=$OUT n bad
+	for n in 0 1 2 3 64; do
+		NSTATS_READ_THREADS=$n run stats -q -r cuda_gpu_kern_sum -f csv ex.sqlite; rc_is 0
+		out_is "$want"
+	done
+	for bad in 65 -1 two 1.5 2K; do
+		NSTATS_READ_THREADS=$bad run stats ex.sqlite; rc_is 2; out_is ""
+		err_line "^nstats: error: NSTATS_READ_THREADS='$bad' is not a number of threads from 1 to 64 \\(0: the default\\)$"
+	done
+}
