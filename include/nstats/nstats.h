@@ -179,6 +179,11 @@ enum nst_status nst_job_parse(enum nst_catalog c, const char *spec, struct nst_j
 void nst_job_free(struct nst_job *job);
 const char *nst_job_spec(const struct nst_job *job);  /* as given */
 const char *nst_job_name(const struct nst_job *job);
+/* Whether the job may print a row per event (a trace, a rule's findings,
+ * an SQL report, a comparison): its output grows with the capture.  false
+ * for a built-in summary, whose rows are its groups: a front-end may hold
+ * its output in memory. */
+bool nst_job_rows_grow(const struct nst_job *job);
 
 /* ---- filters ------------------------------------------------------------ */
 

@@ -2,6 +2,7 @@
  * outputs form tuples (tuples.c); several exports run in turn.  The same
  * driver runs `nstats analyze` over the rules (cli_run_catalog). */
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +228,189 @@ static void say_nvtx_missing(const struct tuples *t, struct nst_export *x)
 		nst_export_path(x), t->filter.nvtx, hint);
 }
 
+/* ---- summaries computed ahead ------------------------------------------------------ */
+
+/* An export's reports are written one after another, in order; meanwhile a
+ * second thread computes summaries further on, the last first, into
+ * memory, to be written in their turn.  A summary's output is small (its
+ * rows are its groups: nst_job_rows_grow), and a report's bytes do not
+ * depend on when it runs.  Tables are freed (nst_export_done) when no job
+ * is running ahead. */
+enum ahead_state { AHEAD_FREE, AHEAD_RUNNING, AHEAD_DONE, AHEAD_MAIN, AHEAD_NEVER };
+
+struct ahead {
+	enum ahead_state state;
+	FILE *mem; /* opened when the report had a line to write */
+	char *buf;
+	size_t len;
+	enum nst_status s;
+	struct nst_error err;
+	struct nst_run_result res;
+};
+
+struct ahead_run {
+	struct stats_cmd *c;
+	struct export_run *e;
+	const struct jobs *jobs;
+	struct ahead *a;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	pthread_t helper;
+	bool started;
+};
+
+static FILE *ahead_open(void *arg, struct nst_error *err)
+{
+	struct ahead *a = arg;
+	if (!a->mem && !(a->mem = open_memstream(&a->buf, &a->len)))
+		nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	return a->mem;
+}
+
+/* The last summary no thread has taken, now the helper's; n when none.
+ * From the end: the writer takes the jobs from the front, and the two
+ * meet (taking the next one would leave the writer waiting for it). */
+static size_t take_ahead(struct ahead_run *r)
+{
+	pthread_mutex_lock(&r->lock);
+	size_t j = r->jobs->n;
+	while (j > 0 && r->a[j - 1].state != AHEAD_FREE)
+		j--;
+	j = j > 0 ? j - 1 : r->jobs->n;
+	if (j < r->jobs->n)
+		r->a[j].state = AHEAD_RUNNING;
+	pthread_mutex_unlock(&r->lock);
+	return interrupted ? r->jobs->n : j;
+}
+
+static void run_ahead_one(struct ahead_run *r, size_t j)
+{
+	struct ahead *a = &r->a[j];
+	struct nst_format *fmt = tuples_format(&r->c->t, j);
+	if (!fmt) {
+		a->s = nst_fail(&a->err, NST_ERR_USAGE, "no format"); /* written in turn instead */
+		return;
+	}
+	struct nst_run run = { .job = r->jobs->job[j], .filter = &r->c->t.filter, .format = fmt,
+			       .open = ahead_open, .open_arg = a };
+	a->s = nst_run(r->e->x, &run, &a->res, &a->err);
+	if (a->mem && fclose(a->mem) != 0 && a->s == NST_OK)
+		a->s = nst_fail(&a->err, NST_ERR_NOMEM, "out of memory");
+	a->mem = NULL;
+	nst_format_free(fmt);
+}
+
+static void *run_ahead(void *arg)
+{
+	struct ahead_run *r = arg;
+	for (size_t j; (j = take_ahead(r)) < r->jobs->n;) {
+		run_ahead_one(r, j);
+		pthread_mutex_lock(&r->lock);
+		/* one that could not run here runs in its turn */
+		r->a[j].state = r->a[j].s == NST_ERR_USAGE ? AHEAD_NEVER : AHEAD_DONE;
+		pthread_cond_broadcast(&r->changed);
+		pthread_mutex_unlock(&r->lock);
+	}
+	return NULL;
+}
+
+/* A helper for the summaries after the first job, when the export is
+ * read on more than one thread and there are some. */
+static bool start_ahead(struct ahead_run *r)
+{
+	size_t n = r->jobs->n, summaries = 0;
+	if (n < 2 || nst_export_threads(r->e->x) < 2 || !(r->a = calloc(n, sizeof *r->a)))
+		return false;
+	for (size_t j = 0; j < n; j++) {
+		bool grows = nst_job_rows_grow(r->jobs->job[j]);
+		r->a[j].state = grows ? AHEAD_NEVER : AHEAD_FREE;
+		summaries += j > 0 && !grows;
+	}
+	r->a[0].state = AHEAD_MAIN;
+	if (summaries && pthread_mutex_init(&r->lock, NULL) == 0) {
+		if (pthread_cond_init(&r->changed, NULL) == 0) {
+			r->started = pthread_create(&r->helper, NULL, run_ahead, r) == 0;
+			if (r->started)
+				return true;
+			pthread_cond_destroy(&r->changed);
+		}
+		pthread_mutex_destroy(&r->lock);
+	}
+	free(r->a);
+	r->a = NULL;
+	return false;
+}
+
+static void stop_ahead(struct ahead_run *r)
+{
+	if (!r->started)
+		return;
+	pthread_join(r->helper, NULL);
+	r->started = false;
+	for (size_t j = 0; j < r->jobs->n; j++)
+		free(r->a[j].buf);
+	pthread_cond_destroy(&r->changed);
+	pthread_mutex_destroy(&r->lock);
+	free(r->a);
+	r->a = NULL;
+}
+
+/* Job j computed ahead, or NULL: then it is this thread's to run. */
+static struct ahead *ahead_result(struct ahead_run *r, size_t j)
+{
+	if (!r->started)
+		return NULL;
+	pthread_mutex_lock(&r->lock);
+	while (r->a[j].state == AHEAD_RUNNING)
+		pthread_cond_wait(&r->changed, &r->lock);
+	struct ahead *a = r->a[j].state == AHEAD_DONE ? &r->a[j] : NULL;
+	if (!a)
+		r->a[j].state = AHEAD_MAIN;
+	pthread_mutex_unlock(&r->lock);
+	return a;
+}
+
+/* nst_export_done(x, j) unless a job is running ahead, which it must
+ * never run beside: the helper takes no job meanwhile.  A skipped one is
+ * not lost: done(j) frees what every job up to j alone read. */
+static void done_unless_busy(struct ahead_run *r, size_t j)
+{
+	if (!r->started) {
+		nst_export_done(r->e->x, j);
+		return;
+	}
+	pthread_mutex_lock(&r->lock);
+	bool busy = false;
+	for (size_t k = 0; k < r->jobs->n; k++)
+		busy = busy || r->a[k].state == AHEAD_RUNNING;
+	if (!busy)
+		nst_export_done(r->e->x, j);
+	pthread_mutex_unlock(&r->lock);
+}
+
+struct replay {
+	struct ahead *a;
+	struct export_run *e;
+};
+
+/* A report computed ahead written as it would have been. */
+static enum nst_status replay(void *arg, const struct nst_run *run, struct nst_error *err)
+{
+	struct replay *rp = arg;
+	const struct ahead *a = rp->a;
+	rp->e->res = a->res;
+	if (a->buf) {
+		FILE *fp = run->open ? run->open(run->open_arg, err) : run->out;
+		if (!fp)
+			return err->status;
+		if (fwrite(a->buf, 1, a->len, fp) != a->len || fflush(fp) != 0)
+			return nst_fail(err, NST_ERR_IO, "cannot write %s", nst_job_name(run->job));
+	}
+	if (a->s != NST_OK)
+		*err = a->err;
+	return a->s;
+}
+
 static void run_export(struct stats_cmd *c, size_t i, const struct jobs *jobs)
 {
 	const char *input = c->inputs.item[i];
@@ -252,15 +436,23 @@ static void run_export(struct stats_cmd *c, size_t i, const struct jobs *jobs)
 		say_filter_misses(&c->t, e.x);
 		say_nvtx_missing(&c->t, e.x);
 	}
+	struct ahead_run ahead = { .c = c, .e = &e, .jobs = jobs };
+	if (s == NST_OK)
+		start_ahead(&ahead);
 	for (size_t j = 0; s == NST_OK && !interrupted && j < jobs->n; j++) {
 		const char *path = nst_export_path(e.x);
 		e.res = (struct nst_run_result){ 0 };
-		tuples_run(&c->t, j, jobs->job[j], path, path, run_one, &e);
+		struct replay rp = { ahead_result(&ahead, j), &e };
+		if (rp.a)
+			tuples_run(&c->t, j, jobs->job[j], path, path, replay, &rp);
+		else
+			tuples_run(&c->t, j, jobs->job[j], path, path, run_one, &e);
 		if (!c->t.quiet)
 			say_excluded(path, jobs->job[j], &e.res);
 		say_hidden_graphs(path, jobs->job[j], &e.res);
-		nst_export_done(e.x, j);
+		done_unless_busy(&ahead, j);
 	}
+	stop_ahead(&ahead);
 	nst_export_close(e.x);
 	free(tag);
 }

@@ -348,6 +348,17 @@ static int format_of(const char *timeunit, const char *f, enum nst_target target
 	return 0;
 }
 
+struct nst_format *tuples_format(const struct tuples *t, size_t i)
+{
+	struct nst_format_options o;
+	const char *out = list_pick(&t->outputs, i, "-");
+	cli_format_options(&o, target_kind_of(out), t->timeunit);
+	struct nst_format *fmt = NULL;
+	struct nst_error err = { 0 };
+	return nst_format_parse(list_pick(&t->formats, i, "."), &o, &fmt, &err) == NST_OK ? fmt
+											: NULL;
+}
+
 int tuples_check_formats(const struct tuples *t)
 {
 	for (size_t i = 0; i <= t->formats.n; i++) {

@@ -70,6 +70,10 @@ void jobs_free(struct jobs *jobs);
  * should not cost a long run. */
 int tuples_check_formats(const struct tuples *t);
 
+/* The format tuple i writes in, as tuples_run makes it; NULL when it
+ * cannot be made (tuples_run then says why). */
+struct nst_format *tuples_format(const struct tuples *t, size_t i);
+
 /* Runs the job of tuple i through fn (nst_run or nst_diff with the run
  * filled in) to its format and output; subject is what the Processing
  * line names, names_path what "-o ." names files after. */

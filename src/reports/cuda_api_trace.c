@@ -98,5 +98,5 @@ const struct nst_report nst_report_cuda_api_trace = {
 	.args = (const char *const[]){ NULL },
 	.needs = needs,
 	.run = run,
-	.flags = NST_REPORT_CALLS,
+	.flags = NST_REPORT_CALLS | NST_REPORT_EVENT_ROWS,
 };

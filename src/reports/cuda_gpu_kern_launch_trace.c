@@ -333,5 +333,5 @@ const struct nst_report nst_report_cuda_gpu_kern_launch_trace = {
 	.needs = needs,
 	.needs_unfiltered = needs_unfiltered,
 	.run = run,
-	.flags = NST_REPORT_ADDITION | NST_REPORT_KERNELS,
+	.flags = NST_REPORT_ADDITION | NST_REPORT_KERNELS | NST_REPORT_EVENT_ROWS,
 };

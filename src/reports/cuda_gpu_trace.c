@@ -418,5 +418,5 @@ const struct nst_report nst_report_cuda_gpu_trace = {
 	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = needs,
 	.run = run,
-	.flags = NST_REPORT_KERNELS,
+	.flags = NST_REPORT_KERNELS | NST_REPORT_EVENT_ROWS,
 };

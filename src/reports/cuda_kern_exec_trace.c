@@ -110,5 +110,5 @@ const struct nst_report nst_report_cuda_kern_exec_trace = {
 	.args = (const char *const[]){ "nvtx-name", "base", "mangled", NULL },
 	.needs = nst_kexec_needs,
 	.run = run,
-	.flags = NST_REPORT_KERNELS | NST_REPORT_CALLS,
+	.flags = NST_REPORT_KERNELS | NST_REPORT_CALLS | NST_REPORT_EVENT_ROWS,
 };

@@ -243,5 +243,5 @@ const struct nst_report nst_report_mpi_event_trace = {
 	.args = (const char *const[]){ NULL },
 	.needs = needs,
 	.run = run,
-	.flags = NST_REPORT_CHECKS_AFTER_FILTER,
+	.flags = NST_REPORT_CHECKS_AFTER_FILTER | NST_REPORT_EVENT_ROWS,
 };

@@ -375,5 +375,5 @@ const struct nst_report nst_report_network_congestion = {
 	.args = (const char *const[]){ "ticks_threshold", NULL },
 	.needs = needs,
 	.run = run,
-	.flags = NST_REPORT_CHECKS_AFTER_FILTER,
+	.flags = NST_REPORT_CHECKS_AFTER_FILTER | NST_REPORT_EVENT_ROWS,
 };

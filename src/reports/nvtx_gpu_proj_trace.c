@@ -71,4 +71,5 @@ const struct nst_report nst_report_nvtx_gpu_proj_trace = {
 	.args = (const char *const[]){ NULL },
 	.needs = nst_proj_needs,
 	.run = run,
+	.flags = NST_REPORT_EVENT_ROWS,
 };

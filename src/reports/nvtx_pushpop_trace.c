@@ -240,4 +240,5 @@ const struct nst_report nst_report_nvtx_pushpop_trace = {
 	.args = (const char *const[]){ NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_EVENT_ROWS,
 };

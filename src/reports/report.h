@@ -85,6 +85,9 @@ enum nst_report_flags {
 	/* The report takes rows=N, its first N rows (src/run/top_rows.c);
 	 * "rows" is in its args and NST_TOP_ROWS_HELP ends its help. */
 	NST_REPORT_TOP_ROWS = 1 << 4,
+	/* A row per event (a trace): the output grows with the capture, where
+	 * a summary's rows are its groups (nst_job_rows_grow). */
+	NST_REPORT_EVENT_ROWS = 1 << 5,
 };
 
 #define NST_TOP_ROWS_HELP \

@@ -126,4 +126,5 @@ const struct nst_report nst_report_vulkan_api_trace = {
 	.args = (const char *const[]){ NULL },
 	.needs = needs,
 	.run = run,
+	.flags = NST_REPORT_EVENT_ROWS,
 };

@@ -258,3 +258,9 @@ void nst_job_free(struct nst_job *job)
 
 const char *nst_job_spec(const struct nst_job *job) { return job->spec; }
 const char *nst_job_name(const struct nst_job *job) { return job->name; }
+
+bool nst_job_rows_grow(const struct nst_job *job)
+{
+	return job->cat != NST_REPORTS || job->sql || !job->report || !job->report->run ||
+	       (job->report->flags & NST_REPORT_EVENT_ROWS);
+}

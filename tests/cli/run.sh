@@ -850,11 +850,17 @@ test_tables_freed_after_their_last_job() { # peak memory: the heaviest job's, no
 		--memset 10 --nvtx 30 --osrt 30 -o "$WORK/free.sqlite" >/dev/null ||
 		{ fail "nsysgen failed"; return; }
 	local one
-	NSTATS_TIMING=1 run stats -q -f csv free.sqlite; rc_is 0
+	# one thread: tables freed after each job (with two, a summary computed ahead defers it)
+	NSTATS_READ_THREADS=1 NSTATS_TIMING=1 run stats -q -f csv free.sqlite; rc_is 0
 	[[ $(grep -c "timing: freed" "$WORK/.err") -ge 3 ]] || fail "the default set frees no table: ${ERR:0:300}"
 	[[ -z $(tables_read_twice) ]] || fail "the default set reads $(tables_read_twice) twice"
+	# two: the same output, and the tables freed by the last job at the latest
+	local alone=$OUT
+	NSTATS_READ_THREADS=2 NSTATS_TIMING=1 run stats -q -f csv free.sqlite; rc_is 0
+	out_is "$alone"
+	grep -q "timing: freed" "$WORK/.err" || fail "two threads: the default set frees no table"
 	# a table a later job reads again stays; the output is that of each report alone
-	NSTATS_TIMING=1 run stats -q -f csv -r cuda_api_sum -r nvtx_sum -r cuda_api_sum free.sqlite
+	NSTATS_READ_THREADS=1 NSTATS_TIMING=1 run stats -q -f csv -r cuda_api_sum -r nvtx_sum -r cuda_api_sum free.sqlite
 	rc_is 0
 	[[ -z $(tables_read_twice) ]] || fail "$(tables_read_twice) was freed while a later job reads it"
 	local both=$OUT
