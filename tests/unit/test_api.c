@@ -827,6 +827,24 @@ static void the_catalog(void **state)
 	assert_string_equal(def[0], "nvtx_sum");
 	for (size_t i = 0; i < n; i++)
 		assert_true(nst_catalog_find(NST_REPORTS, def[i], &about));
+	/* what a front-end may hold in memory: a summary's rows, not a trace's */
+	static const struct {
+		enum nst_catalog cat;
+		const char *spec;
+		bool grows;
+	} jobs[] = {
+		{ NST_REPORTS, "cuda_api_sum", false }, { NST_REPORTS, "cuda_gpu_kern_sum:base", false },
+		{ NST_REPORTS, "cuda_gpu_trace", true }, { NST_REPORTS, "nvtx_gpu_proj_trace", true },
+		{ NST_RULES, "cuda_api_sync", true },
+	};
+	for (size_t i = 0; i < sizeof jobs / sizeof *jobs; i++) {
+		struct nst_job *job;
+		struct nst_error err = { 0 };
+		assert_int_equal(nst_job_parse(jobs[i].cat, jobs[i].spec, &job, &err), NST_OK);
+		if (nst_job_rows_grow(job) != jobs[i].grows)
+			fail_msg("%s: rows grow %d", jobs[i].spec, !jobs[i].grows);
+		nst_job_free(job);
+	}
 }
 
 /* The first start and last end over every table with both columns, read
