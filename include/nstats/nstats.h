@@ -246,8 +246,9 @@ struct nst_options {
 	/* Threads that read tables at once, each with its own connection (a
 	 * big table is cut among them by its b-tree's pages), 1 to 64; 0 for
 	 * the default: one a processor the process may run on, at most 16.
-	 * The sections of a page (nst_page_write) are written two at a time,
-	 * one after another when this is 1. */
+	 * The sections of a page (nst_page_write) and the summaries of a run
+	 * are computed two at a time, one after another when this is 1 (or
+	 * 0 with one processor). */
 	int read_threads;
 	/* A table of millions of rows being read: rows of expected so far;
 	 * done when it is read.  On the thread that asked for the read
@@ -302,8 +303,9 @@ void nst_export_close(struct nst_export *x);
 /* The SQLite file read: the input, or the export beside a .nsys-rep. */
 const char *nst_export_path(const struct nst_export *x);
 /* How many threads run jobs on x at once: 1 when its options'
- * read_threads is 1, else 2.  Jobs on one export may run on that many
- * threads together. */
+ * read_threads is 1, or 0 on a process that may run on one processor
+ * only; else 2.  Jobs on one export may run on that many threads
+ * together. */
 int nst_export_threads(const struct nst_export *x);
 /* Whether x's options have a timing callback, and one line to it (a
  * front-end's own step: a section of a page). */

@@ -2,7 +2,7 @@
  * big one in parts (docs/internals.md, A big table in parts), on as many
  * reader threads as there are processors.  mmap(MAP_POPULATE) is Linux's;
  * elsewhere columns come from malloc. */
-#define _GNU_SOURCE /* sched_getaffinity */
+#define _DEFAULT_SOURCE
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -20,6 +19,7 @@
 #include "core/arena.h"
 #include "core/big.h"
 #include "core/clock.h"
+#include "core/cpus.h"
 #include "events/events_int.h"
 
 /* An integer column is read into 32-bit offsets from its first value
@@ -1523,15 +1523,8 @@ static enum nst_status fits_memory(struct ev_store *ev, struct ev_table **all, s
  * the caller said how many. */
 static size_t reader_threads(const struct nst_options *o)
 {
-	if (o->read_threads > 0)
-		return (size_t)o->read_threads;
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-#ifdef CPU_COUNT
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof set, &set) == 0)
-		n = CPU_COUNT(&set);
-#endif
-	return n < 1 ? 1 : n > 16 ? 16 : (size_t)n;
+	size_t n = nst_cpus();
+	return o->read_threads > 0 ? (size_t)o->read_threads : n > 16 ? 16 : n;
 }
 
 /* Every table to read as tasks, the big ones in parts, heaviest first. */

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/cpus.h"
 #include "db/db.h"
 #include "input/input.h"
 #include "run/run.h"
@@ -184,7 +185,10 @@ void nst_export_close(struct nst_export *x)
 }
 
 const char *nst_export_path(const struct nst_export *x) { return x->path; }
-int nst_export_threads(const struct nst_export *x) { return x->opts.read_threads == 1 ? 1 : 2; }
+int nst_export_threads(const struct nst_export *x)
+{
+	return x->opts.read_threads == 1 || (x->opts.read_threads == 0 && nst_cpus() == 1) ? 1 : 2;
+}
 bool nst_export_timed(const struct nst_export *x) { return x->opts.timing != NULL; }
 
 void nst_export_timing(struct nst_export *x, const char *line)
