@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/tuples.h"
 
@@ -314,12 +315,18 @@ static void *run_ahead(void *arg)
 	return NULL;
 }
 
+/* An export smaller than this runs its reports in microseconds each:
+ * a second thread would cost more than it saves. */
+#define AHEAD_BYTES (32 << 20)
+
 /* A helper for the summaries after the first job, when the export is
- * read on more than one thread and there are some. */
+ * read on more than one thread, is big enough, and there are some. */
 static bool start_ahead(struct ahead_run *r)
 {
 	size_t n = r->jobs->n, summaries = 0;
-	if (n < 2 || nst_export_threads(r->e->x) < 2 || !(r->a = calloc(n, sizeof *r->a)))
+	struct stat st;
+	if (n < 2 || nst_export_threads(r->e->x) < 2 || stat(nst_export_path(r->e->x), &st) != 0 ||
+	    st.st_size < AHEAD_BYTES || !(r->a = calloc(n, sizeof *r->a)))
 		return false;
 	for (size_t j = 0; j < n; j++) {
 		bool grows = nst_job_rows_grow(r->jobs->job[j]);
@@ -330,8 +337,10 @@ static bool start_ahead(struct ahead_run *r)
 	if (summaries && pthread_mutex_init(&r->lock, NULL) == 0) {
 		if (pthread_cond_init(&r->changed, NULL) == 0) {
 			r->started = pthread_create(&r->helper, NULL, run_ahead, r) == 0;
-			if (r->started)
+			if (r->started) {
+				nst_export_timing(r->e->x, "summaries computed ahead on a second thread");
 				return true;
+			}
 			pthread_cond_destroy(&r->changed);
 		}
 		pthread_mutex_destroy(&r->lock);
