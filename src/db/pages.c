@@ -421,44 +421,38 @@ int nst_db_scan_part(struct nst_db *db, const char *table, const char *const *co
 
 /* One level of subtrees: their pages and the greatest rowid each may hold
  * (none for the rightmost). */
+struct subtree {
+	uint32_t page;
+	bool bounded;
+	int64_t bound;
+};
+
 struct level {
-	uint32_t *page;
-	int64_t *bound;
-	bool *bounded;
+	struct subtree *t;
 	size_t n, cap;
 };
 
 static void level_free(struct level *l)
 {
-	free(l->page);
-	free(l->bound);
-	free(l->bounded);
+	free(l->t);
 	*l = (struct level){ 0 };
 }
 
 /* One more subtree; its bound must be above the one before it. */
 static bool level_add(struct level *l, uint32_t page, bool bounded, int64_t bound)
 {
-	if (l->n && (!l->bounded[l->n - 1] || (bounded && bound <= l->bound[l->n - 1])))
+	const struct subtree *last = l->n ? &l->t[l->n - 1] : NULL;
+	if (last && (!last->bounded || (bounded && bound <= last->bound)))
 		return false;
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 64;
-		uint32_t *p = realloc(l->page, cap * sizeof *p);
-		if (p)
-			l->page = p;
-		int64_t *b = realloc(l->bound, cap * sizeof *b);
-		if (b)
-			l->bound = b;
-		bool *d = realloc(l->bounded, cap * sizeof *d);
-		if (d)
-			l->bounded = d;
-		if (!p || !b || !d)
+		struct subtree *t = realloc(l->t, cap * sizeof *t);
+		if (!t)
 			return false;
+		l->t = t;
 		l->cap = cap;
 	}
-	l->page[l->n] = page;
-	l->bound[l->n] = bound;
-	l->bounded[l->n++] = bounded;
+	l->t[l->n++] = (struct subtree){ page, bounded, bound };
 	return true;
 }
 
@@ -499,7 +493,7 @@ static int plan_level(const struct file *f, uint32_t root, size_t want, struct l
 		struct level next = { 0 };
 		int got = 1;
 		for (size_t i = 0; got == 1 && i < cur.n; i++)
-			got = expand(f, cur.page[i], buf, cur.bounded[i], cur.bound[i], &next);
+			got = expand(f, cur.t[i].page, buf, cur.t[i].bounded, cur.t[i].bound, &next);
 		if (got == 1) {
 			level_free(&cur);
 			cur = next;
@@ -537,18 +531,19 @@ int nst_db_plan_pages(struct nst_db *db, const char *table, size_t parts,
 	}
 	plan->nparts = parts < l.n ? parts : l.n;
 	plan->parts = calloc(plan->nparts, sizeof *plan->parts);
-	plan->pages = l.page;
-	l.page = NULL;
+	plan->pages = malloc(l.n * sizeof *plan->pages);
+	for (size_t i = 0; plan->pages && i < l.n; i++)
+		plan->pages[i] = l.t[i].page;
 	for (size_t k = 0; plan->parts && k < plan->nparts; k++) {
 		size_t first = k * l.n / plan->nparts, end = (k + 1) * l.n / plan->nparts;
 		plan->parts[k] = (struct nst_page_part){
 			.first = first, .n = end - first,
-			.has_lo = first > 0, .lo = first > 0 ? l.bound[first - 1] : 0,
-			.has_hi = l.bounded[end - 1], .hi = l.bound[end - 1],
+			.has_lo = first > 0, .lo = first > 0 ? l.t[first - 1].bound : 0,
+			.has_hi = l.t[end - 1].bounded, .hi = l.t[end - 1].bound,
 		};
 	}
 	level_free(&l);
-	if (!plan->parts) {
+	if (!plan->parts || !plan->pages) {
 		nst_page_plan_free(plan);
 		return NST_PAGES_UNSUPPORTED;
 	}
