@@ -274,14 +274,16 @@ static FILE *ahead_open(void *arg, struct nst_error *err)
 static size_t take_ahead(struct ahead_run *r)
 {
 	pthread_mutex_lock(&r->lock);
-	size_t j = r->jobs->n;
+	size_t j = interrupted ? 0 : r->jobs->n;
 	while (j > 0 && r->a[j - 1].state != AHEAD_FREE)
 		j--;
+	/* after Ctrl-C nothing more is taken: a job marked running is always
+	 * run and marked done, or the writer would wait for it */
 	j = j > 0 ? j - 1 : r->jobs->n;
 	if (j < r->jobs->n)
 		r->a[j].state = AHEAD_RUNNING;
 	pthread_mutex_unlock(&r->lock);
-	return interrupted ? r->jobs->n : j;
+	return j;
 }
 
 static void run_ahead_one(struct ahead_run *r, size_t j)
