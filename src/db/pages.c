@@ -245,7 +245,7 @@ struct walk {
 
 /* The page's header (after the file header on page 1) and its cell
  * count, checked against the page. */
-static const uint8_t *page_header(const struct walk *w, uint64_t page, const uint8_t *buf,
+static const uint8_t *page_header(const struct file *f, uint64_t page, const uint8_t *buf,
 				  size_t *ncells, int *type)
 {
 	const uint8_t *h = buf + (page == 1 ? 100 : 0);
@@ -253,9 +253,29 @@ static const uint8_t *page_header(const struct walk *w, uint64_t page, const uin
 	size_t hlen = *type == INTERIOR ? 12 : 8;
 	*ncells = be16(h + 3);
 	if ((*type != INTERIOR && *type != LEAF) ||
-	    (size_t)(h - buf) + hlen + 2 * *ncells > w->f->usable)
+	    (size_t)(h - buf) + hlen + 2 * *ncells > f->usable)
 		return NULL;
 	return h;
+}
+
+/* Child i of the interior page in buf (header h, ncells cells; child
+ * ncells is the right-most), and where its cell's rowid key starts (NULL
+ * for the right-most, which has no cell); false when the cell lies
+ * outside the page. */
+static bool child_of(const struct file *f, const uint8_t *buf, const uint8_t *h, size_t ncells,
+		     size_t i, uint32_t *child, const uint8_t **key)
+{
+	if (i == ncells) {
+		*child = be32(h + 8);
+		*key = NULL;
+		return true;
+	}
+	uint32_t off = be16(h + 12 + 2 * i);
+	if (off < 12 || off + 4 > f->usable)
+		return false;
+	*child = be32(buf + off);
+	*key = buf + off + 4;
+	return true;
 }
 
 static int leaf(struct walk *w, const uint8_t *buf, const uint8_t *h, size_t ncells)
@@ -294,20 +314,15 @@ static int descend(struct walk *w, uint64_t page, int depth)
 	size_t ncells;
 	int type;
 	const uint8_t *h;
-	if (!read_page(w->f, page, buf) || !(h = page_header(w, page, buf, &ncells, &type)))
+	if (!read_page(w->f, page, buf) || !(h = page_header(w->f, page, buf, &ncells, &type)))
 		return NST_PAGES_UNSUPPORTED;
 	if (type == LEAF)
 		return leaf(w, buf, h, ncells);
 	for (size_t i = 0; i <= ncells; i++) {
 		uint32_t child;
-		if (i == ncells) {
-			child = be32(h + 8);
-		} else {
-			uint32_t off = be16(h + 12 + 2 * i);
-			if (off < 12 || off + 4 > w->f->usable)
-				return NST_PAGES_UNSUPPORTED;
-			child = be32(buf + off);
-		}
+		const uint8_t *key;
+		if (!child_of(w->f, buf, h, ncells, i, &child, &key))
+			return NST_PAGES_UNSUPPORTED;
 		int rc = descend(w, child, depth + 1);
 		if (rc)
 			return rc;
@@ -461,23 +476,25 @@ static bool level_add(struct level *l, uint32_t page, bool bounded, int64_t boun
 static int expand(const struct file *f, uint32_t page, uint8_t *buf, bool bounded, int64_t bound,
 		  struct level *next)
 {
-	struct walk w = { .f = f };
 	size_t ncells;
 	int type;
 	const uint8_t *h;
-	if (!read_page(f, page, buf) || !(h = page_header(&w, page, buf, &ncells, &type)))
+	if (!read_page(f, page, buf) || !(h = page_header(f, page, buf, &ncells, &type)))
 		return -1;
 	if (type == LEAF)
 		return 0;
-	for (size_t i = 0; i < ncells; i++) {
-		uint32_t off = be16(h + 12 + 2 * i);
-		uint64_t key;
-		if (off < 12 || off + 4 >= f->usable ||
-		    !varint(buf + off + 4, buf + f->usable, &key) ||
-		    (bounded && (int64_t)key > bound) || !level_add(next, be32(buf + off), true, (int64_t)key))
+	for (size_t i = 0; i <= ncells; i++) {
+		uint32_t child;
+		const uint8_t *key;
+		uint64_t k = 0;
+		if (!child_of(f, buf, h, ncells, i, &child, &key) ||
+		    (key && (!varint(key, buf + f->usable, &k) || (bounded && (int64_t)k > bound))))
+			return -1;
+		/* the right-most child keeps the parent's bound */
+		if (!level_add(next, child, key || bounded, key ? (int64_t)k : bound))
 			return -1;
 	}
-	return level_add(next, be32(h + 8), bounded, bound) ? 1 : -1;
+	return 1;
 }
 
 /* The subtrees of the first level below the root that has at least
