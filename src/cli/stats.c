@@ -286,14 +286,14 @@ static size_t take_ahead(struct ahead_run *r)
 	return j;
 }
 
-static void run_ahead_one(struct ahead_run *r, size_t j)
+/* Job j into memory; false when its format cannot be made (it runs in
+ * its turn then, which says why). */
+static bool run_ahead_one(struct ahead_run *r, size_t j)
 {
 	struct ahead *a = &r->a[j];
-	struct nst_format *fmt = tuples_format(&r->c->t, j);
-	if (!fmt) {
-		a->s = nst_fail(&a->err, NST_ERR_USAGE, "no format"); /* written in turn instead */
-		return;
-	}
+	struct nst_format *fmt = NULL;
+	if (tuples_format(&r->c->t, j, &fmt, &a->err) != NST_OK)
+		return false;
 	struct nst_run run = { .job = r->jobs->job[j], .filter = &r->c->t.filter, .format = fmt,
 			       .open = ahead_open, .open_arg = a };
 	a->s = nst_run(r->e->x, &run, &a->res, &a->err);
@@ -301,16 +301,16 @@ static void run_ahead_one(struct ahead_run *r, size_t j)
 		a->s = nst_fail(&a->err, NST_ERR_NOMEM, "out of memory");
 	a->mem = NULL;
 	nst_format_free(fmt);
+	return true;
 }
 
 static void *run_ahead(void *arg)
 {
 	struct ahead_run *r = arg;
 	for (size_t j; (j = take_ahead(r)) < r->jobs->n;) {
-		run_ahead_one(r, j);
+		bool ran = run_ahead_one(r, j);
 		pthread_mutex_lock(&r->lock);
-		/* one that could not run here runs in its turn */
-		r->a[j].state = r->a[j].s == NST_ERR_USAGE ? AHEAD_NEVER : AHEAD_DONE;
+		r->a[j].state = ran ? AHEAD_DONE : AHEAD_NEVER;
 		pthread_cond_broadcast(&r->changed);
 		pthread_mutex_unlock(&r->lock);
 	}

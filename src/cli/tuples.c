@@ -335,28 +335,30 @@ void jobs_free(struct jobs *jobs)
 
 /* ---- formats -------------------------------------------------------------------- */
 
-static int format_of(const char *timeunit, const char *f, enum nst_target target,
-		     struct nst_format **out)
+/* f for target, with timeunit; why not in err. */
+static enum nst_status parse_format(const char *timeunit, const char *f, enum nst_target target,
+				    struct nst_format **out, struct nst_error *err)
 {
 	struct nst_format_options o;
 	cli_format_options(&o, target, timeunit);
-	struct nst_error err = { 0 };
-	if (nst_format_parse(f, &o, out, &err) != NST_OK) {
-		cli_error("%s", err.msg);
-		return exit_of(err.status);
-	}
-	return 0;
+	return nst_format_parse(f, &o, out, err);
 }
 
-struct nst_format *tuples_format(const struct tuples *t, size_t i)
+/* 0, or the exit status of a format that did not parse, said. */
+static int said(enum nst_status s, const struct nst_error *err)
 {
-	struct nst_format_options o;
+	if (s == NST_OK)
+		return 0;
+	cli_error("%s", err->msg);
+	return exit_of(s);
+}
+
+enum nst_status tuples_format(const struct tuples *t, size_t i, struct nst_format **fmt,
+			      struct nst_error *err)
+{
 	const char *out = list_pick(&t->outputs, i, "-");
-	cli_format_options(&o, target_kind_of(out), t->timeunit);
-	struct nst_format *fmt = NULL;
-	struct nst_error err = { 0 };
-	return nst_format_parse(list_pick(&t->formats, i, "."), &o, &fmt, &err) == NST_OK ? fmt
-											: NULL;
+	return parse_format(t->timeunit, list_pick(&t->formats, i, "."), target_kind_of(out), fmt,
+			    err);
 }
 
 int tuples_check_formats(const struct tuples *t)
@@ -365,8 +367,11 @@ int tuples_check_formats(const struct tuples *t)
 		struct nst_format *f = NULL;
 		/* the last round checks --timeunit alone */
 		bool unit_round = i == t->formats.n;
-		int rc = format_of(unit_round ? t->timeunit : NULL,
-				   unit_round ? "." : t->formats.item[i], NST_TO_CONSOLE, &f);
+		struct nst_error err = { 0 };
+		int rc = said(parse_format(unit_round ? t->timeunit : NULL,
+					   unit_round ? "." : t->formats.item[i], NST_TO_CONSOLE, &f,
+					   &err),
+			      &err);
 		nst_format_free(f);
 		if (rc)
 			return rc;
@@ -545,7 +550,7 @@ void tuples_run(struct tuples *t, size_t i, const struct nst_job *job, const cha
 	const char *out = list_pick(&t->outputs, i, "-");
 	struct nst_format *fmt = NULL;
 	struct nst_error err = { 0 };
-	int rc = format_of(t->timeunit, list_pick(&t->formats, i, "."), target_kind_of(out), &fmt);
+	int rc = said(tuples_format(t, i, &fmt, &err), &err);
 	if (rc) {
 		t->rc = rc > t->rc ? rc : t->rc;
 		return;
@@ -575,9 +580,9 @@ static const char *stream_name(const char *out)
 /* Tuple j's format is json:typed; -1 when it does not parse (said). */
 static int tuple_typed(const struct tuples *t, size_t j)
 {
-	const char *out = list_pick(&t->outputs, j, "-");
 	struct nst_format *fmt = NULL;
-	if (format_of(t->timeunit, list_pick(&t->formats, j, "."), target_kind_of(out), &fmt))
+	struct nst_error err = { 0 };
+	if (said(tuples_format(t, j, &fmt, &err), &err))
 		return -1;
 	int typed = nst_format_typed_json(fmt);
 	nst_format_free(fmt);

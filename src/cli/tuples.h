@@ -70,9 +70,10 @@ void jobs_free(struct jobs *jobs);
  * should not cost a long run. */
 int tuples_check_formats(const struct tuples *t);
 
-/* The format tuple i writes in, as tuples_run makes it; NULL when it
- * cannot be made (tuples_run then says why). */
-struct nst_format *tuples_format(const struct tuples *t, size_t i);
+/* The format tuple i writes in, for the output it goes to; why not in
+ * err (tuples_run says it). */
+enum nst_status tuples_format(const struct tuples *t, size_t i, struct nst_format **fmt,
+			      struct nst_error *err);
 
 /* Runs the job of tuple i through fn (nst_run or nst_diff with the run
  * filled in) to its format and output; subject is what the Processing
