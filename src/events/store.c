@@ -357,14 +357,20 @@ static void publish(struct ev_col *c)
 				   .base = was.base, .step = was.step };
 }
 
-/* Moves c's integers to an int64 array of cap cells, keeping `used`. */
+/* The first used values of c as int64, into i. */
+static void fill_wide(const struct ev_col *c, size_t used, int64_t *i)
+{
+	for (size_t r = 0; r < used; r++)
+		i[r] = nst_col_at(&c->pub, r);
+}
+
 /* The first used values of c as int64, in room for cap; NULL when out
  * of memory. */
 static int64_t *wide_copy(const struct ev_col *c, size_t used, size_t cap, size_t *mapped)
 {
 	int64_t *i = alloc_cells(cap > used ? cap : used, sizeof *i, mapped);
-	for (size_t r = 0; i && r < used; r++)
-		i[r] = nst_col_at(&c->pub, r);
+	if (i)
+		fill_wide(c, used, i);
 	return i;
 }
 
@@ -372,9 +378,8 @@ static int widen(struct ev_col *c, size_t used, size_t cap)
 {
 	if (c->i)
 		return 0;
-	if (c->wide_room) {
-		for (size_t r = 0; r < used; r++)
-			c->wide_room[r] = nst_col_at(&c->pub, r);
+	if (c->wide_room) { /* its 32-bit cells are the table's too: kept */
+		fill_wide(c, used, c->wide_room);
 		c->i = c->wide_room;
 		publish(c);
 		return 0;
@@ -757,6 +762,42 @@ static bool interrupted(const struct ev_store *ev)
 	return o->version >= 2 && o->interrupted && o->interrupted(o->arg);
 }
 
+/* A table of this many rows is cut into parts of at least PART_ROWS. */
+#define SPLIT_ROWS (1u << 20)
+#define PART_ROWS (1u << 19)
+
+/* A column of a table read in parts: the arrays each part writes its own
+ * rows of, at both widths until the merge knows which the column needs
+ * (a part's rows are placed by their rowids: part k's first row goes
+ * where its least possible rowid would). */
+struct room {
+	int32_t *i32;
+	int64_t *i64;
+	const char **s;
+	size_t m32, m64;
+};
+
+struct part {
+	size_t row0, slot, n;  /* its rows go to row0 .. row0 + slot; n were read */
+	struct ev_col *cols;   /* its own columns over the rooms */
+	enum nst_status s;
+	bool paged;            /* read from its pages to the end */
+	struct nst_error err;
+};
+
+struct split {
+	struct ev_table *t;
+	struct ev_col **load; /* the table's columns being read */
+	size_t nload;
+	struct room *rooms;
+	struct nst_page_plan plan;
+	struct part *parts;
+	size_t left;          /* parts not read yet (the pool's lock): the last merges */
+	size_t task;          /* the pool's task of its first part */
+	_Atomic size_t read;  /* rows read by every part, for progress */
+	double t0;
+};
+
 /* Where one scan of t stands: rows read, and room for them. */
 struct scan_state {
 	struct ev_store *ev;
@@ -767,11 +808,8 @@ struct scan_state {
 	struct nst_error *err;
 	enum nst_status s;
 	struct split *split; /* part `part` of a table read in parts, else NULL */
-	const struct nst_page_plan *plan; /* the split's */
 	size_t part, shown;  /* rows of the table read when progress last showed */
 };
-
-static void part_progress(struct scan_state *sc);
 
 /* Room for one more row; after it, progress and the caller's Ctrl-C. */
 static enum nst_status make_room(struct scan_state *sc)
@@ -783,6 +821,17 @@ static enum nst_status make_room(struct scan_state *sc)
 		return nst_fail(sc->err, NST_ERR_NOMEM, "%s: out of memory reading %s",
 				nst_db_path(sc->ev->base.db), sc->t->name);
 	return NST_OK;
+}
+
+/* The table's rows read so far, shown by the thread that may show them. */
+static void part_progress(struct scan_state *sc)
+{
+	size_t all = atomic_fetch_add(&sc->split->read, 0x10000) + 0x10000;
+	if (all >> 20 != sc->shown >> 20 && shows_progress(sc->ev, sc->rd, sc->expected)) {
+		sc->shown = all;
+		sc->ev->base.hooks->progress(sc->ev->base.hooks->arg, sc->t->name, all, sc->expected,
+					     false);
+	}
 }
 
 static enum nst_status row_done(struct scan_state *sc)
@@ -885,7 +934,7 @@ static bool scan_pages(struct scan_state *sc)
 	struct nst_db *db = sc->ev->base.db;
 	int rc = !cols ? NST_PAGES_UNSUPPORTED
 		 : sc->split ? nst_db_scan_part(db, sc->t->name, cols, sc->nload,
-						sc->plan, sc->part, page_row, sc)
+						&sc->split->plan, sc->part, page_row, sc)
 			     : nst_db_scan_pages(db, sc->t->name, cols, sc->nload, page_row, sc);
 	free(cols);
 	if (rc == NST_PAGES_UNSUPPORTED) {
@@ -972,42 +1021,6 @@ static enum nst_status load(struct ev_store *ev, struct ev_table *t,
 }
 
 /* ---- a big table read in parts, on several threads ------------------------------ */
-
-/* A table of this many rows is cut into parts of at least PART_ROWS. */
-#define SPLIT_ROWS (1u << 20)
-#define PART_ROWS (1u << 19)
-
-/* A column of a table read in parts: the arrays each part writes its own
- * rows of, at both widths until the merge knows which the column needs
- * (a part's rows are placed by their rowids: part k's first row goes
- * where its least possible rowid would). */
-struct room {
-	int32_t *i32;
-	int64_t *i64;
-	const char **s;
-	size_t m32, m64;
-};
-
-struct part {
-	size_t row0, slot, n;  /* its rows go to row0 .. row0 + slot; n were read */
-	struct ev_col *cols;   /* its own columns over the rooms */
-	enum nst_status s;
-	bool paged;            /* read from its pages to the end */
-	struct nst_error err;
-};
-
-struct split {
-	struct ev_table *t;
-	struct ev_col **load; /* the table's columns being read */
-	size_t nload;
-	struct room *rooms;
-	struct nst_page_plan plan;
-	struct part *parts;
-	size_t left;          /* parts not read yet (the pool's lock): the last merges */
-	size_t task;          /* the pool's task of its first part */
-	_Atomic size_t read;  /* rows read by every part, for progress */
-	double t0;
-};
 
 static void release_rooms(struct split *sp)
 {
@@ -1121,17 +1134,6 @@ static struct split *plan_split(struct ev_store *ev, struct ev_table *t, size_t 
 	return sp;
 }
 
-/* The table's rows read so far, shown by the thread that may show them. */
-static void part_progress(struct scan_state *sc)
-{
-	size_t all = atomic_fetch_add(&sc->split->read, 0x10000) + 0x10000;
-	if (all >> 20 != sc->shown >> 20 && shows_progress(sc->ev, sc->rd, sc->expected)) {
-		sc->shown = all;
-		sc->ev->base.hooks->progress(sc->ev->base.hooks->arg, sc->t->name, all, sc->expected,
-					     false);
-	}
-}
-
 static void read_part(struct ev_store *ev, const struct reader *rd, struct split *sp, size_t p)
 {
 	struct part *pt = &sp->parts[p];
@@ -1145,7 +1147,7 @@ static void read_part(struct ev_store *ev, const struct reader *rd, struct split
 	struct scan_state sc = {
 		.ev = ev, .rd = rd, .t = sp->t, .load = load, .nload = sp->nload,
 		.cap = pt->slot, .expected = sp->t->expected, .err = &pt->err,
-		.split = sp, .plan = &sp->plan, .part = p,
+		.split = sp, .part = p,
 	};
 	pt->paged = scan_pages(&sc);
 	pt->s = sc.s;
@@ -1434,8 +1436,6 @@ static bool needs_read(const struct ev_table *t)
 	return !t->loaded && t->ncols > 0;
 }
 
-static size_t reader_threads(const struct nst_options *o);
-
 /* What reading t takes, roughly: its cells. */
 static uint64_t weight_of(struct ev_store *ev, struct ev_table *t)
 {
@@ -1443,17 +1443,24 @@ static uint64_t weight_of(struct ev_store *ev, struct ev_table *t)
 	return (uint64_t)rows_to_expect(&rd, t) * t->ncols + 1;
 }
 
+/* One reader a processor this process may run on, at most 16, unless
+ * the caller said how many. */
+static size_t reader_threads(const struct nst_options *o)
+{
+	size_t n = nst_cpus();
+	return o->read_threads > 0 ? (size_t)o->read_threads : n > 16 ? 16 : n;
+}
+
 /* A reader beyond the first costs a connection (its schema parsed) and a
  * thread, about half a millisecond: one pays from about this many cells. */
 #define READER_CELLS (1u << 18)
 
-/* Readers for these tables: as many as asked for, one per READER_CELLS. */
-static size_t readers_for(struct ev_store *ev, struct ev_table **all, size_t n)
+/* Readers for these tables: at most `want`, one per READER_CELLS. */
+static size_t readers_for(struct ev_store *ev, struct ev_table **all, size_t n, size_t want)
 {
 	uint64_t cells = 0;
 	for (size_t i = 0; i < n; i++)
 		cells += weight_of(ev, all[i]);
-	size_t want = reader_threads(ev->base.hooks);
 	return cells / READER_CELLS + 1 < want ? (size_t)(cells / READER_CELLS + 1) : want;
 }
 
@@ -1517,14 +1524,6 @@ static enum nst_status fits_memory(struct ev_store *ev, struct ev_table **all, s
 	return nst_fail(err, NST_ERR_NOMEM, "%s: its tables take at least %s of memory to read "
 			"(%" PRIu64 " rows), more than the %s there are", nst_db_path(ev->base.db),
 			show_bytes(need, a, sizeof a), rows, show_bytes(limit, b, sizeof b));
-}
-
-/* One reader a processor this process may run on, at most 16, unless
- * the caller said how many. */
-static size_t reader_threads(const struct nst_options *o)
-{
-	size_t n = nst_cpus();
-	return o->read_threads > 0 ? (size_t)o->read_threads : n > 16 ? 16 : n;
 }
 
 /* Every table to read as tasks, the big ones in parts, heaviest first. */
@@ -1605,8 +1604,9 @@ static enum nst_status store_preload(struct nst_events *base, struct nst_error *
 	enum nst_status s = fits_memory(ev, all, n, err);
 	/* One thread asked for, or one table too small to cut: the lazy path
 	 * reads each table when it is asked for. */
-	size_t readers = s == NST_OK ? readers_for(ev, all, n) : 1;
-	if (s == NST_OK && (n > 1 || readers > 1) && reader_threads(ev->base.hooks) > 1) {
+	size_t want = reader_threads(ev->base.hooks);
+	size_t readers = s == NST_OK ? readers_for(ev, all, n, want) : 1;
+	if (s == NST_OK && (n > 1 || readers > 1) && want > 1) {
 		struct task *tasks = plan_tasks(ev, all, n, readers, &ntasks);
 		s = tasks ? run_pool(ev, tasks, ntasks, readers < ntasks ? readers : ntasks, err)
 			  : nst_fail(err, NST_ERR_NOMEM, "out of memory");
