@@ -89,20 +89,31 @@ static uint64_t memory_limit(void)
 	return v && parse_size(v, &n) ? n : 0;
 }
 
+/* v as a number of threads, 0 to 64 (digits only); false when it is not. */
+static bool parse_threads(const char *v, int *out)
+{
+	uint64_t n;
+	if (strspn(v, "0123456789") != strlen(v) || !parse_size(v, &n) || n > 64)
+		return false;
+	*out = (int)n;
+	return true;
+}
+
 /* NSTATS_READ_THREADS as a count; 0 (the default) when unset or empty
  * (cli_environment_ok refused any other value). */
 static int read_threads(void)
 {
 	const char *v = getenv(cli_environment[ENV_READ_THREADS].name);
-	uint64_t n = 0;
-	return v && parse_size(v, &n) && n <= 64 ? (int)n : 0;
+	int n = 0;
+	return v && parse_threads(v, &n) ? n : 0;
 }
 
 bool cli_environment_ok(void)
 {
 	const char *name = cli_environment[ENV_READ_THREADS].name, *v = getenv(name);
+	int threads;
 	uint64_t n;
-	if (v && *v && (strspn(v, "0123456789") != strlen(v) || !parse_size(v, &n) || n > 64)) {
+	if (v && *v && !parse_threads(v, &threads)) {
 		cli_error("%s='%s' is not a number of threads from 1 to 64 (0: the default)", name, v);
 		return false;
 	}
