@@ -101,11 +101,50 @@ static enum nst_status assign_groups(const struct nst_col *const *keys, size_t n
 	return NST_OK;
 }
 
+/* Where a row's group id comes from: an array of ids by position, or a
+ * direct table indexed by one key's value less the smallest. */
+struct gid_source {
+	const uint32_t *gid; /* NULL: slot[key at the row - lo] */
+	const struct nst_col *key;
+	const uint32_t *slot;
+	int64_t lo;
+};
+
+static inline uint32_t gid_at(const struct gid_source *src, const uint32_t *rows, size_t i)
+{
+	if (src->gid)
+		return src->gid[i];
+	return src->slot[(uint64_t)nst_col_at(src->key, row_at(rows, i)) - (uint64_t)src->lo];
+}
+
+/* Each group's rows in row order (a counting sort by group), given
+ * g->n: fills start and order. */
+static enum nst_status order_by_group(const struct gid_source *src, const uint32_t *rows,
+				      size_t nrows, struct nst_groups *g, struct nst_error *err)
+{
+	g->start = nst_big_zalloc(g->n + 1, sizeof *g->start);
+	g->order = nst_big_alloc(nrows, sizeof *g->order);
+	size_t *fill = malloc((g->n ? g->n : 1) * sizeof *fill);
+	if (!g->start || !g->order || !fill) {
+		free(fill);
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
+	}
+	for (size_t i = 0; i < nrows; i++)
+		g->start[gid_at(src, rows, i) + 1]++;
+	for (size_t k = 0; k < g->n; k++)
+		g->start[k + 1] += g->start[k];
+	memcpy(fill, g->start, g->n * sizeof *fill);
+	for (size_t i = 0; i < nrows; i++)
+		g->order[fill[gid_at(src, rows, i)]++] = row_at(rows, i);
+	free(fill);
+	return NST_OK;
+}
+
 /* One key with a small range (string ids, device ids): a direct table
- * instead of hashing.  Returns false when the range is too wide. */
-static bool assign_small_range(const struct nst_col *key, const uint32_t *rows, size_t nrows,
-			       uint32_t *gid, struct nst_groups *g, enum nst_status *s,
-			       struct nst_error *err)
+ * instead of hashing, and no group id kept per row (at 100M rows that
+ * array alone is 400 MB).  Returns false when the range is too wide. */
+static bool group_small_range(const struct nst_col *key, const uint32_t *rows, size_t nrows,
+			      struct nst_groups *g, enum nst_status *s, struct nst_error *err)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	for (size_t i = 0; i < nrows; i++) {
@@ -133,13 +172,13 @@ static bool assign_small_range(const struct nst_col *key, const uint32_t *rows, 
 			*sl = (uint32_t)g->n;
 			g->first[g->n++] = r;
 		}
-		gid[i] = *sl;
 	}
-	free(slot);
 	uint32_t *first = realloc(g->first, (g->n ? g->n : 1) * sizeof *first);
 	if (first)
 		g->first = first;
-	*s = NST_OK;
+	struct gid_source src = { .key = key, .slot = slot, .lo = lo };
+	*s = order_by_group(&src, rows, nrows, g, err);
+	free(slot);
 	return true;
 }
 
@@ -161,23 +200,8 @@ enum nst_status nst_group(const int64_t *const *keys, size_t nkeys,
 enum nst_status nst_group_by_ids(const uint32_t *gid, const uint32_t *rows, size_t nrows,
 				 struct nst_groups *g, struct nst_error *err)
 {
-	g->start = nst_big_zalloc(g->n + 1, sizeof *g->start);
-	g->order = nst_big_alloc(nrows, sizeof *g->order);
-	size_t *fill = malloc((g->n ? g->n : 1) * sizeof *fill);
-	if (!g->start || !g->order || !fill) {
-		free(fill);
-		return nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
-	}
-	/* Counting sort by group keeps each group's rows in row order. */
-	for (size_t i = 0; i < nrows; i++)
-		g->start[gid[i] + 1]++;
-	for (size_t k = 0; k < g->n; k++)
-		g->start[k + 1] += g->start[k];
-	memcpy(fill, g->start, g->n * sizeof *fill);
-	for (size_t i = 0; i < nrows; i++)
-		g->order[fill[gid[i]]++] = row_at(rows, i);
-	free(fill);
-	return NST_OK;
+	struct gid_source src = { .gid = gid };
+	return order_by_group(&src, rows, nrows, g, err);
 }
 
 enum nst_status nst_group_cols(const struct nst_col *const *keys, size_t nkeys,
@@ -185,12 +209,16 @@ enum nst_status nst_group_cols(const struct nst_col *const *keys, size_t nkeys,
 			       struct nst_groups *g, struct nst_error *err)
 {
 	memset(g, 0, sizeof *g);
+	enum nst_status s;
+	if (nkeys == 1 && group_small_range(keys[0], rows, nrows, g, &s, err)) {
+		if (s != NST_OK)
+			nst_groups_release(g);
+		return s;
+	}
 	uint32_t *gid = nst_big_alloc(nrows, sizeof *gid);
 	if (!gid)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
-	enum nst_status s;
-	if (nkeys != 1 || !assign_small_range(keys[0], rows, nrows, gid, g, &s, err))
-		s = assign_groups(keys, nkeys, rows, nrows, gid, g, err);
+	s = assign_groups(keys, nkeys, rows, nrows, gid, g, err);
 	if (s == NST_OK)
 		s = nst_group_by_ids(gid, rows, nrows, g, err);
 	free(gid);
