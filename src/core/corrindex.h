@@ -26,7 +26,8 @@ struct nst_corrindex {
 	uint32_t *dup_row, *dup_first;
 };
 
-/* Indexes rows[0..n) by (process[r] & mask, id[r]); rows whose process
+/* Indexes rows[0..n) (rows NULL: rows 0..n) by (process[r] & mask,
+ * id[r]); rows whose process
  * or id is NULL are left out.  The first row of a key wins.  Returns
  * -1 when out of memory. */
 int nst_corrindex_build(struct nst_corrindex *x, const struct nst_col *process,

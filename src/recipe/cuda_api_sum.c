@@ -17,7 +17,7 @@ static enum nst_status add_calls(struct nst_ctx *ctx, struct recipe_part *rp,
 	struct shape_groups sg;
 	enum nst_status s = shape_groups_init(&sg, rp, err);
 	for (size_t k = 0; s == NST_OK && k < c->ncalls; k++) {
-		uint32_t i = c->rows[k];
+		uint32_t i = nst_call_row(c, k);
 		if (c->start[i] == NST_NULL_I64 || c->end[i] == NST_NULL_I64)
 			continue;
 		recipe_uid uid = recipe_rank_of(rp, nst_col_or_null(gtid, i));

@@ -30,10 +30,18 @@ static enum nst_status load_calls(struct nst_ctx *ctx, struct nst_error *err)
 	if (!c->start || !c->end || !c->name_id)
 		return nst_fail(err, NST_ERR_DB, "%s: %s lacks start, end or nameId",
 				nst_db_path(ctx->db), RUNTIME);
+	size_t i = 0;
+	while (i < c->n && !nst_is_backtrace(cls, chain, i))
+		i++;
+	c->ncalls = i;
+	if (i == c->n)
+		return NST_OK; /* every row a call: rows stays NULL */
 	c->rows = nst_big_alloc(c->n, sizeof *c->rows);
 	if (!c->rows)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory reading %s", RUNTIME);
-	for (size_t i = 0; i < c->n; i++)
+	for (size_t k = 0; k < i; k++)
+		c->rows[k] = (uint32_t)k;
+	for (; i < c->n; i++)
 		if (!nst_is_backtrace(cls, chain, i))
 			c->rows[c->ncalls++] = (uint32_t)i;
 	return NST_OK;

@@ -25,7 +25,9 @@ static inline bool nst_is_backtrace(const struct nst_col *event_class,
  * correlationId) to them.  Loaded once per run and shared. */
 struct nst_calls {
 	size_t n;       /* rows in the runtime table */
-	uint32_t *rows; /* the call rows, in row order */
+	/* the call rows in row order, NULL when every row is a call (no
+	 * backtrace rows: 4 bytes a row saved); read with nst_call_row() */
+	uint32_t *rows;
 	size_t ncalls;
 	const int64_t *start, *end;
 	/* Ids as stored (32 bits where they fit): read with nst_col_at(). */
@@ -33,6 +35,11 @@ struct nst_calls {
 	const struct nst_col *gtid, *corr; /* NULL until nst_calls_ids() */
 	const struct nst_col *ret;         /* NULL until nst_calls_results() */
 };
+/* Call k's row in the runtime table. */
+static inline uint32_t nst_call_row(const struct nst_calls *c, size_t k)
+{
+	return c->rows ? c->rows[k] : (uint32_t)k;
+}
 /* The columns nst_calls_get() reads, and those nst_calls_ids() adds,
  * for the `needs` of the reports that use them. */
 #define NST_CALL_NEEDS                                                   \
@@ -58,7 +65,7 @@ enum nst_status nst_calls_index(struct nst_ctx *ctx, struct nst_error *err);
 /* The call that launched GPU work (globalPid, correlationId), or -1;
  * nst_calls_index() must have run. */
 int64_t nst_calls_find(struct nst_ctx *ctx, int64_t gpid, int64_t corr);
-/* Indexes c's calls rows[0..n) as nst_calls_index() indexes them all:
+/* Indexes c's calls rows[0..n) (rows NULL: rows 0..n) as nst_calls_index() indexes them all:
  * by (globalPid of their globalTid, correlationId).  -1 when out of
  * memory. */
 struct nst_corrindex;

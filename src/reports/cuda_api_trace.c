@@ -67,7 +67,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	if (!order)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t k = 0; k < c->ncalls; k++)
-		order[k] = c->rows[k];
+		order[k] = nst_call_row(c, k);
 	s = nst_sort_by_key(order, c->ncalls, c->start, err);
 	if (s == NST_OK)
 		s = nst_threads_load(ctx, &t, err);

@@ -68,7 +68,7 @@ static int64_t sole_process(const struct nst_calls *c)
 {
 	int64_t gpid = NST_NULL_I64;
 	for (size_t k = 0; c && k < c->ncalls; k++) {
-		int64_t g = nst_col_or_null(c->gtid, c->rows[k]);
+		int64_t g = nst_col_or_null(c->gtid, nst_call_row(c, k));
 		if (g == NST_NULL_I64)
 			continue;
 		if (gpid != NST_NULL_I64 && gpid != nst_gpid(g))

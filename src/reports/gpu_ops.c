@@ -290,7 +290,7 @@ enum nst_status nst_op_rows_add_api(struct nst_ctx *ctx, struct nst_op_rows *r,
 	if (s == NST_OK)
 		s = reserve(r, c->ncalls, false, err);
 	for (size_t i = 0; s == NST_OK && i < c->ncalls; i++) {
-		uint32_t row = c->rows[i];
+		uint32_t row = nst_call_row(c, i);
 		int64_t name = nst_op_name_api(ctx, nm, nst_col_at(c->name_id, row));
 		if (name < 0)
 			return no_memory(err);

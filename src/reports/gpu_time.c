@@ -209,7 +209,7 @@ static enum nst_status calls_extent(struct nst_ctx *ctx, struct extent *x, struc
 	const struct nst_calls *calls;
 	enum nst_status s = nst_calls_get(&all, &calls, err);
 	for (size_t i = 0; !s && calls->start && calls->end && i < calls->ncalls; i++) {
-		uint32_t r = calls->rows[i];
+		uint32_t r = nst_call_row(calls, i);
 		if (calls->start[r] != NST_NULL_I64 && calls->end[r] != NST_NULL_I64)
 			extend(x, calls->start[r], calls->end[r]);
 	}

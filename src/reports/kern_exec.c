@@ -62,7 +62,7 @@ static enum nst_status sole_process(struct nst_ctx *ctx, const struct nst_calls 
 {
 	*gpid = NST_NULL_I64;
 	for (size_t k = 0; c->gtid && k < c->ncalls; k++) {
-		int64_t g = nst_col_at(c->gtid, c->rows[k]);
+		int64_t g = nst_col_at(c->gtid, nst_call_row(c, k));
 		if (g == NST_NULL_I64)
 			continue;
 		if (*gpid != NST_NULL_I64 && *gpid != nst_gpid(g))

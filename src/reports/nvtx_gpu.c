@@ -471,7 +471,7 @@ static bool inside_some_range(struct reach *rc, int64_t tid, int64_t start, int6
 /* Whether call i lies inside some range of its thread. */
 static bool call_inside(struct reach *rc, const struct nst_calls *c, size_t i)
 {
-	uint32_t r = c->rows[i];
+	uint32_t r = nst_call_row(c, i);
 	int64_t tid = nst_col_or_null(c->gtid, r);
 	return c->start[r] != NST_NULL_I64 && c->end[r] != NST_NULL_I64 && tid != NST_NULL_I64 &&
 	       inside_some_range(rc, tid, c->start[r], c->end[r]);
@@ -481,7 +481,7 @@ static bool call_inside(struct reach *rc, const struct nst_calls *c, size_t i)
 static bool starts_ascend(const struct nst_calls *c)
 {
 	for (size_t i = 1; i < c->ncalls; i++)
-		if (c->start[c->rows[i]] < c->start[c->rows[i - 1]])
+		if (c->start[nst_call_row(c, i)] < c->start[nst_call_row(c, i - 1)])
 			return false;
 	return true;
 }
@@ -492,7 +492,7 @@ static size_t first_from(const struct nst_calls *c, int64_t t)
 	size_t lo = 0, hi = c->ncalls;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (c->start[c->rows[mid]] < t)
+		if (c->start[nst_call_row(c, mid)] < t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -518,7 +518,7 @@ static bool candidates(const struct nst_spans *ranges, const struct nst_calls *c
 		if (!span_valid(ranges, (uint32_t)k))
 			continue;
 		for (size_t i = first_from(c, ranges->start[k]);
-		     i < c->ncalls && c->start[c->rows[i]] <= ranges->end[k]; i++) {
+		     i < c->ncalls && c->start[nst_call_row(c, i)] <= ranges->end[k]; i++) {
 			if (*n == max)
 				return false;
 			in[(*n)++] = (uint32_t)i;
@@ -549,7 +549,7 @@ static enum nst_status calls_inside(const struct nst_spans *ranges, const struct
 	if (s == NST_OK && starts_ascend(c) && candidates(ranges, c, max, in, &m)) {
 		for (size_t j = 0; j < m; j++)
 			if (call_inside(&rc, c, in[j]))
-				in[(*n)++] = c->rows[in[j]];
+				in[(*n)++] = nst_call_row(c, in[j]);
 		reach_release(&rc);
 		*rows = in;
 		return s;
@@ -562,7 +562,7 @@ static enum nst_status calls_inside(const struct nst_spans *ranges, const struct
 			in = NULL;
 			break;
 		}
-		in[(*n)++] = c->rows[i];
+		in[(*n)++] = nst_call_row(c, i);
 	}
 	reach_release(&rc);
 	*rows = in;

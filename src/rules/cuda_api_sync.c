@@ -57,7 +57,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	}
 	size_t n = 0;
 	for (size_t k = 0; k < c->ncalls; k++) {
-		uint32_t r = c->rows[k];
+		uint32_t r = nst_call_row(c, k);
 		if (!is_sync(nst_raw_name(ctx, nst_col_at(c->name_id, r))) || !wanted(ctx, gtid_of(c, r)))
 			continue;
 		dur[r] = c->end[r] - c->start[r];

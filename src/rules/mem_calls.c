@@ -45,7 +45,7 @@ static int64_t only_process(const struct nst_calls *c)
 {
 	int64_t p = NST_NULL_I64;
 	for (size_t k = 0; c->gtid && k < c->ncalls; k++) {
-		int64_t g = nst_col_at(c->gtid, c->rows[k]);
+		int64_t g = nst_col_at(c->gtid, nst_call_row(c, k));
 		if (g == NST_NULL_I64)
 			continue;
 		if (p != NST_NULL_I64 && nst_gpid(g) != p)

@@ -591,7 +591,8 @@ static enum nst_status walk_host(struct walk *wk, struct nst_error *err)
 	uint32_t *idx = nst_big_alloc(ncalls, sizeof *idx);
 	enum nst_status s = idx ? nvtx_order(wk, &o, err) : nomem(err);
 	if (s == NST_OK && ncalls) {
-		memcpy(idx, c->rows, ncalls * sizeof *idx);
+		for (size_t k = 0; k < ncalls; k++)
+			idx[k] = nst_call_row(c, k);
 		s = start_order(idx, ncalls, c->start, c->end, err);
 	}
 	size_t i = 0, k = 0;
