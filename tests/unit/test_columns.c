@@ -2,7 +2,8 @@
  * against brute force: nst_sort_by_key (and its descending twin) must be
  * a stable sort whichever path it takes (already in order, few distinct
  * keys, packed key and row, separate arrays),
- * and grouping over 32-bit columns must group as over int64 ones. */
+ * and grouping over 32-bit columns must group as over int64 ones; one
+ * key of a small range (grouped through a direct table) as by hashing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -76,6 +77,17 @@ static void sort_matches_stable_brute_force(void **state)
 	}
 }
 
+/* Two groupings of the same nrows rows are the same: groups, each
+ * group's rows in order, and each group's first row. */
+static void assert_same_groups(const struct nst_groups *a, const struct nst_groups *b,
+			       size_t nrows)
+{
+	assert_int_equal(a->n, b->n);
+	assert_memory_equal(a->start, b->start, (a->n + 1) * sizeof *a->start);
+	assert_memory_equal(a->order, b->order, nrows * sizeof *a->order);
+	assert_memory_equal(a->first, b->first, a->n * sizeof *a->first);
+}
+
 static void groups_over_narrow_columns_match_wide_ones(void **state)
 {
 	(void)state;
@@ -107,15 +119,46 @@ static void groups_over_narrow_columns_match_wide_ones(void **state)
 		struct nst_error err = { 0 };
 		assert_int_equal(nst_group_cols(np, nkeys, rows, ROWS, &a, &err), NST_OK);
 		assert_int_equal(nst_group_cols(wp, nkeys, rows, ROWS, &b, &err), NST_OK);
-		assert_int_equal(a.n, b.n);
-		assert_memory_equal(a.start, b.start, (a.n + 1) * sizeof *a.start);
-		assert_memory_equal(a.order, b.order, ROWS * sizeof *a.order);
-		assert_memory_equal(a.first, b.first, a.n * sizeof *a.first);
+		assert_same_groups(&a, &b, ROWS);
 		/* every row of a group has its group's keys, and groups differ */
 		for (size_t g = 0; g < a.n; g++)
 			for (size_t i = a.start[g]; i < a.start[g + 1]; i++)
 				for (size_t k = 0; k < nkeys; k++)
 					assert_true(wide[k][a.order[i]] == wide[k][a.first[g]]);
+		nst_groups_release(&a);
+		nst_groups_release(&b);
+	}
+}
+
+/* One key of a small range groups through a direct table, two keys by
+ * hashing: with a second key that never differs, the groups, their rows
+ * and their first rows must be the same, over every row or a subset. */
+static void one_small_range_key_groups_as_hashing(void **state)
+{
+	(void)state;
+	static int64_t key[ROWS], zero[ROWS];
+	static uint32_t subset[ROWS];
+	srand(9);
+	for (int round = 0; round < 40; round++) {
+		int64_t base = (int64_t)rand() * 1000 - 500000;
+		for (size_t i = 0; i < ROWS; i++)
+			key[i] = base + rand() % (round % 2 ? 7 : 2 * ROWS);
+		size_t n = 0;
+		for (size_t i = 0; i < ROWS; i++)
+			if (rand() % 3)
+				subset[n++] = (uint32_t)i;
+		const uint32_t *rows = round % 4 < 2 ? NULL : subset;
+		size_t nrows = rows ? n : ROWS;
+		struct nst_col k = nst_col_of(key), z = nst_col_of(zero);
+		const struct nst_col *one[1] = { &k }, *two[2] = { &k, &z };
+		struct nst_groups a, b;
+		struct nst_error err = { 0 };
+		assert_int_equal(nst_group_cols(one, 1, rows, nrows, &a, &err), NST_OK);
+		assert_int_equal(nst_group_cols(two, 2, rows, nrows, &b, &err), NST_OK);
+		assert_same_groups(&a, &b, nrows);
+		for (size_t g = 0; g < a.n; g++)
+			for (size_t i = a.start[g]; i < a.start[g + 1]; i++)
+				assert_true(key[a.order[i]] == key[a.first[g]]);
 		nst_groups_release(&a);
 		nst_groups_release(&b);
 	}
@@ -139,6 +182,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sort_matches_stable_brute_force),
 		cmocka_unit_test(groups_over_narrow_columns_match_wide_ones),
+		cmocka_unit_test(one_small_range_key_groups_as_hashing),
 		cmocka_unit_test(narrow_values_read_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,15 +27,11 @@ static int64_t next_of(const uint32_t *next, int64_t r)
 	return !next || next[r] == UINT32_MAX ? -1 : (int64_t)next[r];
 }
 
-/* Every row indexed: the first of a key wins, the others chain after it
- * in row order; a NULL process is in no key. */
-static void shared_keys_chain_in_row_order(void **state)
+/* Every row indexed, listed or as rows NULL: the first of a key wins,
+ * the others chain after it in row order; a NULL process is in no key. */
+static void check_every_row(const uint32_t *rows)
 {
-	(void)state;
 	struct nst_col p = col(gtid), id = col(corr);
-	uint32_t rows[NROWS];
-	for (uint32_t i = 0; i < NROWS; i++)
-		rows[i] = i;
 	struct nst_corrindex x;
 	assert_int_equal(nst_corrindex_build(&x, &p, mask, &id, rows, NROWS), 0);
 	uint32_t *next;
@@ -53,6 +49,16 @@ static void shared_keys_chain_in_row_order(void **state)
 	assert_int_equal(nst_corrindex_find(&x, P2, 11), -1);
 	free(next);
 	nst_corrindex_release(&x);
+}
+
+static void shared_keys_chain_in_row_order(void **state)
+{
+	(void)state;
+	uint32_t rows[NROWS];
+	for (uint32_t i = 0; i < NROWS; i++)
+		rows[i] = i;
+	check_every_row(rows);
+	check_every_row(NULL);
 }
 
 /* Some rows indexed (the calls inside NVTX ranges): the others are not
