@@ -55,6 +55,14 @@ struct diff_table {
 enum nst_status diff_collect(struct nst_diff_ctx *d, int side, const char *spec,
 			     struct diff_table *t, struct nst_error *err);
 void diff_table_release(struct diff_table *t);
+/* fn(d, 0, arg, err) and fn(d, 1, arg, err): the two sides at once, on a
+ * second thread, when the exports may use more than one processor (each
+ * side's export is used by one thread only); side 0's failure is told
+ * first. fn may only use its side's export and what it is given. */
+typedef enum nst_status (*diff_side_fn)(struct nst_diff_ctx *d, int side, void *arg,
+					struct nst_error *err);
+enum nst_status diff_both_sides(struct nst_diff_ctx *d, diff_side_fn fn, void *arg,
+				struct nst_error *err);
 /* Column by its tagged name ("Total Time:dur_ns"), or -1. */
 int diff_col(const struct diff_table *t, const char *name);
 static inline const struct nst_cell *diff_cell(const struct diff_table *t, size_t row, int col)

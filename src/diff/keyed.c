@@ -54,6 +54,17 @@ static enum nst_status load_side(struct nst_diff_ctx *d, const struct diff_keyed
 	return st;
 }
 
+struct sides {
+	const struct diff_keyed *k;
+	struct side *sd;
+};
+
+static enum nst_status load_one(struct nst_diff_ctx *d, int s, void *arg, struct nst_error *err)
+{
+	struct sides *both = arg;
+	return load_side(d, both->k, s, &both->sd[s], err);
+}
+
 static void release_side(struct side *sd)
 {
 	diff_table_release(&sd->t[0]);
@@ -179,9 +190,7 @@ enum nst_status diff_keyed_run(struct nst_diff_ctx *d, const struct diff_keyed *
 	uint32_t *idx = NULL;
 	size_t n = 0;
 	const char *cols[MAX_COLS];
-	enum nst_status st = load_side(d, k, 0, &sd[0], err);
-	if (st == NST_OK)
-		st = load_side(d, k, 1, &sd[1], err);
+	enum nst_status st = diff_both_sides(d, load_one, &(struct sides){ k, sd }, err);
 	if (st == NST_OK)
 		st = lines_of(k, sd, &l, &idx, &n, err);
 	size_t ncols = st == NST_OK ? columns(k, d->arena, cols) : 0;

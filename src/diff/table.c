@@ -1,5 +1,6 @@
 /* One side's report kept whole, rows paired by key, and the cells of a
  * comparison. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,40 @@ enum nst_status diff_collect(struct nst_diff_ctx *d, int side, const char *spec,
 		snprintf(t->why, sizeof t->why, "%s", err->msg);
 		t->nrows = 0;
 		return NST_OK;
+	}
+	return s;
+}
+
+struct side_call {
+	struct nst_diff_ctx *d;
+	diff_side_fn fn;
+	void *arg;
+	enum nst_status status;
+	struct nst_error err;
+};
+
+static void *side_one(void *p)
+{
+	struct side_call *c = p;
+	c->status = c->fn(c->d, 1, c->arg, &c->err);
+	return NULL;
+}
+
+enum nst_status diff_both_sides(struct nst_diff_ctx *d, diff_side_fn fn, void *arg,
+				struct nst_error *err)
+{
+	struct side_call one = { d, fn, arg, NST_OK, { 0 } };
+	pthread_t t;
+	bool apart = nst_export_threads(d->side[0]) > 1 && nst_export_threads(d->side[1]) > 1 &&
+		     pthread_create(&t, NULL, side_one, &one) == 0;
+	enum nst_status s = fn(d, 0, arg, err);
+	if (apart)
+		pthread_join(t, NULL);
+	else if (s == NST_OK)
+		side_one(&one);
+	if (s == NST_OK && one.status != NST_OK) {
+		*err = one.err;
+		s = one.status;
 	}
 	return s;
 }

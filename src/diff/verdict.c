@@ -84,17 +84,28 @@ static enum nst_status add_items(struct nst_diff_ctx *d, const struct diff_table
 	return s;
 }
 
+/* One side's GPU busy time and kernel totals. */
+struct measured {
+	struct diff_table busy[2], kern[2];
+};
+
+static enum nst_status measure_side(struct nst_diff_ctx *d, int side, void *arg,
+				    struct nst_error *err)
+{
+	struct measured *m = arg;
+	const char *ks = diff_names_base(d) ? "cuda_gpu_kern_sum:base" : "cuda_gpu_kern_sum";
+	enum nst_status s = diff_collect(d, side, "gpu_time_sum", &m->busy[side], err);
+	if (s == NST_OK)
+		s = diff_collect(d, side, ks, &m->kern[side], err);
+	return s;
+}
+
 static enum nst_status collect(struct nst_diff_ctx *d, struct item **items, size_t *n,
 			       struct nst_error *err)
 {
-	struct diff_table busy[2] = { { 0 }, { 0 } }, kern[2] = { { 0 }, { 0 } };
-	const char *ks = diff_names_base(d) ? "cuda_gpu_kern_sum:base" : "cuda_gpu_kern_sum";
-	enum nst_status s = NST_OK;
-	for (int side = 0; s == NST_OK && side < 2; side++) {
-		s = diff_collect(d, side, "gpu_time_sum", &busy[side], err);
-		if (s == NST_OK)
-			s = diff_collect(d, side, ks, &kern[side], err);
-	}
+	struct measured m = { 0 };
+	struct diff_table *busy = m.busy, *kern = m.kern;
+	enum nst_status s = diff_both_sides(d, measure_side, &m, err);
 	if (s == NST_OK)
 		s = add_items(d, busy, "Device", "Busy:dur_ns", "GPU busy, device", true, items, n,
 			      err);

@@ -3,8 +3,9 @@
 # nstats and nsysgen built with -fsanitize=thread (make tsan). On an export big enough that two
 # reader threads read tables at the same time (every table nstats reads, several of them over
 # 65,536 rows), nstats runs the default report set, the traces, check, the page, the Perfetto
-# export (whose packets are packed on a thread of their own) and a PyTorch trace read back (its
-# rows inserted on a thread of their own) with two reader threads, timing lines on (they come from the reader threads), and each
+# export (whose packets are packed on a thread of their own), a comparison (its two sides
+# computed at once) and a PyTorch trace read back (its rows inserted on a thread of their own)
+# with two reader threads, timing lines on (they come from the reader threads), and each
 # must exit 0 without a ThreadSanitizer report and print exactly what one reader thread prints;
 # then, on an export of 1.1M kernels, the same with four readers and the big tables read in parts.
 # First, a deliberate race built with the same CC and CFLAGS must be reported: without that a
@@ -62,6 +63,8 @@ same traces stats -r cuda_gpu_trace,cuda_kern_exec_trace,cuda_api_trace,nvtx_gpu
 same check check -f json "$db"
 same page report "$db" -o -
 same perfetto export --type perfetto "$db" -o -
+# a comparison computes its two sides at once (diff/table.c, diff_both_sides)
+same diff diff "$db" "$db" -r gpu_time_diff,kern_diff,api_diff --gate 5
 # a PyTorch trace is inserted into SQLite by a second thread (input/memdb.c) while it is parsed
 if "$b/nstats" export --type chrome-json "$db" -o "$work/kineto.json" 2>"$work/kineto.err"; then
 	same kineto stats -r cuda_gpu_kern_sum,cuda_api_sum "$work/kineto.json"
