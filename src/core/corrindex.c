@@ -57,12 +57,13 @@ static bool key_of(const struct keys *k, uint32_t r, int64_t *proc, int64_t *id)
 	return true;
 }
 
-/* First pass: the processes and the id range and count of each. */
+/* Row i of the indexed rows: rows[i], or i where rows is NULL. */
 static inline uint32_t row_at(const uint32_t *rows, size_t i)
 {
 	return rows ? rows[i] : (uint32_t)i;
 }
 
+/* First pass: the processes and the id range and count of each. */
 static int survey(struct nst_corrindex *x, const struct keys *k,
 		  const uint32_t *rows, size_t n)
 {

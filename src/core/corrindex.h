@@ -27,9 +27,8 @@ struct nst_corrindex {
 };
 
 /* Indexes rows[0..n) (rows NULL: rows 0..n) by (process[r] & mask,
- * id[r]); rows whose process
- * or id is NULL are left out.  The first row of a key wins.  Returns
- * -1 when out of memory. */
+ * id[r]); rows whose process or id is NULL are left out.  The first row
+ * of a key wins.  Returns -1 when out of memory. */
 int nst_corrindex_build(struct nst_corrindex *x, const struct nst_col *process,
 			uint64_t mask, const struct nst_col *id, const uint32_t *rows,
 			size_t n);

@@ -65,9 +65,9 @@ enum nst_status nst_calls_index(struct nst_ctx *ctx, struct nst_error *err);
 /* The call that launched GPU work (globalPid, correlationId), or -1;
  * nst_calls_index() must have run. */
 int64_t nst_calls_find(struct nst_ctx *ctx, int64_t gpid, int64_t corr);
-/* Indexes c's calls rows[0..n) (rows NULL: rows 0..n) as nst_calls_index() indexes them all:
- * by (globalPid of their globalTid, correlationId).  -1 when out of
- * memory. */
+/* Indexes c's calls rows[0..n) (rows NULL: rows 0..n) as
+ * nst_calls_index() indexes them all: by (globalPid of their globalTid,
+ * correlationId).  -1 when out of memory. */
 struct nst_corrindex;
 int nst_calls_index_rows(const struct nst_calls *c, const uint32_t *rows, size_t n,
 			 struct nst_corrindex *x);
