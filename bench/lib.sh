@@ -3,15 +3,24 @@
 
 # bench_make_launches BUILD_DIR DB N [NSYSGEN_OPTIONS...]: the launches export of N kernel
 # launches (N/10 memcpy, N/20 memset, N/5 other calls, N/10 NVTX ranges and OS runtime calls,
-# 2 processes of 4 threads, 2 devices, 4 streams, 40 kernels), unless DB is there already
+# 2 processes of 4 threads, 2 devices, 4 streams, 40 kernels), unless DB is there already,
+# made by this nsysgen with these options: DB.made holds the nsysgen binary's checksum and the
+# options. An export kept from an older nsysgen beside a twin made by this one compares two
+# different runs (their launch orders differ from the first launch), so it is made again.
 bench_make_launches() {
 	local b=$1 db=$2 n=$3
 	shift 3
-	[[ -f $db ]] && return 0
+	local args=(--seed 1 --kernels "$n" --memcpy $((n / 10)) --memset $((n / 20))
+		--other-api $((n / 5)) --processes 2 --threads 4 --devices 2 --streams 4
+		--kernel-names 40 "$@")
+	local stamp
+	stamp="$(sha256sum <"$b/nsysgen" | cut -c1-16) ${args[*]}"
+	[[ -f $db && -f $db.made && $(<"$db.made") == "$stamp" ]] && return 0
 	echo "bench: generating $db ($n launches $*)" >&2
-	"$b/nsysgen" -q --seed 1 --kernels "$n" --memcpy $((n / 10)) --memset $((n / 20)) \
-		--other-api $((n / 5)) --processes 2 --threads 4 --devices 2 --streams 4 \
-		--kernel-names 40 "$@" -o "$db"
+	rm -f "$db" "$db.made"
+	# --force: a PyTorch trace (--kineto) kept from the run made before is made again too
+	"$b/nsysgen" -q --force "${args[@]}" -o "$db"
+	printf '%s\n' "$stamp" >"$db.made"
 }
 
 bench_cols() { # TABLE COLUMN...: one SELECT that reads those columns of every row
