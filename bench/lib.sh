@@ -5,8 +5,9 @@
 # launches (N/10 memcpy, N/20 memset, N/5 other calls, N/10 NVTX ranges and OS runtime calls,
 # 2 processes of 4 threads, 2 devices, 4 streams, 40 kernels), unless DB is there already,
 # made by this nsysgen with these options: DB.made holds the nsysgen binary's checksum and the
-# options. An export kept from an older nsysgen beside a twin made by this one compares two
-# different runs (their launch orders differ from the first launch), so it is made again.
+# options. An export kept from another nsysgen or other options beside a twin made now
+# compares two different runs (their launch orders differ from the first launch), so it is
+# made again.
 bench_make_launches() {
 	local b=$1 db=$2 n=$3
 	shift 3
