@@ -40,6 +40,12 @@ static inline int64_t nst_col_or_null(const struct nst_col *c, size_t row)
 	return c ? nst_col_at(c, row) : NST_NULL_I64;
 }
 
+/* Row i of a list of rows where NULL lists every row: rows[i], or i. */
+static inline uint32_t nst_row_at(const uint32_t *rows, size_t i)
+{
+	return rows ? rows[i] : (uint32_t)i;
+}
+
 /* An int64 array seen as a column. */
 static inline struct nst_col nst_col_of(const int64_t *values)
 {

@@ -57,18 +57,12 @@ static bool key_of(const struct keys *k, uint32_t r, int64_t *proc, int64_t *id)
 	return true;
 }
 
-/* Row i of the indexed rows: rows[i], or i where rows is NULL. */
-static inline uint32_t row_at(const uint32_t *rows, size_t i)
-{
-	return rows ? rows[i] : (uint32_t)i;
-}
-
 /* First pass: the processes and the id range and count of each. */
 static int survey(struct nst_corrindex *x, const struct keys *k,
 		  const uint32_t *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		uint32_t r = row_at(rows, i);
+		uint32_t r = nst_row_at(rows, i);
 		int64_t proc, id;
 		if (!key_of(k, r, &proc, &id))
 			continue;
@@ -123,7 +117,7 @@ int nst_corrindex_build(struct nst_corrindex *x, const struct nst_col *process,
 	if (survey(x, &k, rows, n) || allocate(x))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		uint32_t r = row_at(rows, i);
+		uint32_t r = nst_row_at(rows, i);
 		int64_t proc, idr;
 		if (!key_of(&k, r, &proc, &idr))
 			continue;

@@ -38,7 +38,7 @@ struct nst_calls {
 /* Call k's row in the runtime table. */
 static inline uint32_t nst_call_row(const struct nst_calls *c, size_t k)
 {
-	return c->rows ? c->rows[k] : (uint32_t)k;
+	return nst_row_at(c->rows, k);
 }
 /* The columns nst_calls_get() reads, and those nst_calls_ids() adds,
  * for the `needs` of the reports that use them. */

@@ -8,12 +8,6 @@
 
 /* ---- grouping ---------------------------------------------------------- */
 
-/* Row i of a grouping: rows[i], or i where rows is NULL (every row). */
-static inline uint32_t row_at(const uint32_t *rows, size_t i)
-{
-	return rows ? rows[i] : (uint32_t)i;
-}
-
 static bool same_keys(const struct nst_col *const *keys, size_t nkeys, uint32_t a, uint32_t b)
 {
 	for (size_t k = 0; k < nkeys; k++)
@@ -79,7 +73,7 @@ static enum nst_status assign_groups(const struct nst_col *const *keys, size_t n
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory grouping rows");
 	}
 	for (size_t i = 0; i < nrows; i++) {
-		uint32_t r = row_at(rows, i);
+		uint32_t r = nst_row_at(rows, i);
 		size_t j = find_slot(&t, keys, nkeys, g->first, r);
 		if (t.slot[j] == UINT32_MAX) {
 			t.slot[j] = (uint32_t)g->n;
@@ -114,7 +108,7 @@ static inline uint32_t gid_at(const struct gid_source *src, const uint32_t *rows
 {
 	if (src->gid)
 		return src->gid[i];
-	return src->slot[(uint64_t)nst_col_at(src->key, row_at(rows, i)) - (uint64_t)src->lo];
+	return src->slot[(uint64_t)nst_col_at(src->key, nst_row_at(rows, i)) - (uint64_t)src->lo];
 }
 
 /* Each group's rows in row order (a counting sort by group), given
@@ -135,7 +129,7 @@ static enum nst_status order_by_group(const struct gid_source *src, const uint32
 		g->start[k + 1] += g->start[k];
 	memcpy(fill, g->start, g->n * sizeof *fill);
 	for (size_t i = 0; i < nrows; i++)
-		g->order[fill[gid_at(src, rows, i)]++] = row_at(rows, i);
+		g->order[fill[gid_at(src, rows, i)]++] = nst_row_at(rows, i);
 	free(fill);
 	return NST_OK;
 }
@@ -148,7 +142,7 @@ static bool group_small_range(const struct nst_col *key, const uint32_t *rows, s
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	for (size_t i = 0; i < nrows; i++) {
-		int64_t v = nst_col_at(key, row_at(rows, i));
+		int64_t v = nst_col_at(key, nst_row_at(rows, i));
 		lo = v < lo ? v : lo;
 		hi = v > hi ? v : hi;
 	}
@@ -166,7 +160,7 @@ static bool group_small_range(const struct nst_col *key, const uint32_t *rows, s
 	}
 	memset(slot, 0xff, span * sizeof *slot);
 	for (size_t i = 0; i < nrows; i++) {
-		uint32_t r = row_at(rows, i);
+		uint32_t r = nst_row_at(rows, i);
 		uint32_t *sl = &slot[(uint64_t)nst_col_at(key, r) - (uint64_t)lo];
 		if (*sl == UINT32_MAX) {
 			*sl = (uint32_t)g->n;

@@ -277,7 +277,7 @@ enum nst_status nst_launches_in_ranges(const struct nst_spans *ranges, const str
 		s = rows_by_start(&b, c, err);
 	size_t n = b.rows ? b.nrows : c->n;
 	for (size_t k = 0; s == NST_OK && k < n; k++) {
-		uint32_t r = b.rows ? b.rows[k] : (uint32_t)k;
+		uint32_t r = nst_row_at(b.rows, k);
 		struct thread_ranges *t = call_thread(&w, c, &b, r);
 		uint32_t lo = calls_begin(&b, r);
 		if (t && sweep_query(&w, t, c->start[r], c->end[r], &b.order[lo], b.end[r] - lo, fn, arg))
