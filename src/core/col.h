@@ -5,6 +5,7 @@
 #ifndef NSTATS_CORE_COL_H
 #define NSTATS_CORE_COL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +51,27 @@ static inline uint32_t nst_row_at(const uint32_t *rows, size_t i)
 static inline struct nst_col nst_col_of(const int64_t *values)
 {
 	return (struct nst_col){ .i64 = values, .i32 = NULL, .base = 0 };
+}
+
+/* Durations of rows: a column of them (end - start, read as one), or a
+ * start and an end array.  NULL where end is NULL (an open range). */
+struct nst_span {
+	const struct nst_col *dur; /* NULL: from start and end */
+	const int64_t *start, *end;
+};
+
+static inline int64_t nst_span_at(const struct nst_span *s, size_t row)
+{
+	if (s->dur)
+		return nst_col_at(s->dur, row);
+	int64_t end = s->end[row];
+	return end == NST_NULL_I64 ? NST_NULL_I64 : end - s->start[row];
+}
+
+/* Neither a column nor both arrays: the table has no start or end. */
+static inline bool nst_span_none(const struct nst_span *s)
+{
+	return !s->dur && (!s->start || !s->end);
 }
 
 #endif

@@ -112,3 +112,13 @@ enum nst_status nst_ev_text(struct nst_events *ev, const char *table, const char
 	pthread_mutex_unlock(&ev->lock);
 	return s;
 }
+
+enum nst_status nst_ev_durations(struct nst_events *ev, const char *table,
+				 struct nst_span *out, struct nst_error *err)
+{
+	*out = (struct nst_span){ NULL, NULL, NULL };
+	pthread_mutex_lock(&ev->lock);
+	enum nst_status s = ev->ops->durations(ev, table, out, err);
+	pthread_mutex_unlock(&ev->lock);
+	return s;
+}

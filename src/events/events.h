@@ -73,6 +73,21 @@ enum nst_status nst_ev_text(struct nst_events *ev, const char *table,
 			    const char *column, const char *const **out,
 			    struct nst_error *err);
 
+/* ---- durations ------------------------------------------------------- */
+
+/* A table's durations, end - start, as one column: declared (nst_ev_want)
+ * by reports that read no start or end of their own, the summaries, so
+ * that a run of them holds 4 bytes a row where start and end take 16.
+ * The name is no column's: no identifier of an export has a '-'. */
+#define NST_EV_DURATION "end-start"
+
+/* The durations of a table's rows (struct nst_span, core/col.h): the
+ * column of NST_EV_DURATION, or end - start when the run reads start and
+ * end anyway (a trace, a filter).  nst_span_none(out) when the table or
+ * its start or end does not exist in this export. */
+enum nst_status nst_ev_durations(struct nst_events *ev, const char *table,
+				 struct nst_span *out, struct nst_error *err);
+
 /* ---- time/NVTX filters ------------------------------------------------- */
 
 /* A filtered view (nst_ev_filter) reads like the events it filters, with

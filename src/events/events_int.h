@@ -21,6 +21,8 @@ struct ev_ops {
 			       const struct nst_col **out, struct nst_error *err);
 	enum nst_status (*text)(struct nst_events *ev, const char *table, const char *column,
 				const char *const **out, struct nst_error *err);
+	enum nst_status (*durations)(struct nst_events *ev, const char *table,
+				     struct nst_span *out, struct nst_error *err);
 	void (*free)(struct nst_events *ev);
 	/* the store's alone; NULL for a view */
 	void (*plan)(struct nst_events *ev, size_t j);

@@ -27,7 +27,7 @@
  * good.  Readers see it through pub, which nst_ev_col() hands out and
  * which follows a widening; nst_ev_i64() widens it first. */
 struct ev_col {
-	char *name;
+	const char *name;
 	bool text, wanted, loaded, present;
 	bool has_base; /* base is set: a value that is not NULL was read */
 	/* Every value so far was base + step * row (rowids, one device, a
@@ -36,6 +36,9 @@ struct ev_col {
 	bool seq, step_known;
 	bool is_time;  /* start or end: checked as a timestamp when read */
 	bool null_ok;  /* an end that the schema lets be NULL (open ranges) */
+	/* NST_EV_DURATION: each row's end less its start, read from the two
+	 * cells (each checked as a time) and stored as one value */
+	bool span;
 	int64_t *i;
 	int32_t *i32;
 	const char **s;
@@ -260,17 +263,21 @@ static struct ev_col *col_of(struct ev_store *ev, struct ev_table *t,
 	if (!c)
 		return NULL;
 	c->text = text;
-	c->name = nst_arena_strndup(&ev->arena, name, strlen(name));
-	if (!c->name) {
+	if (!(c->name = nst_arena_strndup(&ev->arena, name, strlen(name)))) {
 		free(c);
 		return NULL;
 	}
 	cols[t->ncols] = c;
+	c->span = !text && strcmp(name, NST_EV_DURATION) == 0;
 	c->is_time = !text && (strcmp(name, "start") == 0 || strcmp(name, "end") == 0);
-	c->null_ok = c->is_time && strcmp(name, "end") == 0 && end_may_be_null(t->name);
+	c->null_ok = (c->span || (c->is_time && strcmp(name, "end") == 0)) &&
+		     end_may_be_null(t->name);
 	/* "rowid" reads SQLite's rowid where no column has that name. */
-	c->present = t->present && (strcmp(name, "rowid") == 0 ||
-				    nst_db_has_column(ev->base.db, t->name, name));
+	c->present = t->present &&
+		     (c->span ? nst_db_has_column(ev->base.db, t->name, "start") &&
+					nst_db_has_column(ev->base.db, t->name, "end")
+			      : strcmp(name, "rowid") == 0 ||
+					nst_db_has_column(ev->base.db, t->name, name));
 	t->ncols++;
 	return c;
 }
@@ -289,6 +296,28 @@ static enum nst_status store_want(struct nst_events *base, const char *table,
 		t->last_user = ev->job;
 	}
 	return NST_OK;
+}
+
+/* Whether t's column `name` is or will be in memory: declared or read. */
+static bool at_hand(const struct ev_table *t, const char *name)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		if (strcmp(t->cols[c]->name, name) == 0)
+			return t->cols[c]->present && (t->cols[c]->wanted || t->cols[c]->loaded);
+	return false;
+}
+
+/* Whether t's durations come from its start and end (store_durations):
+ * no column of their own then. */
+static bool span_from_times(const struct ev_table *t)
+{
+	return at_hand(t, "start") && at_hand(t, "end");
+}
+
+/* Whether the next scan of t reads c. */
+static bool to_read(const struct ev_table *t, const struct ev_col *c)
+{
+	return c->wanted && c->present && !c->loaded && !(c->span && span_from_times(t));
 }
 
 /* A REAL read as an integer only when it is a whole number in range. */
@@ -581,6 +610,40 @@ static inline bool stored(struct ev_col *c, size_t row, size_t cap, bool ok, int
 	return ok && (!c->is_time || time_fits(c, v, null)) && store_int(c, row, cap, v) == 0;
 }
 
+/* A row's start and end cells, as a span column reads them (ok false:
+ * not an integer). */
+struct time_pair {
+	int64_t v[2];
+	bool ok[2], null[2];
+};
+
+/* Whether a span's cell, the pair's end less its start, was stored;
+ * span_error says why not.  Each is checked as its own column would be,
+ * so the duration of two times in range fits int64. */
+static inline bool stored_span(struct ev_col *c, size_t row, size_t cap,
+			       const struct time_pair *p)
+{
+	static const struct ev_col start = { .name = "start", .is_time = true };
+	struct ev_col end = { .name = "end", .is_time = true, .null_ok = c->null_ok };
+	if (!p->ok[0] || !p->ok[1] || !time_fits(&start, p->v[0], p->null[0]) ||
+	    !time_fits(&end, p->v[1], p->null[1]))
+		return false;
+	return store_int(c, row, cap, p->null[1] ? NST_NULL_I64 : p->v[1] - p->v[0]) == 0;
+}
+
+static enum nst_status span_error(const struct ev_store *ev, const struct ev_table *t,
+				  const struct ev_col *c, size_t row, const struct time_pair *p,
+				  struct nst_error *err)
+{
+	for (int i = 0; i < 2; i++) {
+		struct ev_col part = { .name = i ? "end" : "start", .is_time = true,
+				       .null_ok = i && c->null_ok };
+		if (!p->ok[i] || !time_fits(&part, p->v[i], p->null[i]))
+			return cell_error(ev, t, &part, row, p->ok[i], p->v[i], p->null[i], err);
+	}
+	return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+}
+
 /* The text values a column met lately, by their slot (text_slot): NVTX
  * ranges repeat a few names millions of times (10M ranges: 80 MB of
  * copies), and each is copied once while it stays in its slot.  A memo,
@@ -638,45 +701,81 @@ static enum nst_status store_text_cell(struct ev_col *c, size_t row, struct nst_
 	return NST_OK;
 }
 
+/* Result column i of st as an integer (ok false: it is not one). */
+static void sql_int(sqlite3_stmt *st, int i, int64_t *v, bool *ok, bool *null)
+{
+	*ok = int_cell(st, i, v) == 0;
+	/* INT64_MIN is the NULL sentinel and a value: the cell says which */
+	*null = *ok && *v == NST_NULL_I64 && sqlite3_column_type(st, i) == SQLITE_NULL;
+}
+
 static enum nst_status store_row(struct ev_store *ev, const struct reader *rd,
 				 struct ev_table *t, sqlite3_stmt *st, struct ev_col **load,
 				 size_t nload, size_t row, size_t cap, struct nst_error *err)
 {
+	int i = 0; /* the result column: a span reads two */
 	for (size_t k = 0; k < nload; k++) {
 		struct ev_col *c = load[k];
-		if (!c->text) {
-			int64_t v = 0;
-			bool ok = int_cell(st, (int)k, &v) == 0;
-			/* INT64_MIN is the NULL sentinel and a value: the cell says which */
-			bool null = ok && v == NST_NULL_I64 &&
-				    sqlite3_column_type(st, (int)k) == SQLITE_NULL;
+		if (c->span) {
+			struct time_pair p;
+			sql_int(st, i, &p.v[0], &p.ok[0], &p.null[0]);
+			sql_int(st, i + 1, &p.v[1], &p.ok[1], &p.null[1]);
+			i += 2;
+			if (!stored_span(c, row, cap, &p))
+				return span_error(ev, t, c, row, &p, err);
+		} else if (!c->text) {
+			int64_t v;
+			bool ok, null;
+			sql_int(st, i++, &v, &ok, &null);
 			if (!stored(c, row, cap, ok, v, null))
 				return cell_error(ev, t, c, row, ok, v, null, err);
-			continue;
+		} else {
+			const char *v = (const char *)sqlite3_column_text(st, i);
+			size_t len = v ? (size_t)sqlite3_column_bytes(st, i) : 0;
+			i++;
+			enum nst_status s = store_text_cell(c, row, rd->arena, v, len, err);
+			if (s != NST_OK)
+				return s;
 		}
-		const char *v = (const char *)sqlite3_column_text(st, (int)k);
-		enum nst_status s = store_text_cell(c, row, rd->arena, v,
-						    v ? (size_t)sqlite3_column_bytes(st, (int)k) : 0, err);
-		if (s != NST_OK)
-			return s;
 	}
 	return NST_OK;
 }
 
+/* The cells a scan of load[] reads, into names (room for 2 * nload): a
+ * column's own, or a span's start and end; how many. */
+static size_t cell_names(struct ev_col **load, size_t nload, const char **names)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < nload; k++) {
+		if (load[k]->span) {
+			names[n++] = "start";
+			names[n++] = "end";
+		} else {
+			names[n++] = load[k]->name;
+		}
+	}
+	return n;
+}
+
 static char *select_sql(const struct ev_table *t, struct ev_col **load, size_t nload)
 {
-	size_t len = strlen(t->name) + 32;
-	for (size_t k = 0; k < nload; k++)
-		len += strlen(load[k]->name) + 4;
-	char *sql = malloc(len), *p = sql;
-	if (!sql)
+	const char **names = malloc((2 * nload + 1) * sizeof *names);
+	if (!names)
 		return NULL;
-	p += sprintf(p, "SELECT ");
-	for (size_t k = 0; k < nload; k++)
-		p += sprintf(p, "%s\"%s\"", k ? "," : "", load[k]->name);
-	if (nload == 0)
-		p += sprintf(p, "1");
-	sprintf(p, " FROM \"%s\"", t->name);
+	size_t n = cell_names(load, nload, names);
+	size_t len = strlen(t->name) + 32;
+	for (size_t k = 0; k < n; k++)
+		len += strlen(names[k]) + 4;
+	char *sql = malloc(len), *p = sql;
+	if (sql) {
+		p += sprintf(p, "SELECT ");
+		for (size_t k = 0; k < n; k++)
+			p += sprintf(p, "%s\"%s\"", k ? "," : "", names[k]);
+		if (n == 0)
+			p += sprintf(p, "1");
+		sprintf(p, " FROM \"%s\"", t->name);
+	}
+	free(names);
 	return sql;
 }
 
@@ -903,15 +1002,27 @@ static int page_row(void *arg, const struct nst_page_cell *cells)
 	if (sc->split && sc->n >= sc->cap)
 		return NST_PAGES_UNSUPPORTED;
 	sc->s = make_room(sc);
+	const struct nst_page_cell *cell = cells; /* a span reads two */
 	for (size_t k = 0; sc->s == NST_OK && k < sc->nload; k++) {
 		struct ev_col *c = sc->load[k];
-		int64_t v;
+		if (c->span) {
+			struct time_pair p;
+			for (int i = 0; i < 2; i++, cell++) {
+				p.ok[i] = page_int(cell, &p.v[i]);
+				p.null[i] = cell->kind == NST_CELL_NULL;
+			}
+			if (!stored_span(c, sc->n, sc->cap, &p))
+				sc->s = span_error(sc->ev, sc->t, c, sc->n, &p, sc->err);
+			continue;
+		}
 		if (c->text) {
-			if (page_text(sc, c, &cells[k]))
+			if (page_text(sc, c, cell++))
 				return NST_PAGES_UNSUPPORTED;
 			continue;
 		}
-		bool ok = page_int(&cells[k], &v), null = cells[k].kind == NST_CELL_NULL;
+		int64_t v;
+		bool ok = page_int(cell, &v), null = cell->kind == NST_CELL_NULL;
+		cell++;
 		if (!stored(c, sc->n, sc->cap, ok, v, null))
 			sc->s = cell_error(sc->ev, sc->t, c, sc->n, ok, v, null, sc->err);
 	}
@@ -928,14 +1039,13 @@ static bool scan_pages(struct scan_state *sc)
 	const struct nst_options *o = sc->ev->base.hooks;
 	if (o->version >= 4 && o->sqlite_reader)
 		return false;
-	const char **cols = malloc((sc->nload ? sc->nload : 1) * sizeof *cols);
-	for (size_t k = 0; cols && k < sc->nload; k++)
-		cols[k] = sc->load[k]->name;
+	const char **cols = malloc((2 * sc->nload + 1) * sizeof *cols);
+	size_t ncols = cols ? cell_names(sc->load, sc->nload, cols) : 0;
 	struct nst_db *db = sc->ev->base.db;
 	int rc = !cols ? NST_PAGES_UNSUPPORTED
-		 : sc->split ? nst_db_scan_part(db, sc->t->name, cols, sc->nload,
+		 : sc->split ? nst_db_scan_part(db, sc->t->name, cols, ncols,
 						&sc->split->plan, sc->part, page_row, sc)
-			     : nst_db_scan_pages(db, sc->t->name, cols, sc->nload, page_row, sc);
+			     : nst_db_scan_pages(db, sc->t->name, cols, ncols, page_row, sc);
 	free(cols);
 	if (rc == NST_PAGES_UNSUPPORTED) {
 		sc->n = 0;
@@ -1002,7 +1112,7 @@ static enum nst_status load_with(struct ev_store *ev, const struct reader *rd,
 	size_t n = 0;
 	for (size_t c = 0; c < t->ncols; c++) {
 		struct ev_col *col = t->cols[c];
-		if (!col->loaded && col->present && (col->wanted || col == extra))
+		if (to_read(t, col) || (col == extra && !col->loaded && col->present))
 			todo[n++] = col;
 	}
 	enum nst_status s = NST_OK;
@@ -1091,7 +1201,7 @@ static bool make_rooms(struct split *sp)
 			struct room *r = &sp->rooms[k];
 			pt->cols[k] = (struct ev_col){
 				.name = c->name, .text = c->text, .is_time = c->is_time,
-				.null_ok = c->null_ok, .seq = !c->text,
+				.null_ok = c->null_ok, .span = c->span, .seq = !c->text,
 				.i32 = r->i32 ? r->i32 + pt->row0 : NULL,
 				.wide_room = r->i64 ? r->i64 + pt->row0 : NULL,
 				.s = r->s ? r->s + pt->row0 : NULL,
@@ -1119,9 +1229,8 @@ static struct split *plan_split(struct ev_store *ev, struct ev_table *t, size_t 
 	}
 	sp->t = t;
 	for (size_t c = 0; c < t->ncols; c++) {
-		struct ev_col *col = t->cols[c];
-		if (!col->loaded && col->present && col->wanted)
-			sp->load[sp->nload++] = col;
+		if (to_read(t, t->cols[c]))
+			sp->load[sp->nload++] = t->cols[c];
 	}
 	if (sp->nload == 0 || nst_db_plan_pages(ev->base.db, t->name, parts, &sp->plan) ||
 	    sp->plan.nparts < 2 || !make_rooms(sp)) {
@@ -1431,7 +1540,7 @@ static bool needs_read(const struct ev_table *t)
 	if (!t->present)
 		return false;
 	for (size_t c = 0; c < t->ncols; c++)
-		if (t->cols[c]->wanted && t->cols[c]->present && !t->cols[c]->loaded)
+		if (to_read(t, t->cols[c]))
 			return true;
 	return !t->loaded && t->ncols > 0;
 }
@@ -1512,7 +1621,7 @@ static enum nst_status fits_memory(struct ev_store *ev, struct ev_table **all, s
 		size_t r = rows_to_expect(&rd, all[i]), bytes = 0;
 		for (size_t c = 0; c < all[i]->ncols; c++) {
 			const struct ev_col *col = all[i]->cols[c];
-			if (col->wanted && col->present && !col->loaded)
+			if (to_read(all[i], col))
 				bytes += col->text || col->is_time ? 8 : 4;
 		}
 		rows += r;
@@ -1698,6 +1807,20 @@ static enum nst_status store_text(struct nst_events *base, const char *table,
 	return s;
 }
 
+static enum nst_status store_durations(struct nst_events *base, const char *table,
+				       struct nst_span *out, struct nst_error *err)
+{
+	struct ev_store *ev = (struct ev_store *)base;
+	struct ev_table *t = table_of(ev, table);
+	struct ev_col *c = t ? col_of(ev, t, NST_EV_DURATION, false) : NULL;
+	if (!c)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (c->loaded || !span_from_times(t))
+		return store_col(base, table, NST_EV_DURATION, &out->dur, err);
+	enum nst_status s = store_i64(base, table, "start", &out->start, err);
+	return s == NST_OK ? store_i64(base, table, "end", &out->end, err) : s;
+}
+
 static void store_plan(struct nst_events *base, size_t j)
 {
 	((struct ev_store *)base)->job = j;
@@ -1739,6 +1862,6 @@ static size_t store_drop_after(struct nst_events *base, size_t j)
 
 static const struct ev_ops store_ops = {
 	.want = store_want, .preload = store_preload, .rows = store_rows, .i64 = store_i64,
-	.col = store_col, .text = store_text, .free = store_free,
+	.col = store_col, .text = store_text, .durations = store_durations, .free = store_free,
 	.plan = store_plan, .drop_after = store_drop_after,
 };

@@ -299,7 +299,18 @@ static enum nst_status view_text(struct nst_events *base, const char *table,
 	return s;
 }
 
+/* A filtered table's start and end are at hand (the filter read them):
+ * its durations come from them. */
+static enum nst_status view_durations(struct nst_events *base, const char *table,
+				      struct nst_span *out, struct nst_error *err)
+{
+	enum nst_status s = view_i64(base, table, "start", &out->start, err);
+	if (s == NST_OK)
+		s = view_i64(base, table, "end", &out->end, err);
+	return s;
+}
+
 static const struct ev_ops view_ops = {
 	.want = view_want, .preload = view_preload, .rows = view_rows, .i64 = view_i64,
-	.col = view_col, .text = view_text, .free = view_free,
+	.col = view_col, .text = view_text, .durations = view_durations, .free = view_free,
 };

@@ -20,16 +20,14 @@ static enum nst_status load_calls(struct nst_ctx *ctx, struct nst_error *err)
 	struct nst_calls *c = &ctx->shared->calls;
 	const struct nst_col *cls, *chain;
 	enum nst_status s = nst_ev_rows(ctx->ev, RUNTIME, &c->n, err);
-	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "start", &c->start, err);
-	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "end", &c->end, err);
 	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "nameId", &c->name_id, err);
 	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "eventClass", &cls, err);
 	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "callchainId", &chain, err);
 	if (s != NST_OK)
 		return s;
-	if (!c->start || !c->end || !c->name_id)
-		return nst_fail(err, NST_ERR_DB, "%s: %s lacks start, end or nameId",
-				nst_db_path(ctx->db), RUNTIME);
+	if (!c->name_id)
+		return nst_fail(err, NST_ERR_DB, "%s: %s lacks nameId", nst_db_path(ctx->db),
+				RUNTIME);
 	size_t i = 0;
 	while (i < c->n && !nst_is_backtrace(cls, chain, i))
 		i++;
@@ -89,8 +87,8 @@ static enum nst_status calls_index_locked(struct nst_ctx *ctx, struct nst_error 
 	return NST_OK;
 }
 
-static enum nst_status calls_get_locked(struct nst_ctx *ctx, const struct nst_calls **out,
-			      struct nst_error *err)
+static enum nst_status calls_rows_locked(struct nst_ctx *ctx, const struct nst_calls **out,
+					 struct nst_error *err)
 {
 	struct nst_shared *sh = ctx->shared;
 	if (!sh->calls_loaded) {
@@ -101,6 +99,23 @@ static enum nst_status calls_get_locked(struct nst_ctx *ctx, const struct nst_ca
 	}
 	*out = &sh->calls;
 	return NST_OK;
+}
+
+static enum nst_status calls_get_locked(struct nst_ctx *ctx, const struct nst_calls **out,
+					struct nst_error *err)
+{
+	struct nst_calls *c = &ctx->shared->calls;
+	enum nst_status s = calls_rows_locked(ctx, out, err);
+	if (s != NST_OK || c->start)
+		return s;
+	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "start", &c->start, err);
+	if (!s) s = nst_ev_i64(ctx->ev, RUNTIME, "end", &c->end, err);
+	if (s == NST_OK && (!c->start || !c->end))
+		s = nst_fail(err, NST_ERR_DB, "%s: %s lacks start or end", nst_db_path(ctx->db),
+			     RUNTIME);
+	if (s != NST_OK)
+		c->start = c->end = NULL;
+	return s;
 }
 
 void nst_shared_adopt_call_index(struct nst_shared *sh, struct nst_corrindex *x)
@@ -157,6 +172,24 @@ enum nst_status nst_calls_get(struct nst_ctx *ctx, const struct nst_calls **out,
 			      struct nst_error *err)
 {
 	return under_lock(calls_get_locked, ctx, out, err);
+}
+
+enum nst_status nst_calls_rows(struct nst_ctx *ctx, const struct nst_calls **out,
+			       struct nst_error *err)
+{
+	return under_lock(calls_rows_locked, ctx, out, err);
+}
+
+enum nst_status nst_calls_durations(struct nst_ctx *ctx, const struct nst_calls **out,
+				    struct nst_span *dur, struct nst_error *err)
+{
+	enum nst_status s = nst_calls_rows(ctx, out, err);
+	if (s == NST_OK)
+		s = nst_ev_durations(ctx->ev, RUNTIME, dur, err);
+	if (s == NST_OK && nst_span_none(dur))
+		s = nst_fail(err, NST_ERR_DB, "%s: %s lacks start or end", nst_db_path(ctx->db),
+			     RUNTIME);
+	return s;
 }
 
 enum nst_status nst_calls_ids(struct nst_ctx *ctx, const struct nst_calls **out,

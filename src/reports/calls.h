@@ -29,7 +29,7 @@ struct nst_calls {
 	 * backtrace rows: 4 bytes a row saved); read with nst_call_row() */
 	uint32_t *rows;
 	size_t ncalls;
-	const int64_t *start, *end;
+	const int64_t *start, *end; /* NULL but after nst_calls_get() */
 	/* Ids as stored (32 bits where they fit): read with nst_col_at(). */
 	const struct nst_col *name_id;
 	const struct nst_col *gtid, *corr; /* NULL until nst_calls_ids() */
@@ -40,19 +40,29 @@ static inline uint32_t nst_call_row(const struct nst_calls *c, size_t k)
 {
 	return nst_row_at(c->rows, k);
 }
-/* The columns nst_calls_get() reads, and those nst_calls_ids() adds,
- * for the `needs` of the reports that use them. */
-#define NST_CALL_NEEDS                                                   \
-	{ RUNTIME, "start", false }, { RUNTIME, "end", false },          \
+/* The columns nst_calls_get() reads (nst_calls_durations(): the
+ * NST_CALL_SPAN_NEEDS), and those nst_calls_ids() adds, for the `needs`
+ * of the reports that use them. */
+#define NST_CALL_ROW_NEEDS                                               \
 	{ RUNTIME, "nameId", false }, { RUNTIME, "eventClass", false },  \
 	{ RUNTIME, "callchainId", false }
+#define NST_CALL_NEEDS                                                   \
+	{ RUNTIME, "start", false }, { RUNTIME, "end", false }, NST_CALL_ROW_NEEDS
+#define NST_CALL_SPAN_NEEDS { RUNTIME, NST_EV_DURATION, false }, NST_CALL_ROW_NEEDS
 #define NST_CALL_ID_NEEDS                                                \
 	{ RUNTIME, "globalTid", false }, { RUNTIME, "correlationId", false }
 #define NST_CALL_RESULT_NEEDS { RUNTIME, "returnValue", false }
 
-/* The calls with their times and names; the summaries need no more. */
+/* The calls with their times and names. */
 enum nst_status nst_calls_get(struct nst_ctx *ctx, const struct nst_calls **out,
 			      struct nst_error *err);
+/* The calls with their names alone (start and end as they were). */
+enum nst_status nst_calls_rows(struct nst_ctx *ctx, const struct nst_calls **out,
+			       struct nst_error *err);
+/* The calls with their names, and the runtime rows' durations (by row,
+ * not by call): the summaries need no more, and no start or end. */
+enum nst_status nst_calls_durations(struct nst_ctx *ctx, const struct nst_calls **out,
+				    struct nst_span *dur, struct nst_error *err);
 /* The same with globalTid and correlationId loaded too. */
 enum nst_status nst_calls_ids(struct nst_ctx *ctx, const struct nst_calls **out,
 			      struct nst_error *err);

@@ -24,10 +24,10 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 }
 
 static const struct nst_need needs[] = {
-	NST_CALL_NEEDS,
-	NST_GPU_TIMES_NEEDS(KERNEL), NST_KERNEL_NAME_NEEDS,
-	NST_GPU_TIMES_NEEDS(MEMCPY), NST_MEMCPY_KIND_NEEDS,
-	NST_GPU_TIMES_NEEDS(MEMSET),
+	NST_CALL_SPAN_NEEDS,
+	NST_GPU_SPAN_NEEDS(KERNEL), NST_KERNEL_NAME_NEEDS,
+	NST_GPU_SPAN_NEEDS(MEMCPY), NST_MEMCPY_KIND_NEEDS,
+	NST_GPU_SPAN_NEEDS(MEMSET),
 	{ NULL, NULL, false },
 };
 

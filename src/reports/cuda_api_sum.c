@@ -14,14 +14,15 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	if (!nst_db_has_table(ctx->db, RUNTIME))
 		return nst_nodata(ctx, err, "CUDA trace data.");
 	const struct nst_calls *c;
-	if ((s = nst_calls_get(ctx, &c, err)) != NST_OK)
+	struct nst_span dur;
+	if ((s = nst_calls_durations(ctx, &c, &dur, err)) != NST_OK)
 		return s;
-	return nst_summarise_calls(ctx, out, c->start, c->end, c->name_id, c->rows,
-				   c->ncalls, nst_api_name, err);
+	return nst_summarise_calls(ctx, out, &dur, c->name_id, c->rows, c->ncalls,
+				   nst_api_name, err);
 }
 
 static const struct nst_need needs[] = {
-	NST_CALL_NEEDS,
+	NST_CALL_SPAN_NEEDS,
 	{ NULL, NULL, false },
 };
 

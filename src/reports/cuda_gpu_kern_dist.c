@@ -147,7 +147,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out, stru
 }
 
 static const struct nst_need needs[] = {
-	NST_GPU_TIMES_NEEDS(KERNEL), NST_KERNEL_NAME_NEEDS, NST_GT_NEEDS,
+	NST_GPU_SPAN_NEEDS(KERNEL), NST_KERNEL_NAME_NEEDS, NST_GT_NEEDS,
 	{ NULL, NULL, false },
 };
 

@@ -68,7 +68,7 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 }
 
 static const struct nst_need needs[] = {
-	NST_GPU_TIMES_NEEDS(KERNEL), NST_KERNEL_NAME_NEEDS,
+	NST_GPU_SPAN_NEEDS(KERNEL), NST_KERNEL_NAME_NEEDS,
 	{ KERNEL, "gridX", false }, { KERNEL, "gridY", false }, { KERNEL, "gridZ", false },
 	{ KERNEL, "blockX", false }, { KERNEL, "blockY", false }, { KERNEL, "blockZ", false },
 	{ NULL, NULL, false },

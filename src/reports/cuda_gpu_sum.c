@@ -23,9 +23,9 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 }
 
 static const struct nst_need needs[] = {
-	NST_GPU_TIMES_NEEDS(KERNEL), NST_KERNEL_NAME_NEEDS,
-	NST_GPU_TIMES_NEEDS(MEMCPY), NST_MEMCPY_KIND_NEEDS,
-	NST_GPU_TIMES_NEEDS(MEMSET),
+	NST_GPU_SPAN_NEEDS(KERNEL), NST_KERNEL_NAME_NEEDS,
+	NST_GPU_SPAN_NEEDS(MEMCPY), NST_MEMCPY_KIND_NEEDS,
+	NST_GPU_SPAN_NEEDS(MEMSET),
 	{ NULL, NULL, false },
 };
 

@@ -17,9 +17,14 @@ enum nst_status nst_gpu_table_load(struct nst_ctx *ctx, const char *table,
 	memset(t, 0, sizeof *t);
 	struct nst_events *ev = ctx->ev;
 	enum nst_status s = nst_ev_rows(ev, table, &t->n, err);
-	if (!s) s = nst_ev_i64(ev, table, "start", &t->start, err);
-	if (!s) s = nst_ev_i64(ev, table, "end", &t->end, err);
 	if (!s) s = nst_ev_i64(ev, table, "bytes", &t->bytes, err);
+	if (!s && which >= NST_GPU_TIMES) {
+		s = nst_ev_i64(ev, table, "start", &t->start, err);
+		if (!s) s = nst_ev_i64(ev, table, "end", &t->end, err);
+		t->dur = (struct nst_span){ NULL, t->start, t->end };
+	} else if (!s && which == NST_GPU_SPANS) {
+		s = nst_ev_durations(ev, table, &t->dur, err);
+	}
 	if (!s && which == NST_GPU_ALL) {
 		s = nst_ev_col(ev, table, "correlationId", &t->corr, err);
 		if (!s) s = nst_ev_col(ev, table, "deviceId", &t->device, err);
@@ -29,7 +34,7 @@ enum nst_status nst_gpu_table_load(struct nst_ctx *ctx, const char *table,
 	}
 	if (s != NST_OK)
 		return s;
-	if (t->n && (!t->start || !t->end))
+	if (t->n && which >= NST_GPU_SPANS && nst_span_none(&t->dur))
 		return nst_fail(err, NST_ERR_DB, "%s: %s lacks start or end",
 				nst_db_path(ctx->db), table);
 	return NST_OK;
@@ -238,19 +243,19 @@ void nst_op_rows_release(struct nst_op_rows *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* A set of kernels alone measures its rows by the table's start and end
+/* A set of kernels alone measures its rows by the table's durations
  * (spans: row i is the table's row i) instead of a value each; rows of
  * another table after them turn the spans into values. */
 static int spans_to_values(struct nst_op_rows *r)
 {
-	if (!r->start)
+	if (nst_span_none(&r->span))
 		return 0;
 	r->value = nst_big_alloc(r->cap, sizeof *r->value);
 	if (!r->value)
 		return -1;
 	for (size_t i = 0; i < r->n; i++)
-		r->value[i] = r->end[i] - r->start[i];
-	r->start = r->end = NULL;
+		r->value[i] = nst_span_at(&r->span, i);
+	r->span = (struct nst_span){ NULL, NULL, NULL };
 	return 0;
 }
 
@@ -286,7 +291,8 @@ enum nst_status nst_op_rows_add_api(struct nst_ctx *ctx, struct nst_op_rows *r,
 	if (!nst_db_has_table(ctx->db, RUNTIME))
 		return NST_OK;
 	const struct nst_calls *c;
-	enum nst_status s = nst_calls_get(ctx, &c, err);
+	struct nst_span dur;
+	enum nst_status s = nst_calls_durations(ctx, &c, &dur, err);
 	if (s == NST_OK)
 		s = reserve(r, c->ncalls, false, err);
 	for (size_t i = 0; s == NST_OK && i < c->ncalls; i++) {
@@ -294,7 +300,7 @@ enum nst_status nst_op_rows_add_api(struct nst_ctx *ctx, struct nst_op_rows *r,
 		int64_t name = nst_op_name_api(ctx, nm, nst_col_at(c->name_id, row));
 		if (name < 0)
 			return no_memory(err);
-		push(r, name, c->end[row] - c->start[row], NST_OP_API);
+		push(r, name, nst_span_at(&dur, row), NST_OP_API);
 	}
 	return s;
 }
@@ -304,29 +310,33 @@ enum nst_status nst_op_rows_add_kernels(struct nst_ctx *ctx, struct nst_op_rows 
 {
 	struct nst_gpu_table t;
 	const struct nst_col *sid;
-	enum nst_status s = nst_gpu_table_load(ctx, KERNEL, NST_GPU_TIMES, &t, err);
+	enum nst_status s = nst_gpu_table_load(ctx, KERNEL, NST_GPU_SPANS, &t, err);
 	if (s != NST_OK || t.n == 0)
 		return s;
 	s = nst_report_kernel_name_ids(ctx, &sid, err);
-	bool spans = !r->value && !r->start;
+	bool spans = !r->value && nst_span_none(&r->span);
 	if (s == NST_OK)
 		s = reserve(r, t.n, spans, err);
-	if (s == NST_OK && spans) {
-		r->start = t.start;
-		r->end = t.end;
-	}
+	if (s == NST_OK && spans)
+		r->span = t.dur;
 	for (size_t i = 0; s == NST_OK && i < t.n; i++) {
 		int64_t name = sid ? nst_op_name_kernel(ctx, nm, nst_col_at(sid, i)) : 0;
 		if (name < 0)
 			return no_memory(err);
-		push(r, name, t.end[i] - t.start[i], NST_OP_KERNEL);
+		push(r, name, nst_span_at(&t.dur, i), NST_OP_KERNEL);
 	}
 	return s;
 }
 
 static int64_t measure(const struct nst_gpu_table *t, size_t i, enum nst_op_measure m)
 {
-	return m == NST_OP_DURATION ? t->end[i] - t->start[i] : t->bytes[i];
+	return m == NST_OP_DURATION ? nst_span_at(&t->dur, i) : t->bytes[i];
+}
+
+/* The columns a memory summary reads of its table. */
+static enum nst_gpu_columns measured(enum nst_op_measure m)
+{
+	return m == NST_OP_DURATION ? NST_GPU_SPANS : NST_GPU_BYTES;
 }
 
 enum nst_status nst_op_rows_add_memcpy(struct nst_ctx *ctx, struct nst_op_rows *r,
@@ -334,9 +344,9 @@ enum nst_status nst_op_rows_add_memcpy(struct nst_ctx *ctx, struct nst_op_rows *
 				       enum nst_op_measure m, struct nst_error *err)
 {
 	struct nst_gpu_table t;
-	const int64_t *kind;
-	enum nst_status s = nst_gpu_table_load(ctx, MEMCPY, NST_GPU_TIMES, &t, err);
-	if (!s) s = nst_ev_i64(ctx->ev, MEMCPY, "copyKind", &kind, err);
+	const struct nst_col *kind;
+	enum nst_status s = nst_gpu_table_load(ctx, MEMCPY, measured(m), &t, err);
+	if (!s) s = nst_ev_col(ctx->ev, MEMCPY, "copyKind", &kind, err);
 	if (s != NST_OK || t.n == 0 || !kind)
 		return s;
 	if (m == NST_OP_BYTES && !t.bytes)
@@ -344,7 +354,7 @@ enum nst_status nst_op_rows_add_memcpy(struct nst_ctx *ctx, struct nst_op_rows *
 	if ((s = reserve(r, t.n, false, err)) != NST_OK)
 		return s;
 	for (size_t i = 0; i < t.n; i++) {
-		int64_t name = nst_op_name_memcpy(ctx, nm, kind[i]);
+		int64_t name = nst_op_name_memcpy(ctx, nm, nst_col_at(kind, i));
 		if (name < 0)
 			return no_memory(err);
 		if (name > 0) /* nsys joins the ENUM table: no label, no row */
@@ -358,7 +368,7 @@ enum nst_status nst_op_rows_add_memset(struct nst_ctx *ctx, struct nst_op_rows *
 				       enum nst_op_measure m, struct nst_error *err)
 {
 	struct nst_gpu_table t;
-	enum nst_status s = nst_gpu_table_load(ctx, MEMSET, NST_GPU_TIMES, &t, err);
+	enum nst_status s = nst_gpu_table_load(ctx, MEMSET, measured(m), &t, err);
 	if (s != NST_OK || t.n == 0)
 		return s;
 	if (m == NST_OP_BYTES && !t.bytes)
@@ -489,7 +499,7 @@ enum nst_status nst_op_summarize(const struct nst_op_rows *r,
 		st = quartiles ? nst_group_dists(&s->g, r->value, &s->d, err)
 			       : nst_group_moments(&s->g, r->value, &s->d, err);
 	else if (st == NST_OK)
-		st = nst_group_durations(&s->g, r->start, r->end, quartiles, &s->d, err);
+		st = nst_group_durations(&s->g, &r->span, quartiles, &s->d, err);
 	if (st != NST_OK) {
 		nst_op_summary_release(s);
 		return st;

@@ -18,18 +18,24 @@
 
 /* One of KERNEL, MEMCPY, MEMSET as columns; a column the export lacks is
  * NULL (greenContextId before 2024, bytes for kernels).  Summaries read
- * only start, end and bytes (NST_GPU_TIMES); the trace reads them all. */
+ * durations and bytes (NST_GPU_SPANS) or bytes alone (NST_GPU_BYTES), the
+ * NVTX projections start, end and bytes (NST_GPU_TIMES), the trace all
+ * (NST_GPU_ALL); dur is there from NST_GPU_SPANS on. */
 struct nst_gpu_table {
 	size_t n;
 	const int64_t *start, *end, *bytes;
+	struct nst_span dur;
 	const struct nst_col *corr, *device, *context, *green, *stream; /* as stored */
 };
-enum nst_gpu_columns { NST_GPU_TIMES, NST_GPU_ALL };
+enum nst_gpu_columns { NST_GPU_BYTES, NST_GPU_SPANS, NST_GPU_TIMES, NST_GPU_ALL };
 enum nst_status nst_gpu_table_load(struct nst_ctx *ctx, const char *table,
 				   enum nst_gpu_columns which,
 				   struct nst_gpu_table *t, struct nst_error *err);
 
 /* The columns of a report's `needs`, by what it reads. */
+#define NST_GPU_BYTES_NEEDS(table) { table, "bytes", false }
+#define NST_GPU_SPAN_NEEDS(table)                                             \
+	{ table, NST_EV_DURATION, false }, NST_GPU_BYTES_NEEDS(table)
 #define NST_GPU_TIMES_NEEDS(table)                                            \
 	{ table, "start", false }, { table, "end", false },                   \
 	{ table, "bytes", false }
@@ -95,13 +101,13 @@ struct nst_op_rows {
 	size_t n, cap;
 	int32_t *name;  /* nst_op_names number (fewer names than rows) */
 	int64_t *value; /* the measure; NULL in a set of kernels alone, */
-	const int64_t *start, *end; /* whose row i is the table's: end - start */
+	struct nst_span span; /* whose row i is the table's, measured by span */
 	uint8_t *cat;   /* enum nst_op_cat */
 };
 void nst_op_rows_release(struct nst_op_rows *r);
 static inline int64_t nst_op_value(const struct nst_op_rows *r, size_t i)
 {
-	return r->value ? r->value[i] : r->end[i] - r->start[i];
+	return r->value ? r->value[i] : nst_span_at(&r->span, i);
 }
 
 /* Appends the API calls (never CUDA backtrace records), every kernel, the

@@ -243,9 +243,9 @@ enum nst_status nst_fail_sum(struct nst_error *err)
 	return nst_fail(err, NST_ERR_DB, "a sum of durations or sizes does not fit 64 bits");
 }
 
-/* val[r], less minus[r] when minus is given. */
+/* val[r], or when val is NULL the duration of row r. */
 static enum nst_status group_dists(const struct nst_groups *g, const int64_t *val,
-				   const int64_t *minus, bool quartiles, struct nst_dist **out,
+				   const struct nst_span *dur, bool quartiles, struct nst_dist **out,
 				   struct nst_error *err)
 {
 	size_t most = nst_group_largest(g);
@@ -261,7 +261,7 @@ static enum nst_status group_dists(const struct nst_groups *g, const int64_t *va
 		size_t n = 0;
 		for (size_t i = g->start[k]; i < g->start[k + 1]; i++) {
 			uint32_t r = g->order[i];
-			vals[n++] = minus ? val[r] - minus[r] : val[r];
+			vals[n++] = val ? val[r] : nst_span_at(dur, r);
 		}
 		if (!(quartiles ? nst_dist_of_unordered(vals, n, &(*out)[k])
 				: nst_dist_moments(vals, n, &(*out)[k]))) {
@@ -287,11 +287,10 @@ enum nst_status nst_group_moments(const struct nst_groups *g, const int64_t *val
 	return group_dists(g, val, NULL, false, out, err);
 }
 
-enum nst_status nst_group_durations(const struct nst_groups *g, const int64_t *start,
-				    const int64_t *end, bool quartiles, struct nst_dist **out,
-				    struct nst_error *err)
+enum nst_status nst_group_durations(const struct nst_groups *g, const struct nst_span *dur,
+				    bool quartiles, struct nst_dist **out, struct nst_error *err)
 {
-	return group_dists(g, end, start, quartiles, out, err);
+	return group_dists(g, NULL, dur, quartiles, out, err);
 }
 
 static void merge_pass(uint32_t *idx, uint32_t *tmp, size_t n, size_t width,

@@ -32,8 +32,9 @@ static enum nst_status group(const struct nst_proj *p, struct sums *m, struct ns
 	const int64_t *keys[] = { m->key };
 	enum nst_status s = nst_group(keys, 1, NULL, p->n, &m->g, err);
 	/* the projected durations, pend - pstart, without an array of them */
+	const struct nst_span dur = { NULL, p->pstart, p->pend };
 	if (s == NST_OK)
-		s = nst_group_durations(&m->g, p->pstart, p->pend, true, &m->d, err);
+		s = nst_group_durations(&m->g, &dur, true, &m->d, err);
 	return s;
 }
 

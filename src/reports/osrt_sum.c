@@ -8,7 +8,7 @@
 #define OS_RUNTIME_CLASS 27
 
 /* The rows that are OS runtime calls. */
-static enum nst_status call_rows(const int64_t *event_class, size_t n,
+static enum nst_status call_rows(const struct nst_col *event_class, size_t n,
 				 uint32_t **rows, size_t *nrows, struct nst_error *err)
 {
 	*nrows = 0;
@@ -16,7 +16,7 @@ static enum nst_status call_rows(const int64_t *event_class, size_t n,
 	if (!*rows)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
-		if (!event_class || event_class[i] == OS_RUNTIME_CLASS)
+		if (!event_class || nst_col_at(event_class, i) == OS_RUNTIME_CLASS)
 			(*rows)[(*nrows)++] = (uint32_t)i;
 	return NST_OK;
 }
@@ -30,30 +30,29 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	if (!nst_db_has_table(ctx->db, OSRT))
 		return nst_nodata(ctx, err, "OS Runtime trace data.");
 	size_t n;
-	const int64_t *start, *end, *cls;
-	const struct nst_col *name_id;
+	struct nst_span dur;
+	const struct nst_col *cls, *name_id;
 	enum nst_status s = nst_ev_rows(ctx->ev, OSRT, &n, err);
-	if (!s) s = nst_ev_i64(ctx->ev, OSRT, "start", &start, err);
-	if (!s) s = nst_ev_i64(ctx->ev, OSRT, "end", &end, err);
-	if (!s) s = nst_ev_i64(ctx->ev, OSRT, "eventClass", &cls, err);
+	if (!s) s = nst_ev_durations(ctx->ev, OSRT, &dur, err);
+	if (!s) s = nst_ev_col(ctx->ev, OSRT, "eventClass", &cls, err);
 	if (!s) s = nst_ev_col(ctx->ev, OSRT, "nameId", &name_id, err);
 	if (s != NST_OK)
 		return s;
-	if (!start || !end || !name_id)
+	if (nst_span_none(&dur) || !name_id)
 		return nst_fail(err, NST_ERR_DB, "%s: %s lacks start, end or nameId",
 				nst_db_path(ctx->db), OSRT);
 	uint32_t *rows;
 	size_t nrows;
 	s = call_rows(cls, n, &rows, &nrows, err);
 	if (s == NST_OK)
-		s = nst_summarise_calls(ctx, out, start, end, name_id, rows, nrows,
+		s = nst_summarise_calls(ctx, out, &dur, name_id, rows, nrows,
 					nst_raw_name, err);
 	free(rows);
 	return s;
 }
 
 static const struct nst_need needs[] = {
-	{ OSRT, "start", false }, { OSRT, "end", false },
+	{ OSRT, NST_EV_DURATION, false },
 	{ OSRT, "eventClass", false }, { OSRT, "nameId", false },
 	{ NULL, NULL, false },
 };

@@ -105,7 +105,7 @@ out:
 }
 
 enum nst_status nst_summarise_calls(struct nst_ctx *ctx, const struct nst_sink *out,
-				    const int64_t *start, const int64_t *end,
+				    const struct nst_span *dur,
 				    const struct nst_col *name_id, const uint32_t *rows, size_t nrows,
 				    nst_name_fn name_of, struct nst_error *err)
 {
@@ -114,7 +114,7 @@ enum nst_status nst_summarise_calls(struct nst_ctx *ctx, const struct nst_sink *
 	const struct nst_col *keys[] = { name_id };
 	enum nst_status s = nst_group_cols(keys, 1, rows, nrows, &g, err);
 	if (s == NST_OK) {
-		s = nst_group_durations(&g, start, end, true, &d, err);
+		s = nst_group_durations(&g, dur, true, &d, err);
 		if (s == NST_OK)
 			s = emit_by_name(ctx, out, &g, d, name_id, name_of, err);
 		nst_groups_release(&g);

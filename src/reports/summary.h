@@ -32,10 +32,11 @@ enum nst_status nst_emit_summary_of(const struct nst_sink *out,
 /* Names a call's group from its name id. */
 typedef const char *(*nst_name_fn)(struct nst_ctx *ctx, int64_t name_id);
 /* The summary of calls by function (cuda_api_sum, osrt_sum): rows[] of a
- * table grouped by name id, ordered by total time descending, with "Num
- * Calls" and a "Name" column. */
+ * table (NULL: every row) grouped by name id, measured by their
+ * durations, ordered by total time descending, with "Num Calls" and a
+ * "Name" column. */
 enum nst_status nst_summarise_calls(struct nst_ctx *ctx, const struct nst_sink *out,
-				    const int64_t *start, const int64_t *end,
+				    const struct nst_span *dur,
 				    const struct nst_col *name_id, const uint32_t *rows, size_t nrows,
 				    nst_name_fn name_of, struct nst_error *err);
 

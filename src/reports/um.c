@@ -65,23 +65,23 @@ static enum nst_status read_migrations(struct nst_ctx *ctx, struct nst_um *um,
 				       struct nst_error *err)
 {
 	size_t n;
-	const int64_t *start, *end, *bytes, *kind, *addr;
+	const int64_t *bytes, *kind, *addr;
+	struct nst_span dur;
 	enum nst_status s = nst_ev_rows(ctx->ev, MEMCPY, &n, err);
-	if (!s) s = nst_ev_i64(ctx->ev, MEMCPY, "start", &start, err);
-	if (!s) s = nst_ev_i64(ctx->ev, MEMCPY, "end", &end, err);
+	if (!s) s = nst_ev_durations(ctx->ev, MEMCPY, &dur, err);
 	if (!s) s = nst_ev_i64(ctx->ev, MEMCPY, "bytes", &bytes, err);
 	if (!s) s = nst_ev_i64(ctx->ev, MEMCPY, "copyKind", &kind, err);
 	if (!s) s = nst_ev_i64(ctx->ev, MEMCPY, "virtualAddress", &addr, err);
 	if (s != NST_OK)
 		return s;
-	if (!start || !end || !bytes || !kind)
+	if (nst_span_none(&dur) || !bytes || !kind)
 		return nst_fail(err, NST_ERR_DB, "%s: %s lacks start, end, bytes or copyKind",
 				nst_db_path(ctx->db), MEMCPY);
 	for (size_t i = 0; i < n; i++) {
 		if (kind[i] == NST_UM_HTOD)
-			add(&um->src[NST_UM_H2D], at(addr, i), bytes[i], end[i] - start[i]);
+			add(&um->src[NST_UM_H2D], at(addr, i), bytes[i], nst_span_at(&dur, i));
 		else if (kind[i] == NST_UM_DTOH)
-			add(&um->src[NST_UM_D2H], at(addr, i), bytes[i], end[i] - start[i]);
+			add(&um->src[NST_UM_D2H], at(addr, i), bytes[i], nst_span_at(&dur, i));
 	}
 	return NST_OK;
 }

@@ -36,7 +36,7 @@ struct nst_um {
 };
 
 #define NST_UM_NEEDS                                                          \
-	{ MEMCPY, "start", false }, { MEMCPY, "end", false },                 \
+	{ MEMCPY, NST_EV_DURATION, false },                                    \
 	{ MEMCPY, "bytes", false }, { MEMCPY, "copyKind", false },            \
 	{ MEMCPY, "virtualAddress", false }, { UM_CPU_FAULTS, "address", false }, \
 	{ UM_GPU_FAULTS, "address", false },                                  \

@@ -7,7 +7,7 @@
 #define VULKAN_API "VULKAN_API"
 #define VULKAN_API_CLASS 53
 
-static enum nst_status call_rows(const int64_t *event_class, size_t n,
+static enum nst_status call_rows(const struct nst_col *event_class, size_t n,
 				 uint32_t **rows, size_t *nrows, struct nst_error *err)
 {
 	*nrows = 0;
@@ -15,7 +15,7 @@ static enum nst_status call_rows(const int64_t *event_class, size_t n,
 	if (!*rows)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
-		if (event_class && event_class[i] == VULKAN_API_CLASS)
+		if (event_class && nst_col_at(event_class, i) == VULKAN_API_CLASS)
 			(*rows)[(*nrows)++] = (uint32_t)i;
 	return NST_OK;
 }
@@ -29,30 +29,29 @@ static enum nst_status run(struct nst_ctx *ctx, const struct nst_sink *out,
 	if (!nst_db_has_table(ctx->db, VULKAN_API))
 		return nst_nodata(ctx, err, "Vulkan API trace data.");
 	size_t n;
-	const int64_t *start, *end, *cls;
-	const struct nst_col *name_id;
+	struct nst_span dur;
+	const struct nst_col *cls, *name_id;
 	s = nst_ev_rows(ctx->ev, VULKAN_API, &n, err);
-	if (!s) s = nst_ev_i64(ctx->ev, VULKAN_API, "start", &start, err);
-	if (!s) s = nst_ev_i64(ctx->ev, VULKAN_API, "end", &end, err);
-	if (!s) s = nst_ev_i64(ctx->ev, VULKAN_API, "eventClass", &cls, err);
+	if (!s) s = nst_ev_durations(ctx->ev, VULKAN_API, &dur, err);
+	if (!s) s = nst_ev_col(ctx->ev, VULKAN_API, "eventClass", &cls, err);
 	if (!s) s = nst_ev_col(ctx->ev, VULKAN_API, "nameId", &name_id, err);
 	if (s != NST_OK)
 		return s;
-	if (!start || !end || !name_id)
+	if (nst_span_none(&dur) || !name_id)
 		return nst_fail(err, NST_ERR_DB, "%s: %s lacks start, end or nameId",
 				nst_db_path(ctx->db), VULKAN_API);
 	uint32_t *rows;
 	size_t nrows;
 	s = call_rows(cls, n, &rows, &nrows, err);
 	if (s == NST_OK)
-		s = nst_summarise_calls(ctx, out, start, end, name_id, rows, nrows,
+		s = nst_summarise_calls(ctx, out, &dur, name_id, rows, nrows,
 					nst_api_name, err);
 	free(rows);
 	return s;
 }
 
 static const struct nst_need needs[] = {
-	{ VULKAN_API, "start", false }, { VULKAN_API, "end", false },
+	{ VULKAN_API, NST_EV_DURATION, false },
 	{ VULKAN_API, "eventClass", false }, { VULKAN_API, "nameId", false },
 	{ NULL, NULL, false },
 };

@@ -273,7 +273,7 @@ static void measure_exclusions(const struct nst_report *r, struct nst_ctx *ctx,
 	struct nst_error ignored = { 0 };
 	if (s != NST_OK)
 		return;
-	if ((r->flags & NST_REPORT_CALLS) && nst_calls_get(ctx, &c, &ignored) == NST_OK)
+	if ((r->flags & NST_REPORT_CALLS) && nst_calls_rows(ctx, &c, &ignored) == NST_OK)
 		res->excluded[NST_EXCLUDED_BACKTRACE] = c->n - c->ncalls;
 }
 
