@@ -175,11 +175,6 @@ static enum nst_status load_sources(struct trace *tr, struct nst_error *err)
 
 /* ---- cells ------------------------------------------------------------------- */
 
-static struct nst_cell int_at(const int64_t *col, size_t row)
-{
-	return col ? nst_int_or_null(col[row]) : nst_null();
-}
-
 static struct nst_cell col_cell(const struct nst_col *col, size_t row)
 {
 	return nst_int_or_null(nst_col_or_null(col, row));
@@ -210,8 +205,8 @@ static void common_cells(struct trace *tr, const struct nst_gpu_table *t, size_t
 	c[C_GREEN] = nst_col_or_null(t->green, i) != 0 ? col_cell(t->green, i) : nst_null();
 	c[C_STREAM] = col_cell(t->stream, i);
 	if (t->bytes) {
-		c[C_BYTES] = int_at(t->bytes, i);
-		c[C_THRU] = throughput(t->bytes[i], t->end[i] - t->start[i]);
+		c[C_BYTES] = col_cell(t->bytes, i);
+		c[C_THRU] = throughput(nst_col_at(t->bytes, i), t->end[i] - t->start[i]);
 	}
 }
 

@@ -17,7 +17,7 @@ enum nst_status nst_gpu_table_load(struct nst_ctx *ctx, const char *table,
 	memset(t, 0, sizeof *t);
 	struct nst_events *ev = ctx->ev;
 	enum nst_status s = nst_ev_rows(ev, table, &t->n, err);
-	if (!s) s = nst_ev_i64(ev, table, "bytes", &t->bytes, err);
+	if (!s) s = nst_ev_col(ev, table, "bytes", &t->bytes, err);
 	if (!s && which >= NST_GPU_TIMES) {
 		s = nst_ev_i64(ev, table, "start", &t->start, err);
 		if (!s) s = nst_ev_i64(ev, table, "end", &t->end, err);
@@ -244,17 +244,20 @@ void nst_op_rows_release(struct nst_op_rows *r)
 }
 
 /* A set of kernels alone measures its rows by the table's durations
- * (spans: row i is the table's row i) instead of a value each; rows of
- * another table after them turn the spans into values. */
+ * (spans: row i is the table's row i) instead of a value each, and needs
+ * no category a row; rows of another table after them turn the spans
+ * into values and categories. */
 static int spans_to_values(struct nst_op_rows *r)
 {
 	if (nst_span_none(&r->span))
 		return 0;
 	r->value = nst_big_alloc(r->cap, sizeof *r->value);
-	if (!r->value)
+	r->cat = nst_big_alloc(r->cap, sizeof *r->cat);
+	if (!r->value || !r->cat)
 		return -1;
 	for (size_t i = 0; i < r->n; i++)
 		r->value[i] = nst_span_at(&r->span, i);
+	memset(r->cat, NST_OP_KERNEL, r->n);
 	r->span = (struct nst_span){ NULL, NULL, NULL };
 	return 0;
 }
@@ -264,8 +267,8 @@ static enum nst_status reserve(struct nst_op_rows *r, size_t more, bool spans,
 {
 	size_t cap = r->n + more;
 	if ((!spans && spans_to_values(r)) ||
-	    (cap > r->cap && (NST_RESIZE(r->name, cap) || NST_RESIZE(r->cat, cap) ||
-			      (!spans && NST_RESIZE(r->value, cap)))))
+	    (cap > r->cap && (NST_RESIZE(r->name, cap) ||
+			      (!spans && (NST_RESIZE(r->cat, cap) || NST_RESIZE(r->value, cap))))))
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	r->cap = cap > r->cap ? cap : r->cap;
 	return NST_OK;
@@ -274,9 +277,10 @@ static enum nst_status reserve(struct nst_op_rows *r, size_t more, bool spans,
 static void push(struct nst_op_rows *r, int64_t name, int64_t value, enum nst_op_cat cat)
 {
 	r->name[r->n] = (int32_t)name;
-	if (r->value)
+	if (r->value) {
 		r->value[r->n] = value;
-	r->cat[r->n] = (uint8_t)cat;
+		r->cat[r->n] = (uint8_t)cat;
+	}
 	r->n++;
 }
 
@@ -330,7 +334,7 @@ enum nst_status nst_op_rows_add_kernels(struct nst_ctx *ctx, struct nst_op_rows 
 
 static int64_t measure(const struct nst_gpu_table *t, size_t i, enum nst_op_measure m)
 {
-	return m == NST_OP_DURATION ? nst_span_at(&t->dur, i) : t->bytes[i];
+	return m == NST_OP_DURATION ? nst_span_at(&t->dur, i) : nst_col_at(t->bytes, i);
 }
 
 /* The columns a memory summary reads of its table. */
@@ -445,6 +449,10 @@ static uint32_t *name_ranks(const struct nst_op_names *nm)
  * from the first row of the group that holds the maximum. */
 static void group_categories(const struct nst_op_rows *r, struct nst_op_summary *s)
 {
+	if (!r->cat) { /* kernels alone */
+		memset(s->cat, NST_OP_KERNEL, s->g.n);
+		return;
+	}
 	for (size_t k = 0; k < s->g.n; k++) {
 		uint32_t best = s->g.order[s->g.start[k]];
 		for (size_t i = s->g.start[k] + 1; i < s->g.start[k + 1]; i++)

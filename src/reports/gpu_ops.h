@@ -23,7 +23,8 @@
  * (NST_GPU_ALL); dur is there from NST_GPU_SPANS on. */
 struct nst_gpu_table {
 	size_t n;
-	const int64_t *start, *end, *bytes;
+	const int64_t *start, *end;
+	const struct nst_col *bytes; /* as stored */
 	struct nst_span dur;
 	const struct nst_col *corr, *device, *context, *green, *stream; /* as stored */
 };
@@ -102,7 +103,7 @@ struct nst_op_rows {
 	int32_t *name;  /* nst_op_names number (fewer names than rows) */
 	int64_t *value; /* the measure; NULL in a set of kernels alone, */
 	struct nst_span span; /* whose row i is the table's, measured by span */
-	uint8_t *cat;   /* enum nst_op_cat */
+	uint8_t *cat;   /* enum nst_op_cat; NULL with value (all kernels) */
 };
 void nst_op_rows_release(struct nst_op_rows *r);
 static inline int64_t nst_op_value(const struct nst_op_rows *r, size_t i)

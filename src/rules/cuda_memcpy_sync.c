@@ -14,8 +14,9 @@ static bool sync_call(const char *name)
  * that device (nsys drops it too, also when the destination is NULL). */
 static bool blocks(const struct nst_mem_ops *m, size_t i)
 {
-	if (m->copy_kind && m->copy_kind[i] == HTOD && m->t.bytes &&
-	    m->t.bytes[i] != NST_NULL_I64 && m->t.bytes[i] <= SMALL_HTOD)
+	int64_t bytes = nst_col_or_null(m->t.bytes, i);
+	if (m->copy_kind && m->copy_kind[i] == HTOD && bytes != NST_NULL_I64 &&
+	    bytes <= SMALL_HTOD)
 		return false;
 	int64_t src = m->src_dev ? m->src_dev[i] : NST_NULL_I64;
 	int64_t dst = m->dst_dev ? m->dst_dev[i] : NST_NULL_I64;

@@ -123,11 +123,6 @@ static int earlier_call(uint32_t a, uint32_t b, void *arg)
 	return (call[a] > call[b]) - (call[a] < call[b]);
 }
 
-static struct nst_cell int_cell(const int64_t *col, size_t row)
-{
-	return nst_int_or_null(at(col, row));
-}
-
 static struct nst_cell col_cell(const struct nst_col *col, size_t row)
 {
 	return nst_int_or_null(nst_col_or_null(col, row));
@@ -151,7 +146,7 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 	row[k++] = kind_cell(ctx, m->kind[0], i);
 	if (cpy)
 		row[k++] = kind_cell(ctx, m->kind[1], i);
-	row[k++] = int_cell(m->t.bytes, i);
+	row[k++] = col_cell(m->t.bytes, i);
 	if (gpid == NST_NULL_I64 && c->gtid)
 		gpid = nst_col_at(c->gtid, r);
 	row[k++] = gpid == NST_NULL_I64 ? nst_null() : nst_int(nst_pid(gpid));

@@ -708,7 +708,7 @@ static enum nst_status copy_args(struct walk *wk, const struct gpu_source *g, si
 	else
 		snprintf(wk->kineto_name, sizeof wk->kineto_name, "Memcpy %s", k);
 	sl->kineto_name = wk->kineto_name;
-	arg_int(sl, KEY_BYTES, g->t.bytes ? g->t.bytes[row] : NST_NULL_I64);
+	arg_int(sl, KEY_BYTES, nst_col_or_null(g->t.bytes, row));
 	arg_text(sl, KEY_COPY_KIND, nst_copy_kind_word(kind, NST_COPY_KINDS));
 	arg_text(sl, KEY_SRC_KIND, src);
 	arg_text(sl, KEY_DST_KIND, dst);
@@ -726,7 +726,7 @@ static enum nst_status set_args(struct walk *wk, const struct gpu_source *g, siz
 	snprintf(wk->kineto_name, sizeof wk->kineto_name, "Memset%s%s%s", kind ? " (" : "",
 		 kind ? kind : "", kind ? ")" : "");
 	sl->kineto_name = wk->kineto_name;
-	arg_int(sl, KEY_BYTES, g->t.bytes ? g->t.bytes[row] : NST_NULL_I64);
+	arg_int(sl, KEY_BYTES, nst_col_or_null(g->t.bytes, row));
 	arg_text(sl, KEY_MEM_KIND, kind);
 	return NST_OK;
 }
