@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/big.h"
+#include "core/col.h"
 
 /* SQLite's printf digit generator: takes the leading digit of *val and
  * scales the rest up; after `cnt` significant digits it yields zeros. */
@@ -180,15 +181,31 @@ double nst_mid_value(struct nst_mid m)
 	return m.is_int ? (double)m.i : m.r;
 }
 
+/* Values read where they are: vals[i] (rows NULL), or value rows[i] of
+ * vals or, vals NULL, of the durations in span. */
+struct values {
+	const int64_t *vals;
+	const uint32_t *rows;
+	const struct nst_span *span;
+};
+
+static inline int64_t value_at(const struct values *v, size_t i)
+{
+	if (!v->rows)
+		return v->vals[i];
+	uint32_t r = v->rows[i];
+	return v->vals ? v->vals[r] : nst_span_at(v->span, r);
+}
+
 /* Count, sum, extremes, mean and stdev, in row order; false when the sum
  * does not fit. */
-static bool moments(const int64_t *vals, size_t n, struct nst_dist *out)
+static bool moments_of(const struct values *vals, size_t n, struct nst_dist *out)
 {
 	struct nst_welford w = { 0 };
 	double fsum = 0;
-	int64_t sum = 0, mn = vals[0], mx = vals[0];
+	int64_t sum = 0, mn = value_at(vals, 0), mx = mn;
 	for (size_t i = 0; i < n; i++) {
-		int64_t v = vals[i];
+		int64_t v = value_at(vals, i);
 		if (!nst_add_i64(&sum, v))
 			return false;
 		fsum += (double)v;
@@ -202,6 +219,11 @@ static bool moments(const int64_t *vals, size_t n, struct nst_dist *out)
 		.stdev = nst_welford_stdev(&w),
 	};
 	return true;
+}
+
+static bool moments(const int64_t *vals, size_t n, struct nst_dist *out)
+{
+	return moments_of(&(struct values){ .vals = vals }, n, out);
 }
 
 /* Median and quartiles of vals, whose elements those read are in place. */
@@ -346,7 +368,8 @@ static size_t bucket_of(const struct hist *h, int64_t v)
 
 /* Buckets of (v - min) >> shift over vals' range: at most 2^HIST_BITS,
  * fewer for fewer values.  False when out of memory. */
-static bool hist_fill(struct hist *h, const int64_t *vals, size_t n, int64_t min, int64_t max)
+static bool hist_fill(struct hist *h, const struct values *vals, size_t n, int64_t min,
+		      int64_t max)
 {
 	int want = bits_of(n) - 2 < HIST_BITS ? bits_of(n) - 2 : HIST_BITS;
 	int have = bits_of((uint64_t)max - (uint64_t)min);
@@ -357,7 +380,7 @@ static bool hist_fill(struct hist *h, const int64_t *vals, size_t n, int64_t min
 	if (!h->count)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		h->count[bucket_of(h, vals[i])]++;
+		h->count[bucket_of(h, value_at(vals, i))]++;
 	return true;
 }
 
@@ -365,7 +388,7 @@ static bool rank_values(int64_t *vals, size_t n, const size_t *ranks, size_t m, 
 
 /* The buckets holding ranks[0..m): each one's values copied out (one
  * read of vals) and its ranks found among them. */
-static bool from_buckets(const struct hist *h, const int64_t *vals, size_t n,
+static bool from_buckets(const struct hist *h, const struct values *vals, size_t n,
 			 const size_t *ranks, size_t m, int64_t *out)
 {
 	size_t bucket[MAX_RANKS], below[MAX_RANKS], nt = 0, total = 0;
@@ -392,9 +415,10 @@ static bool from_buckets(const struct hist *h, const int64_t *vals, size_t n,
 	for (size_t t = 0; t < nt; t++)
 		slot[bucket[t]] = (uint8_t)(t + 1);
 	for (size_t i = 0; i < n; i++) {
-		uint8_t t = slot[bucket_of(h, vals[i])];
+		int64_t v = value_at(vals, i);
+		uint8_t t = slot[bucket_of(h, v)];
 		if (t)
-			part[at[t - 1]++] = vals[i];
+			part[at[t - 1]++] = v;
 	}
 	free(slot);
 	bool ok = true;
@@ -406,6 +430,25 @@ static bool from_buckets(const struct hist *h, const int64_t *vals, size_t n,
 		i += k;
 	}
 	free(part);
+	return ok;
+}
+
+/* The values at ranks[0..m) (sorted, below n) of vals, whose least and
+ * greatest are min and max, by histogram, into out, reading vals only.
+ * False when out of memory. */
+static bool rank_by_histogram(const struct values *vals, size_t n, int64_t min, int64_t max,
+			      const size_t *ranks, size_t m, int64_t *out)
+{
+	if (min == max) {
+		for (size_t i = 0; i < m; i++)
+			out[i] = min;
+		return true;
+	}
+	struct hist h;
+	if (!hist_fill(&h, vals, n, min, max))
+		return false;
+	bool ok = from_buckets(&h, vals, n, ranks, m, out);
+	free(h.count);
 	return ok;
 }
 
@@ -424,17 +467,7 @@ static bool rank_values(int64_t *vals, size_t n, const size_t *ranks, size_t m, 
 		min = vals[i] < min ? vals[i] : min;
 		max = vals[i] > max ? vals[i] : max;
 	}
-	if (min == max) {
-		for (size_t i = 0; i < m; i++)
-			out[i] = min;
-		return true;
-	}
-	struct hist h;
-	if (!hist_fill(&h, vals, n, min, max))
-		return false;
-	bool ok = from_buckets(&h, vals, n, ranks, m, out);
-	free(h.count);
-	return ok;
+	return rank_by_histogram(&(struct values){ .vals = vals }, n, min, max, ranks, m, out);
 }
 
 void nst_select_ranks(int64_t *vals, size_t n, size_t *ranks, size_t m)
@@ -455,19 +488,70 @@ void nst_select_ranks(int64_t *vals, size_t n, size_t *ranks, size_t m)
 		vals[ranks[i]] = found[i];
 }
 
+/* The ranks the quartiles read (quantile_ranks), m of them. */
+static size_t quartile_ranks(size_t n, size_t at[6])
+{
+	size_t m = 0;
+	m += quantile_ranks(n, 1, 4, at + m);
+	m += quantile_ranks(n, 1, 2, at + m);
+	m += quantile_ranks(n, 3, 4, at + m);
+	return m;
+}
+
 bool nst_dist_of_unordered(int64_t *vals, size_t n, struct nst_dist *out)
 {
 	struct nst_dist d;
 	if (!moments(vals, n, &d))
 		return false;
-	size_t at[6], m = 0;
-	m += quantile_ranks(n, 1, 4, at + m);
-	m += quantile_ranks(n, 1, 2, at + m);
-	m += quantile_ranks(n, 3, 4, at + m);
+	size_t at[6], m = quartile_ranks(n, at);
 	nst_select_ranks(vals, n, at, m);
 	quartiles(vals, n, &d);
 	*out = d;
 	return true;
+}
+
+bool nst_dist_in_place_pays(size_t n)
+{
+	return !for_quickselect(n, 6);
+}
+
+/* The quantile num/den of n values whose ranks at[0..m) hold found[]. */
+static struct nst_mid quantile_found(size_t n, int num, int den, const size_t *at,
+				     const int64_t *found, size_t m)
+{
+	size_t want[2];
+	size_t k = quantile_ranks(n, num, den, want);
+	int64_t v[2] = { 0, 0 };
+	for (size_t j = 0; j < 2; j++)
+		for (size_t i = 0; i < m; i++)
+			if (at[i] == want[j < k ? j : k - 1])
+				v[j] = found[i];
+	return mid_of(v[0], v[1]);
+}
+
+enum nst_dist_status nst_dist_in_place(const int64_t *vals, const uint32_t *rows,
+				       const struct nst_span *span, size_t n,
+				       struct nst_dist *out)
+{
+	const struct values src = { vals, rows, span };
+	struct nst_dist d;
+	if (!moments_of(&src, n, &d))
+		return NST_DIST_OVERFLOW;
+	size_t at[6], m = quartile_ranks(n, at);
+	for (size_t i = 1; i < m; i++) /* ascending, as from_buckets reads them */
+		for (size_t j = i; j > 0 && at[j - 1] > at[j]; j--) {
+			size_t t = at[j];
+			at[j] = at[j - 1];
+			at[j - 1] = t;
+		}
+	int64_t found[6];
+	if (!rank_by_histogram(&src, n, d.min, d.max, at, m, found))
+		return NST_DIST_NOMEM;
+	d.q1 = quantile_found(n, 1, 4, at, found, m);
+	d.med = quantile_found(n, 1, 2, at, found, m);
+	d.q3 = quantile_found(n, 3, 4, at, found, m);
+	*out = d;
+	return NST_DIST_OK;
 }
 
 void nst_radix_pass(const uint64_t *src, uint64_t *dst, size_t n, int shift)

@@ -38,6 +38,17 @@ bool nst_dist_of(int64_t *vals, size_t n, struct nst_dist *out);
  * the quantiles read are put in place, in place, where a sort takes a
  * buffer as large as vals (76 MB for the 10M launches of one API). */
 bool nst_dist_of_unordered(int64_t *vals, size_t n, struct nst_dist *out);
+/* The same numbers of values read where they are, none copied or moved:
+ * vals[i] (rows NULL), or value rows[i] of vals, or (vals NULL) the
+ * duration of row rows[i] in span (core/col.h).  Only where
+ * nst_dist_in_place_pays(n): the values are read three times by a
+ * histogram, where a few thousand are selected faster in a copy. */
+struct nst_span;
+enum nst_dist_status { NST_DIST_OK, NST_DIST_OVERFLOW, NST_DIST_NOMEM };
+bool nst_dist_in_place_pays(size_t n);
+enum nst_dist_status nst_dist_in_place(const int64_t *vals, const uint32_t *rows,
+				       const struct nst_span *span, size_t n,
+				       struct nst_dist *out);
 /* n, sum, min, max, avg and stdev alone (med, q1 and q3 zero): no
  * element moves.  False as nst_dist_of. */
 bool nst_dist_moments(const int64_t *vals, size_t n, struct nst_dist *out);

@@ -164,6 +164,62 @@ static void one_small_range_key_groups_as_hashing(void **state)
 	}
 }
 
+/* Each group's distribution, however found (copied, or read in place
+ * for a group that is most of its rows), is nst_dist_of's of a copy of
+ * its values: one key dense (three rows of four, 60,000 of them), the
+ * others sparse, as durations and as an array. */
+static void group_distributions_as_copies(void **state)
+{
+	(void)state;
+	enum { N = 80000 };
+	int64_t *key = malloc(N * sizeof *key), *start = malloc(N * sizeof *start);
+	int64_t *end = malloc(N * sizeof *end), *dur = malloc(N * sizeof *dur);
+	int64_t *copy = malloc(N * sizeof *copy);
+	assert_true(key && start && end && dur && copy);
+	srand(31);
+	for (size_t i = 0; i < N; i++) {
+		key[i] = i % 4 ? 7 : 100 + rand() % 5;
+		start[i] = 5000000 + 3 * (int64_t)i;
+		dur[i] = rand() % 100000;
+		end[i] = start[i] + dur[i];
+	}
+	struct nst_col k = nst_col_of(key);
+	const struct nst_col *keys[1] = { &k };
+	struct nst_groups g;
+	struct nst_dist *by_span, *by_val;
+	struct nst_error err = { 0 };
+	const struct nst_span span = { NULL, start, end };
+	assert_int_equal(nst_group_cols(keys, 1, NULL, N, &g, &err), NST_OK);
+	assert_int_equal(nst_group_durations(&g, &span, true, &by_span, &err), NST_OK);
+	assert_int_equal(nst_group_dists(&g, dur, &by_val, &err), NST_OK);
+	assert_int_equal(g.n, 6);
+	for (size_t grp = 0; grp < g.n; grp++) {
+		size_t n = 0;
+		for (size_t i = g.start[grp]; i < g.start[grp + 1]; i++)
+			copy[n++] = dur[g.order[i]];
+		struct nst_dist want;
+		assert_true(nst_dist_of(copy, n, &want));
+		for (int way = 0; way < 2; way++) {
+			const struct nst_dist *got = way ? &by_val[grp] : &by_span[grp];
+			assert_true(got->n == want.n && got->sum == want.sum && got->min == want.min &&
+				    got->max == want.max && got->avg == want.avg &&
+				    got->stdev == want.stdev);
+			assert_true(got->med.is_int == want.med.is_int && got->med.i == want.med.i &&
+				    got->med.r == want.med.r && got->q1.i == want.q1.i &&
+				    got->q1.r == want.q1.r && got->q3.i == want.q3.i &&
+				    got->q3.r == want.q3.r);
+		}
+	}
+	free(by_span);
+	free(by_val);
+	nst_groups_release(&g);
+	free(key);
+	free(start);
+	free(end);
+	free(dur);
+	free(copy);
+}
+
 static void narrow_values_read_back(void **state)
 {
 	(void)state;
@@ -183,6 +239,7 @@ int main(void)
 		cmocka_unit_test(sort_matches_stable_brute_force),
 		cmocka_unit_test(groups_over_narrow_columns_match_wide_ones),
 		cmocka_unit_test(one_small_range_key_groups_as_hashing),
+		cmocka_unit_test(group_distributions_as_copies),
 		cmocka_unit_test(narrow_values_read_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

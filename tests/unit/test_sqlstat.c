@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "core/col.h"
 #include "core/sqlstat.h"
 
 static double sqlite_round(sqlite3 *db, double x, int digits)
@@ -287,6 +288,78 @@ static void radix_sort_agrees_with_qsort(void **state)
 	free(b);
 }
 
+static void assert_same_dist(const struct nst_dist *x, const struct nst_dist *y)
+{
+	assert_true(x->n == y->n && x->sum == y->sum && x->min == y->min && x->max == y->max);
+	assert_true(x->avg == y->avg && x->stdev == y->stdev);
+	assert_true(same_mid(x->med, y->med) && same_mid(x->q1, y->q1) && same_mid(x->q3, y->q3));
+}
+
+/* Values read where they are (nst_dist_in_place) give the numbers of
+ * the sorted copy: read as they lie, through a list of rows (every third
+ * row, in order, as a group's rows come), and as the durations of those
+ * rows in a 32-bit column and in start and end arrays; from the size
+ * where it starts to pay. */
+static void dist_in_place_equals_sorted(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = { 16383, 16384, 50001 };
+	enum { MAXN = 50001, ROWS = 3 * MAXN };
+	int64_t *a = malloc(MAXN * sizeof *a), *copy = malloc(MAXN * sizeof *copy);
+	int64_t *wide = malloc(ROWS * sizeof *wide), *start = malloc(ROWS * sizeof *start);
+	int64_t *end = malloc(ROWS * sizeof *end);
+	int32_t *narrow = malloc(ROWS * sizeof *narrow);
+	uint32_t *rows = malloc(MAXN * sizeof *rows);
+	assert_true(a && copy && wide && start && end && narrow && rows);
+	assert_false(nst_dist_in_place_pays(16383));
+	assert_true(nst_dist_in_place_pays(16384));
+	srand(23);
+	for (int shape = 0; shape < 6; shape++) /* 6, int64's extremes, has no 32-bit form */
+		for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+			size_t n = sizes[k];
+			shaped(a, n, shape);
+			for (size_t i = 0; i < ROWS; i++) { /* rows off the list hold noise */
+				wide[i] = rand() % 7;
+				narrow[i] = (int32_t)(wide[i] - 100);
+				start[i] = 1000000 + 10 * (int64_t)i;
+				end[i] = start[i] + wide[i];
+			}
+			for (size_t i = 0; i < n; i++) {
+				rows[i] = (uint32_t)(3 * i + 1);
+				wide[rows[i]] = a[i];
+				narrow[rows[i]] = (int32_t)(a[i] - 100);
+				end[rows[i]] = start[rows[i]] + a[i];
+			}
+			const struct nst_col col = { .i32 = narrow, .base = 100 };
+			const struct nst_span by_col = { &col, NULL, NULL };
+			const struct nst_span by_times = { NULL, start, end };
+			struct nst_dist want, got;
+			memcpy(copy, a, n * sizeof *a);
+			assert_true(nst_dist_of(copy, n, &want));
+			if (n < 16384)
+				continue;
+			assert_int_equal(nst_dist_in_place(a, NULL, NULL, n, &got), NST_DIST_OK);
+			assert_same_dist(&want, &got);
+			assert_int_equal(nst_dist_in_place(wide, rows, NULL, n, &got), NST_DIST_OK);
+			assert_same_dist(&want, &got);
+			assert_int_equal(nst_dist_in_place(NULL, rows, &by_col, n, &got), NST_DIST_OK);
+			assert_same_dist(&want, &got);
+			assert_int_equal(nst_dist_in_place(NULL, rows, &by_times, n, &got), NST_DIST_OK);
+			assert_same_dist(&want, &got);
+		}
+	for (size_t i = 0; i < 20000; i++)
+		a[i] = i % 2 ? INT64_MAX / 2 : 1;
+	struct nst_dist d;
+	assert_int_equal(nst_dist_in_place(a, NULL, NULL, 20000, &d), NST_DIST_OVERFLOW);
+	free(a);
+	free(copy);
+	free(wide);
+	free(start);
+	free(end);
+	free(narrow);
+	free(rows);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +372,7 @@ int main(void)
 		cmocka_unit_test(unordered_dist_equals_sorted),
 		cmocka_unit_test(selected_ranks_equal_sorted),
 		cmocka_unit_test(large_selections_equal_sorted),
+		cmocka_unit_test(dist_in_place_equals_sorted),
 		cmocka_unit_test(radix_sort_agrees_with_qsort),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
