@@ -9,6 +9,15 @@ CPPFLAGS += -Iinclude -Isrc
 # protobuf-c packs the Perfetto traces of `nstats export` (src/trace)
 PROTOBUF_C_LIBS := $(shell pkg-config --libs libprotobuf-c 2>/dev/null || echo -lprotobuf-c)
 LDLIBS  += -lsqlite3 -lyajl -lz -lm -pthread $(PROTOBUF_C_LIBS)
+# The nstats command takes SQLite, YAJL, protobuf-c and zlib from their static archives (Debian's
+# -dev packages ship them) where all four are there: a run on a small export is mostly process
+# start, and binding those libraries' symbols at start-up was a sixth of it (docs/benchmarks.md).
+# The C library stays shared (locales, and valgrind's malloc).  STATIC_DEPS=0 links them all
+# shared; the library (libnstats.so, libnstats.a) and the test programs always do.
+STATIC_ARCHIVES := libsqlite3.a libyajl_s.a libprotobuf-c.a libz.a
+STATIC_DEPS ?= $(if $(strip $(foreach a,$(STATIC_ARCHIVES),$(if $(findstring /,$(shell $(CC) -print-file-name=$(a))),,x))),0,1)
+STATIC_LDLIBS := -Wl,-Bstatic -lsqlite3 -lyajl_s -lprotobuf-c -lz -Wl,-Bdynamic -lm -pthread
+CLI_LDLIBS = $(if $(filter 1,$(STATIC_DEPS)),$(STATIC_LDLIBS),$(LDLIBS))
 B       ?= build
 
 LIB_SRC  := $(shell find src -name '*.c' ! -path 'src/cli/*' ! -path 'src/mpi/*' | sort)
@@ -65,7 +74,7 @@ $(B)/libnstats.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(B)/nstats: $(CLI_OBJ) $(B)/libnstats.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CLI_LDLIBS)
 
 # mpicc for what includes mpi.h and for the link; its recipe_mpi() wins over nstats's weak one
 $(B)/obj/src/mpi/%.o: src/mpi/%.c
