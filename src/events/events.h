@@ -81,6 +81,12 @@ enum nst_status nst_ev_text(struct nst_events *ev, const char *table,
  * The name is no column's: no identifier of an export has a '-'. */
 #define NST_EV_DURATION "end-start"
 
+/* A column named "COLUMN=N" is 1 in the rows where COLUMN holds N, else
+ * 0 (NULL too): a class tested in every row (a CUDA backtrace record's
+ * eventClass 67) takes no memory where no row has it (a constant), where
+ * the class itself takes 4 bytes a row.  NST_EV_FLAG("eventClass", 67). */
+#define NST_EV_FLAG(column, n) column "=" #n
+
 /* The durations of a table's rows (struct nst_span, core/col.h): the
  * column of NST_EV_DURATION, or end - start when the run reads start and
  * end anyway (a trace, a filter).  nst_span_none(out) when the table or

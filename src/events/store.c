@@ -28,6 +28,7 @@
  * which follows a widening; nst_ev_i64() widens it first. */
 struct ev_col {
 	const char *name;
+	const char *cell; /* the export's column it reads: name but for a flag */
 	bool text, wanted, loaded, present;
 	bool has_base; /* base is set: a value that is not NULL was read */
 	/* Every value so far was base + step * row (rowids, one device, a
@@ -39,6 +40,9 @@ struct ev_col {
 	/* NST_EV_DURATION: each row's end less its start, read from the two
 	 * cells (each checked as a time) and stored as one value */
 	bool span;
+	/* NST_EV_FLAG: 1 where cell holds flag_of, else 0 */
+	bool flag;
+	int64_t flag_of;
 	int64_t *i;
 	int32_t *i32;
 	const char **s;
@@ -268,7 +272,15 @@ static struct ev_col *col_of(struct ev_store *ev, struct ev_table *t,
 		return NULL;
 	}
 	cols[t->ncols] = c;
+	c->cell = c->name;
 	c->span = !text && strcmp(name, NST_EV_DURATION) == 0;
+	const char *eq = text || c->span ? NULL : strchr(name, '=');
+	if (eq) {
+		c->flag = true;
+		c->flag_of = strtoll(eq + 1, NULL, 10);
+		if (!(c->cell = nst_arena_strndup(&ev->arena, name, (size_t)(eq - name))))
+			return NULL;
+	}
 	c->is_time = !text && (strcmp(name, "start") == 0 || strcmp(name, "end") == 0);
 	c->null_ok = (c->span || (c->is_time && strcmp(name, "end") == 0)) &&
 		     end_may_be_null(t->name);
@@ -276,8 +288,8 @@ static struct ev_col *col_of(struct ev_store *ev, struct ev_table *t,
 	c->present = t->present &&
 		     (c->span ? nst_db_has_column(ev->base.db, t->name, "start") &&
 					nst_db_has_column(ev->base.db, t->name, "end")
-			      : strcmp(name, "rowid") == 0 ||
-					nst_db_has_column(ev->base.db, t->name, name));
+			      : strcmp(c->cell, "rowid") == 0 ||
+					nst_db_has_column(ev->base.db, t->name, c->cell));
 	t->ncols++;
 	return c;
 }
@@ -573,12 +585,12 @@ static enum nst_status check_time(const struct ev_store *ev, const struct ev_tab
 	const int64_t limit = (int64_t)1 << 61;
 	if (null && !c->null_ok)
 		return nst_fail(err, NST_ERR_DB, "%s: %s.%s, row %zu: expected an integer, found NULL",
-				nst_db_path(ev->base.db), t->name, c->name, row + 1);
+				nst_db_path(ev->base.db), t->name, c->cell, row + 1);
 	if (!null && (v < -limit || v >= limit))
 		return nst_fail(err, NST_ERR_DB,
 				"%s: %s.%s, row %zu: %" PRId64 " ns is beyond +-2^61 ns, where"
 				" durations no longer fit 64 bits",
-				nst_db_path(ev->base.db), t->name, c->name, row + 1, v);
+				nst_db_path(ev->base.db), t->name, c->cell, row + 1, v);
 	return NST_OK;
 }
 
@@ -596,7 +608,7 @@ static enum nst_status cell_error(const struct ev_store *ev, const struct ev_tab
 {
 	if (!ok)
 		return nst_fail(err, NST_ERR_DB, "%s: %s.%s, row %zu: expected an integer",
-				nst_db_path(ev->base.db), t->name, c->name, row + 1);
+				nst_db_path(ev->base.db), t->name, c->cell, row + 1);
 	enum nst_status s = c->is_time ? check_time(ev, t, c, row, v, null, err) : NST_OK;
 	return s ? s : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 }
@@ -607,6 +619,8 @@ static enum nst_status cell_error(const struct ev_store *ev, const struct ev_tab
 static inline bool stored(struct ev_col *c, size_t row, size_t cap, bool ok, int64_t v,
 			  bool null)
 {
+	if (c->flag)
+		v = !null && v == c->flag_of;
 	return ok && (!c->is_time || time_fits(c, v, null)) && store_int(c, row, cap, v) == 0;
 }
 
@@ -636,8 +650,8 @@ static enum nst_status span_error(const struct ev_store *ev, const struct ev_tab
 				  struct nst_error *err)
 {
 	for (int i = 0; i < 2; i++) {
-		struct ev_col part = { .name = i ? "end" : "start", .is_time = true,
-				       .null_ok = i && c->null_ok };
+		struct ev_col part = { .name = i ? "end" : "start", .cell = i ? "end" : "start",
+				       .is_time = true, .null_ok = i && c->null_ok };
 		if (!p->ok[i] || !time_fits(&part, p->v[i], p->null[i]))
 			return cell_error(ev, t, &part, row, p->ok[i], p->v[i], p->null[i], err);
 	}
@@ -751,7 +765,7 @@ static size_t cell_names(struct ev_col **load, size_t nload, const char **names)
 			names[n++] = "start";
 			names[n++] = "end";
 		} else {
-			names[n++] = load[k]->name;
+			names[n++] = load[k]->cell;
 		}
 	}
 	return n;
@@ -1200,8 +1214,9 @@ static bool make_rooms(struct split *sp)
 			const struct ev_col *c = sp->load[k];
 			struct room *r = &sp->rooms[k];
 			pt->cols[k] = (struct ev_col){
-				.name = c->name, .text = c->text, .is_time = c->is_time,
-				.null_ok = c->null_ok, .span = c->span, .seq = !c->text,
+				.name = c->name, .cell = c->cell, .text = c->text,
+				.is_time = c->is_time, .null_ok = c->null_ok, .span = c->span,
+				.flag = c->flag, .flag_of = c->flag_of, .seq = !c->text,
 				.i32 = r->i32 ? r->i32 + pt->row0 : NULL,
 				.wide_room = r->i64 ? r->i64 + pt->row0 : NULL,
 				.s = r->s ? r->s + pt->row0 : NULL,

@@ -21,7 +21,7 @@ static enum nst_status load_calls(struct nst_ctx *ctx, struct nst_error *err)
 	const struct nst_col *cls, *chain;
 	enum nst_status s = nst_ev_rows(ctx->ev, RUNTIME, &c->n, err);
 	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "nameId", &c->name_id, err);
-	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "eventClass", &cls, err);
+	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, NST_BACKTRACE_CLASS, &cls, err);
 	if (!s) s = nst_ev_col(ctx->ev, RUNTIME, "callchainId", &chain, err);
 	if (s != NST_OK)
 		return s;

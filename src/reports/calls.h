@@ -13,12 +13,13 @@
 
 /* A runtime row that is a CUDA backtrace record (callchainId set, or
  * eventClass 67) is not an API call: nsys counts it as one, nstats never
- * does (docs/deviations.md). */
-static inline bool nst_is_backtrace(const struct nst_col *event_class,
+ * does (docs/deviations.md).  class67 is the column NST_BACKTRACE_CLASS. */
+#define NST_BACKTRACE_CLASS NST_EV_FLAG("eventClass", 67)
+static inline bool nst_is_backtrace(const struct nst_col *class67,
 				    const struct nst_col *callchain, size_t row)
 {
 	return (callchain && nst_col_at(callchain, row) != NST_NULL_I64) ||
-	       (event_class && nst_col_at(event_class, row) == 67);
+	       (class67 && nst_col_at(class67, row));
 }
 
 /* The runtime rows that are calls, and the index from (globalPid,
@@ -44,7 +45,7 @@ static inline uint32_t nst_call_row(const struct nst_calls *c, size_t k)
  * NST_CALL_SPAN_NEEDS), and those nst_calls_ids() adds, for the `needs`
  * of the reports that use them. */
 #define NST_CALL_ROW_NEEDS                                               \
-	{ RUNTIME, "nameId", false }, { RUNTIME, "eventClass", false },  \
+	{ RUNTIME, "nameId", false }, { RUNTIME, NST_BACKTRACE_CLASS, false }, \
 	{ RUNTIME, "callchainId", false }
 #define NST_CALL_NEEDS                                                   \
 	{ RUNTIME, "start", false }, { RUNTIME, "end", false }, NST_CALL_ROW_NEEDS

@@ -1,8 +1,10 @@
-/* A table's durations (NST_EV_DURATION, nst_ev_durations): read as one
- * column when nothing else of the run reads start or end, else taken from
- * them; either way end - start of every row as SQLite computes it, NULL
- * for an open range; through the page reader and through SQLite, in one
- * scan and in parts; a bad start or end named as the column it is. */
+/* Columns the store derives as it reads.  A table's durations
+ * (NST_EV_DURATION, nst_ev_durations): read as one column when nothing
+ * else of the run reads start or end, else taken from them; either way
+ * end - start of every row as SQLite computes it, NULL for an open range;
+ * through the page reader and through SQLite, in one scan and in parts; a
+ * bad start or end named as the column it is.  A flag (NST_EV_FLAG): 1
+ * where its column holds the value, a constant where no row does. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,7 +40,7 @@ static void exec(sqlite3 *h, const char *sql)
 static int make_export(void **state)
 {
 	(void)state;
-	strcpy(path, "/tmp/nstats-test-durations-XXXXXX");
+	strcpy(path, "/tmp/nstats-test-derived-XXXXXX");
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
@@ -55,7 +57,13 @@ static int make_export(void **state)
 		"CREATE TABLE FAR(start INT, end INT);"
 		"INSERT INTO FAR VALUES (1, 2), (4611686018427387904, 4611686018427387905);"
 		"CREATE TABLE NOEND(start INT);"
-		"INSERT INTO NOEND VALUES (1);");
+		"INSERT INTO NOEND VALUES (1);"
+		"CREATE TABLE CLS(cls INT);"
+		"INSERT INTO CLS VALUES (0), (1), (67), (NULL), (67.0), (68);"
+		"CREATE TABLE NO67(cls INT);"
+		"INSERT INTO NO67 VALUES (0), (1), (1), (0);"
+		"CREATE TABLE BADCLS(cls INT);"
+		"INSERT INTO BADCLS VALUES (0), ('x');");
 	sqlite3_stmt *st;
 	assert_int_equal(sqlite3_prepare_v2(h, "INSERT INTO OPS VALUES (?, ?, ?)", -1, &st, NULL),
 			 SQLITE_OK);
@@ -316,6 +324,39 @@ static void none_without_start_or_end(void **state)
 	nst_db_close(db);
 }
 
+static void flags_where_the_value_is(void **state)
+{
+	(void)state;
+	static const int64_t want[] = { 0, 0, 1, 0, 1, 0 };
+	for (size_t k = 0; k < NHOWS; k++) {
+		struct nst_db *db;
+		struct nst_error err = { 0 };
+		assert_int_equal(nst_db_open(path, &db, &err), NST_OK);
+		struct lines l = { 0 };
+		struct nst_options o;
+		struct nst_events *ev = store(db, &hows[k], &l, &o);
+		const struct nst_col *flag, *none, *bad;
+		size_t n;
+		assert_int_equal(nst_ev_col(ev, "CLS", NST_EV_FLAG("cls", 67), &flag, &err), NST_OK);
+		assert_int_equal(nst_ev_rows(ev, "CLS", &n, &err), NST_OK);
+		assert_int_equal(n, 6);
+		for (size_t r = 0; r < n; r++)
+			assert_int_equal(nst_col_at(flag, r), want[r]);
+		/* no row of the class: a constant, no array */
+		assert_int_equal(nst_ev_col(ev, "NO67", NST_EV_FLAG("cls", 67), &none, &err), NST_OK);
+		assert_null(none->i64);
+		assert_null(none->i32);
+		assert_int_equal(nst_col_at(none, 3), 0);
+		assert_int_equal(nst_ev_col(ev, "NOEND", NST_EV_FLAG("cls", 67), &none, &err), NST_OK);
+		assert_null(none);
+		assert_int_equal(nst_ev_col(ev, "BADCLS", NST_EV_FLAG("cls", 67), &bad, &err),
+				 NST_ERR_DB);
+		assert_non_null(strstr(err.msg, "BADCLS.cls, row 2: expected an integer"));
+		nst_ev_free(ev);
+		nst_db_close(db);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +366,7 @@ int main(void)
 		cmocka_unit_test(filtered_view),
 		cmocka_unit_test(bad_times_named_as_their_column),
 		cmocka_unit_test(none_without_start_or_end),
+		cmocka_unit_test(flags_where_the_value_is),
 	};
 	return cmocka_run_group_tests(tests, make_export, remove_export);
 }
