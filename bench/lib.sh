@@ -41,8 +41,31 @@ bench_need_measure() {
 	[[ -x $1/measure ]] || { echo "bench: $1/measure: build it first (make $1/measure)" >&2; exit 2; }
 }
 
-# bench_timed RUNS COMMAND...: "seconds MiB" (medians), or "- -" when the command failed
-bench_timed() { "$B/measure" "$@" 2>/dev/null || echo "- -"; }
+# bench_timed RUNS COMMAND...: "seconds MiB" (medians), or "- -" when the command failed.
+# NSTATS_BENCH_SETTLE=S starts each run after S idle seconds: on a VM that hands freed memory back
+# to its host (virtio-balloon free page reporting), a run right after another reuses pages the
+# host still backs, which a run of 1 GB finds and one of 5 GB mostly does not (docs/benchmarks.md).
+bench_timed() {
+	local settle=${NSTATS_BENCH_SETTLE:-0}
+	if [[ $settle == 0 ]]; then
+		"$B/measure" "$@" 2>/dev/null || echo "- -"
+		return
+	fi
+	local runs=$1 i all=""
+	shift
+	for ((i = 0; i < runs; i++)); do
+		sleep "$settle"
+		all+="$("$B/measure" 1 "$@" 2>/dev/null || echo "- -")"$'\n'
+	done
+	[[ $all == *-* ]] && { echo "- -"; return; }
+	printf '%s %s\n' "$(bench_median 1 <<<"$all")" "$(bench_median 2 <<<"$all")"
+}
+
+# bench_median FIELD: the median of that field of the lines on stdin
+bench_median() {
+	awk -v f="$1" 'NF { print $f }' | sort -g |
+		awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
 
 bench_ratio() { # A B: A/B as "N.Nx" ("0.0Nx" below 0.1), "-" when either is missing
 	awk -v a="$1" -v b="$2" 'BEGIN { if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) print "-"

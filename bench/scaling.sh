@@ -11,8 +11,9 @@
 # would sort 134M runtime rows at 100M, longer than making the export): every size is made the
 # same way, so the curve compares like with like; bench/run.sh's start-ordered 10M export is
 # faster to read by about a fifth.
-# Knobs: NSTATS_SCALING, NSTATS_BENCH_RUNS (nstats and floor runs per size, default 3; one at
-# 100M and above), NSTATS_BENCH_REF=0 (no nsys), NSTATS_SCALING_REF_MAX (the largest size nsys
+# Knobs: NSTATS_SCALING, NSTATS_BENCH_RUNS (nstats and floor runs per size, default 3; at 100M
+# and above NSTATS_SCALING_BIG_RUNS, default 1), NSTATS_BENCH_SETTLE (idle seconds before each
+# nstats and floor run, default 0: bench/lib.sh says why), NSTATS_BENCH_REF=0 (no nsys), NSTATS_SCALING_REF_MAX (the largest size nsys
 # is run on, default 10000000: about 160 s there, half an hour a run at 100M),
 # NSTATS_BENCH_REF_LIMIT (seconds per nsys run, default 1200).
 set -euo pipefail
@@ -36,7 +37,7 @@ for n in $sizes; do
 	db=$work/launches-$n.sqlite
 	bench_make_launches "$B" "$db" "$n" --nvtx $((n / 10)) --osrt $((n / 10))
 	r=$runs
-	((n < 100000000)) || r=1
+	((n < 100000000)) || r=${NSTATS_SCALING_BIG_RUNS:-1}
 	read -r ns nm < <(bench_timed "$r" "$B/nstats" stats -q "$db")
 	read -r fs fm < <(bench_timed "$r" sqlite3 -readonly "$db" "$bench_floor_default")
 	rs=- rm=-
