@@ -7,6 +7,7 @@
  * where its column holds the value, a constant where no row does. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,20 +18,15 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "temp_export.h"
+
 #include "db/db.h"
 #include "events/events.h"
 
 /* Enough rows for the store to read OPS in parts (2^20 and more). */
 enum { ROWS = 1200000 };
 
-static char path[64];
-
-static void exec(sqlite3 *h, const char *sql)
-{
-	char *msg = NULL;
-	if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("%s: %s", sql, msg);
-}
+static char path[TEMP_PATH];
 
 /* OPS: durations i % 5000, one of 2^40 at row 900,000 (past 32 bits in
  * a late part only), starts far apart.  NVTX_EVENTS, whose end may be
@@ -40,13 +36,8 @@ static void exec(sqlite3 *h, const char *sql)
 static int make_export(void **state)
 {
 	(void)state;
-	strcpy(path, "/tmp/nstats-test-derived-XXXXXX");
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	sqlite3 *h;
-	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
-	exec(h, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"
+	sqlite3 *h = temp_export_open(path, "derived");
+	exec_sql(h, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"
 		"CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
 		"CREATE TABLE OPS(start INT NOT NULL, end INT NOT NULL, name INT);"
 		"CREATE TABLE NVTX_EVENTS(start INT NOT NULL, end INT, text TEXT);"
@@ -89,7 +80,7 @@ static int make_export(void **state)
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
-	exec(h, "COMMIT;");
+	exec_sql(h, "COMMIT;");
 	sqlite3_close(h);
 	return 0;
 }
@@ -122,16 +113,31 @@ static void on_timing(void *arg, const char *line)
 	l->span_col += strstr(line, NST_EV_DURATION) != NULL;
 }
 
-/* A store reading as `how` says, its timing lines counted in l; o must
- * outlive it. */
-static struct nst_events *store(struct nst_db *db, const struct how *how, struct lines *l,
-				struct nst_options *o)
+/* An export opened and a store reading it as `how` says, its timing lines
+ * counted. */
+struct fixture {
+	struct nst_db *db;
+	struct nst_options o;
+	struct lines l;
+	struct nst_events *ev;
+	struct nst_error err;
+};
+
+static void open_fixture(struct fixture *f, const struct how *how)
 {
-	*o = (struct nst_options){ .version = NST_API_VERSION, .read_threads = how->threads,
-				   .sqlite_reader = how->sqlite, .timing = on_timing, .arg = l };
-	struct nst_events *ev = nst_ev_new(db, o);
-	assert_non_null(ev);
-	return ev;
+	memset(f, 0, sizeof *f);
+	assert_int_equal(nst_db_open(path, &f->db, &f->err), NST_OK);
+	f->o = (struct nst_options){ .version = NST_API_VERSION, .read_threads = how->threads,
+				     .sqlite_reader = how->sqlite, .timing = on_timing,
+				     .arg = &f->l };
+	f->ev = nst_ev_new(f->db, &f->o);
+	assert_non_null(f->ev);
+}
+
+static void close_fixture(struct fixture *f)
+{
+	nst_ev_free(f->ev);
+	nst_db_close(f->db);
 }
 
 /* Every row of span against SQLite's "end - start" of table (NULL as
@@ -157,74 +163,57 @@ static void same_as_sqlite(const char *table, const struct nst_span *span, size_
 	assert_int_equal(row, n);
 }
 
-static void one_column_when_alone(void **state)
+/* OPS's durations read every way, its start and end declared too when
+ * with_times: a column of their own without them, none with. */
+static void durations_of_ops(bool with_times)
 {
-	(void)state;
 	for (size_t k = 0; k < NHOWS; k++) {
-		struct nst_db *db;
+		struct fixture f;
 		struct nst_error err = { 0 };
-		assert_int_equal(nst_db_open(path, &db, &err), NST_OK);
-		struct lines l = { 0 };
-		struct nst_options o;
-		struct nst_events *ev = store(db, &hows[k], &l, &o);
+		open_fixture(&f, &hows[k]);
+		struct nst_events *ev = f.ev;
 		assert_int_equal(nst_ev_want(ev, "OPS", NST_EV_DURATION, false), NST_OK);
 		assert_int_equal(nst_ev_want(ev, "OPS", "name", false), NST_OK);
+		if (with_times) {
+			assert_int_equal(nst_ev_want(ev, "OPS", "start", false), NST_OK);
+			assert_int_equal(nst_ev_want(ev, "OPS", "end", false), NST_OK);
+		}
 		assert_int_equal(nst_ev_preload(ev, &err), NST_OK);
 		struct nst_span span;
 		size_t n;
 		assert_int_equal(nst_ev_durations(ev, "OPS", &span, &err), NST_OK);
 		assert_int_equal(nst_ev_rows(ev, "OPS", &n, &err), NST_OK);
-		assert_non_null(span.dur);
-		assert_null(span.start);
-		assert_null(span.end);
+		assert_true(!span.dur == with_times);
+		assert_true(!span.start == !with_times && !span.end == !with_times);
+		assert_int_equal(f.l.span_col, !with_times);
 		/* the 2^40 duration widens the column in one part only */
-		assert_non_null(span.dur->i64);
-		assert_int_equal(l.span_col, 1);
-		assert_int_equal(l.parts, !hows[k].sqlite && hows[k].threads > 1);
+		assert_true(with_times || span.dur->i64);
+		assert_int_equal(f.l.parts, !hows[k].sqlite && hows[k].threads > 1);
 		same_as_sqlite("OPS", &span, n);
-		nst_ev_free(ev);
-		nst_db_close(db);
+		close_fixture(&f);
 	}
+}
+
+static void one_column_when_alone(void **state)
+{
+	(void)state;
+	durations_of_ops(false);
 }
 
 static void from_start_and_end_when_read_anyway(void **state)
 {
 	(void)state;
-	for (size_t k = 0; k < NHOWS; k++) {
-		struct nst_db *db;
-		struct nst_error err = { 0 };
-		assert_int_equal(nst_db_open(path, &db, &err), NST_OK);
-		struct lines l = { 0 };
-		struct nst_options o;
-		struct nst_events *ev = store(db, &hows[k], &l, &o);
-		assert_int_equal(nst_ev_want(ev, "OPS", NST_EV_DURATION, false), NST_OK);
-		assert_int_equal(nst_ev_want(ev, "OPS", "start", false), NST_OK);
-		assert_int_equal(nst_ev_want(ev, "OPS", "end", false), NST_OK);
-		assert_int_equal(nst_ev_preload(ev, &err), NST_OK);
-		struct nst_span span;
-		size_t n;
-		assert_int_equal(nst_ev_durations(ev, "OPS", &span, &err), NST_OK);
-		assert_int_equal(nst_ev_rows(ev, "OPS", &n, &err), NST_OK);
-		assert_null(span.dur);
-		assert_non_null(span.start);
-		assert_non_null(span.end);
-		assert_int_equal(l.span_col, 0);
-		same_as_sqlite("OPS", &span, n);
-		nst_ev_free(ev);
-		nst_db_close(db);
-	}
+	durations_of_ops(true);
 }
 
 /* Asked for without being declared: read then, as a column. */
 static void read_when_first_asked(void **state)
 {
 	(void)state;
-	struct nst_db *db;
+	struct fixture f;
 	struct nst_error err = { 0 };
-	assert_int_equal(nst_db_open(path, &db, &err), NST_OK);
-	struct lines l = { 0 };
-	struct nst_options o;
-	struct nst_events *ev = store(db, &hows[0], &l, &o);
+	open_fixture(&f, &hows[0]);
+	struct nst_events *ev = f.ev;
 	struct nst_span span;
 	size_t n;
 	assert_int_equal(nst_ev_durations(ev, "NVTX_EVENTS", &span, &err), NST_OK);
@@ -233,8 +222,7 @@ static void read_when_first_asked(void **state)
 	assert_int_equal(nst_span_at(&span, 0), NST_NULL_I64); /* an open range */
 	assert_int_equal(nst_span_at(&span, 1), 1);
 	same_as_sqlite("NVTX_EVENTS", &span, n);
-	nst_ev_free(ev);
-	nst_db_close(db);
+	close_fixture(&f);
 }
 
 /* Through a time filter: the kept rows' end - start, from their start
@@ -242,12 +230,10 @@ static void read_when_first_asked(void **state)
 static void filtered_view(void **state)
 {
 	(void)state;
-	struct nst_db *db;
+	struct fixture f;
 	struct nst_error err = { 0 };
-	assert_int_equal(nst_db_open(path, &db, &err), NST_OK);
-	struct lines l = { 0 };
-	struct nst_options o;
-	struct nst_events *all = store(db, &hows[0], &l, &o);
+	open_fixture(&f, &hows[0]);
+	struct nst_events *all = f.ev;
 	struct nst_ev_window w = { .start = 10000, .end = 50000, .scope = NST_EV_ALL_THREADS };
 	struct nst_events *v = nst_ev_filter(all, &w);
 	assert_non_null(v);
@@ -265,24 +251,20 @@ static void filtered_view(void **state)
 		assert_int_equal(nst_span_at(&span, r), i % 3 == 0 ? NST_NULL_I64 : i);
 	}
 	nst_ev_free(v);
-	nst_ev_free(all);
-	nst_db_close(db);
+	close_fixture(&f);
 }
 
 /* The error one scan of table gives for its durations, read as `how`. */
 static void duration_error(const char *table, const struct how *how, char *msg, size_t size)
 {
-	struct nst_db *db;
+	struct fixture f;
 	struct nst_error err = { 0 };
-	assert_int_equal(nst_db_open(path, &db, &err), NST_OK);
-	struct lines l = { 0 };
-	struct nst_options o;
-	struct nst_events *ev = store(db, how, &l, &o);
+	open_fixture(&f, how);
+	struct nst_events *ev = f.ev;
 	struct nst_span span;
 	assert_int_equal(nst_ev_durations(ev, table, &span, &err), NST_ERR_DB);
 	snprintf(msg, size, "%s", err.msg);
-	nst_ev_free(ev);
-	nst_db_close(db);
+	close_fixture(&f);
 }
 
 static void bad_times_named_as_their_column(void **state)
@@ -309,19 +291,16 @@ static void bad_times_named_as_their_column(void **state)
 static void none_without_start_or_end(void **state)
 {
 	(void)state;
-	struct nst_db *db;
+	struct fixture f;
 	struct nst_error err = { 0 };
-	assert_int_equal(nst_db_open(path, &db, &err), NST_OK);
-	struct lines l = { 0 };
-	struct nst_options o;
-	struct nst_events *ev = store(db, &hows[0], &l, &o);
+	open_fixture(&f, &hows[0]);
+	struct nst_events *ev = f.ev;
 	struct nst_span span;
 	assert_int_equal(nst_ev_durations(ev, "NOEND", &span, &err), NST_OK);
 	assert_true(nst_span_none(&span));
 	assert_int_equal(nst_ev_durations(ev, "NO_SUCH_TABLE", &span, &err), NST_OK);
 	assert_true(nst_span_none(&span));
-	nst_ev_free(ev);
-	nst_db_close(db);
+	close_fixture(&f);
 }
 
 static void flags_where_the_value_is(void **state)
@@ -329,12 +308,10 @@ static void flags_where_the_value_is(void **state)
 	(void)state;
 	static const int64_t want[] = { 0, 0, 1, 0, 1, 0 };
 	for (size_t k = 0; k < NHOWS; k++) {
-		struct nst_db *db;
+		struct fixture f;
 		struct nst_error err = { 0 };
-		assert_int_equal(nst_db_open(path, &db, &err), NST_OK);
-		struct lines l = { 0 };
-		struct nst_options o;
-		struct nst_events *ev = store(db, &hows[k], &l, &o);
+		open_fixture(&f, &hows[k]);
+		struct nst_events *ev = f.ev;
 		const struct nst_col *flag, *none, *bad;
 		size_t n;
 		assert_int_equal(nst_ev_col(ev, "CLS", NST_EV_FLAG("cls", 67), &flag, &err), NST_OK);
@@ -352,8 +329,7 @@ static void flags_where_the_value_is(void **state)
 		assert_int_equal(nst_ev_col(ev, "BADCLS", NST_EV_FLAG("cls", 67), &bad, &err),
 				 NST_ERR_DB);
 		assert_non_null(strstr(err.msg, "BADCLS.cls, row 2: expected an integer"));
-		nst_ev_free(ev);
-		nst_db_close(db);
+		close_fixture(&f);
 	}
 }
 

@@ -16,20 +16,15 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "temp_export.h"
+
 #include "db/db.h"
 #include "events/events.h"
 
 #define PID(p) ((int64_t)(p) << 24)
 #define TID(p, t) (PID(p) | (t))
 
-static char path[64];
-
-static void exec(sqlite3 *h, const char *sql)
-{
-	char *msg = NULL;
-	if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("%s: %s", sql, msg);
-}
+static char path[TEMP_PATH];
 
 /* MPI_T: times with NULL ends and extremes (MPI_ tables may leave end NULL;
  * the reader refuses a NULL start and times beyond +-2^61 ns);
@@ -38,13 +33,8 @@ static void exec(sqlite3 *h, const char *sql)
 static int make_export(void **state)
 {
 	(void)state;
-	strcpy(path, "/tmp/nstats-test-filter-XXXXXX");
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	sqlite3 *h;
-	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
-	exec(h, "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+	sqlite3 *h = temp_export_open(path, "filter");
+	exec_sql(h, "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
 		"INSERT INTO StringIds VALUES (1, 'registered');"
 		"CREATE TABLE MPI_T(start INT, end INT, globalTid INT, globalPid INT, v TEXT);"
 		"CREATE TABLE MPI_P(start INT, end INT, globalPid INT);"
@@ -73,7 +63,7 @@ static int make_export(void **state)
 			sqlite3_reset(st);
 		}
 	sqlite3_finalize(st);
-	exec(h, "INSERT INTO MPI_P SELECT start, end, globalPid FROM MPI_T;"
+	exec_sql(h, "INSERT INTO MPI_P SELECT start, end, globalPid FROM MPI_T;"
 		/* domain 1 "app" created on the main thread of process 100 */
 		"INSERT INTO NVTX_EVENTS VALUES (1, NULL, 75, 'app', NULL, 1677721700, 1);"
 		"INSERT INTO NVTX_EVENTS VALUES (5, 25, 59, 'work', NULL, 1677721607, 1);"   /* worker */
@@ -82,7 +72,7 @@ static int make_export(void **state)
 		"INSERT INTO NVTX_EVENTS VALUES (3, NULL, 60, 'open', NULL, 1677721607, 0);");
 	/* Sequences (base + row) that hold, break early, late, with a NULL
 	 * first, and by a value 32 bits cannot reach from the base. */
-	exec(h, "CREATE TABLE SEQ(a INT, b INT, c INT, d INT, e INT, f INT, g INT, n INT, k INT,"
+	exec_sql(h, "CREATE TABLE SEQ(a INT, b INT, c INT, d INT, e INT, f INT, g INT, n INT, k INT,"
 		" m INT, z INT, w INT);"
 		"WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 4999)"
 		" INSERT INTO SEQ SELECT i + 1, CASE WHEN i = 3000 THEN 1000000 ELSE i - 7 END,"
@@ -93,13 +83,13 @@ static int make_export(void **state)
 		" CASE WHEN i < 3 THEN 5 WHEN i = 3 THEN NULL ELSE (1 << 40) END FROM r;");
 	/* A column that leaves 32 bits at row 5, and a text in an integer
 	 * column at row 10: the scan fails after widening. */
-	exec(h, "CREATE TABLE BAD(a INT, b INT);"
+	exec_sql(h, "CREATE TABLE BAD(a INT, b INT);"
 		"WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 19)"
 		" INSERT INTO BAD SELECT CASE WHEN i >= 5 THEN (1 << 40) + i ELSE i END,"
 		" CASE WHEN i = 10 THEN 'x' ELSE i END FROM r;");
 	/* Texts: 6000 names over the store's 4096-slot memo, names that are
 	 * prefixes of each other, empty ones, NULLs, and a run of one name. */
-	exec(h, "CREATE TABLE TXT(v TEXT);"
+	exec_sql(h, "CREATE TABLE TXT(v TEXT);"
 		"WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 19999)"
 		" INSERT INTO TXT SELECT CASE WHEN i % 997 = 0 THEN NULL WHEN i % 13 = 0 THEN ''"
 		" WHEN i >= 18000 THEN 'same' WHEN i % 3 = 0 THEN substr('pqrstuvwxyz', 1, 1 + i % 11)"

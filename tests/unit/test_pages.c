@@ -18,16 +18,14 @@
 #include <cmocka.h>
 
 #include "db/db.h"
+#include "temp_export.h"
 
-static char path[64];
+static char path[TEMP_PATH];
 
 static int make_path(void **state)
 {
 	(void)state;
-	strcpy(path, "/tmp/nstats-test-pages-XXXXXX");
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
+	temp_export_path(path, "pages");
 	return 0;
 }
 

@@ -16,6 +16,8 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "temp_export.h"
+
 #include "db/db.h"
 #include "events/events.h"
 
@@ -23,14 +25,7 @@
  * and more). */
 enum { ROWS = 1600000, PARTS = 3 };
 
-static char path[64];
-
-static void exec(sqlite3 *h, const char *sql)
-{
-	char *msg = NULL;
-	if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("%s: %s", sql, msg);
-}
+static char path[TEMP_PATH];
 
 static const char *const cols[] = { "rowid", "a", "b", "c", "d", "e", "f",
 				    "g", "h", "s", "m" };
@@ -52,13 +47,8 @@ enum { NCOLS = sizeof cols / sizeof *cols };
 static int make_export(void **state)
 {
 	(void)state;
-	strcpy(path, "/tmp/nstats-test-parts-XXXXXX");
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	sqlite3 *h;
-	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
-	exec(h, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"
+	sqlite3 *h = temp_export_open(path, "parts");
+	exec_sql(h, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"
 		"CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
 		"CREATE TABLE BIG(a INT, b INT, c INT, d INT, e INT, f INT, g INT, h INT,"
 		" s INT, m INT, t TEXT);"
@@ -103,7 +93,7 @@ static int make_export(void **state)
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
-	exec(h, "COMMIT;");
+	exec_sql(h, "COMMIT;");
 	sqlite3_close(h);
 	return 0;
 }

@@ -13,26 +13,18 @@
 #include <cmocka.h>
 
 #include "db/db.h"
+#include "temp_export.h"
 
-static char path[64];
+static char path[TEMP_PATH];
 
 static int make_export(void **state)
 {
 	(void)state;
-	strcpy(path, "/tmp/nstats-test-strings-XXXXXX");
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	sqlite3 *h;
-	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
-	char *msg = NULL;
-	int rc = sqlite3_exec(h, "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
-			      "INSERT INTO StringIds VALUES (0, 'zero'), (1, 'one'), (5, 'five'),"
-			      " (3436172, 'cudaLaunchKernel_v7000'), (1366487, 'gemm'),"
-			      " (-7, 'negative'), (9223372036854775807, 'last');",
-			      NULL, NULL, &msg);
-	if (rc != SQLITE_OK)
-		fail_msg("%s", msg);
+	sqlite3 *h = temp_export_open(path, "strings");
+	exec_sql(h, "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+		    "INSERT INTO StringIds VALUES (0, 'zero'), (1, 'one'), (5, 'five'),"
+		    " (3436172, 'cudaLaunchKernel_v7000'), (1366487, 'gemm'),"
+		    " (-7, 'negative'), (9223372036854775807, 'last');");
 	sqlite3_close(h);
 	return 0;
 }
