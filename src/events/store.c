@@ -271,16 +271,18 @@ static struct ev_col *col_of(struct ev_store *ev, struct ev_table *t,
 		free(c);
 		return NULL;
 	}
-	cols[t->ncols] = c;
 	c->cell = c->name;
 	c->span = !text && strcmp(name, NST_EV_DURATION) == 0;
 	const char *eq = text || c->span ? NULL : strchr(name, '=');
 	if (eq) {
 		c->flag = true;
 		c->flag_of = strtoll(eq + 1, NULL, 10);
-		if (!(c->cell = nst_arena_strndup(&ev->arena, name, (size_t)(eq - name))))
+		if (!(c->cell = nst_arena_strndup(&ev->arena, name, (size_t)(eq - name)))) {
+			free(c);
 			return NULL;
+		}
 	}
+	cols[t->ncols] = c;
 	c->is_time = !text && (strcmp(name, "start") == 0 || strcmp(name, "end") == 0);
 	c->null_ok = (c->span || (c->is_time && strcmp(name, "end") == 0)) &&
 		     end_may_be_null(t->name);
