@@ -122,3 +122,47 @@ enum nst_status nst_summarise_calls(struct nst_ctx *ctx, const struct nst_sink *
 	free(d);
 	return s;
 }
+
+/* The rows of c's table that are its calls. */
+static enum nst_status class_rows(const struct nst_class_calls *c, const struct nst_col *cls,
+				  size_t n, uint32_t **rows, size_t *nrows, struct nst_error *err)
+{
+	*nrows = 0;
+	*rows = malloc((n ? n : 1) * sizeof **rows);
+	if (!*rows)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (cls ? nst_col_at(cls, i) == c->cls : c->every_without_class)
+			(*rows)[(*nrows)++] = (uint32_t)i;
+	return NST_OK;
+}
+
+enum nst_status nst_summarise_class_calls(struct nst_ctx *ctx, const struct nst_sink *out,
+					  const struct nst_class_calls *c,
+					  struct nst_error *err)
+{
+	enum nst_status s = nst_require_strings(ctx, err);
+	if (s != NST_OK)
+		return s;
+	if (!nst_db_has_table(ctx->db, c->table))
+		return nst_nodata(ctx, err, c->nodata);
+	size_t n;
+	struct nst_span dur;
+	const struct nst_col *cls, *name_id;
+	s = nst_ev_rows(ctx->ev, c->table, &n, err);
+	if (!s) s = nst_ev_durations(ctx->ev, c->table, &dur, err);
+	if (!s) s = nst_ev_col(ctx->ev, c->table, "eventClass", &cls, err);
+	if (!s) s = nst_ev_col(ctx->ev, c->table, "nameId", &name_id, err);
+	if (s != NST_OK)
+		return s;
+	if (nst_span_none(&dur) || !name_id)
+		return nst_fail(err, NST_ERR_DB, "%s: %s lacks start, end or nameId",
+				nst_db_path(ctx->db), c->table);
+	uint32_t *rows;
+	size_t nrows;
+	s = class_rows(c, cls, n, &rows, &nrows, err);
+	if (s == NST_OK)
+		s = nst_summarise_calls(ctx, out, &dur, name_id, rows, nrows, c->name_of, err);
+	free(rows);
+	return s;
+}

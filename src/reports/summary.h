@@ -40,4 +40,22 @@ enum nst_status nst_summarise_calls(struct nst_ctx *ctx, const struct nst_sink *
 				    const struct nst_col *name_id, const uint32_t *rows, size_t nrows,
 				    nst_name_fn name_of, struct nst_error *err);
 
+/* The calls of one table by function, as nst_summarise_calls shows them:
+ * its rows of event class `cls` (every row when the table has no
+ * eventClass and every_without_class), measured by their durations. */
+struct nst_class_calls {
+	const char *table;
+	int64_t cls;
+	bool every_without_class;
+	const char *nodata; /* what nsys says is missing without the table */
+	nst_name_fn name_of;
+};
+enum nst_status nst_summarise_class_calls(struct nst_ctx *ctx, const struct nst_sink *out,
+					  const struct nst_class_calls *c,
+					  struct nst_error *err);
+/* The columns it reads, for a report's `needs`. */
+#define NST_CLASS_CALL_NEEDS(table)                                           \
+	{ table, NST_EV_DURATION, false }, { table, "eventClass", false },    \
+	{ table, "nameId", false }
+
 #endif
