@@ -470,15 +470,21 @@ static bool rank_values(int64_t *vals, size_t n, const size_t *ranks, size_t m, 
 	return rank_by_histogram(&(struct values){ .vals = vals }, n, min, max, ranks, m, out);
 }
 
-void nst_select_ranks(int64_t *vals, size_t n, size_t *ranks, size_t m)
+/* ranks[0..m) ascending (a few: an insertion sort): each rank is then
+ * looked for above the one before. */
+static void sort_ranks(size_t *ranks, size_t m)
 {
-	/* ascending: each rank is then looked for above the one before */
 	for (size_t i = 1; i < m; i++)
 		for (size_t j = i; j > 0 && ranks[j - 1] > ranks[j]; j--) {
 			size_t t = ranks[j];
 			ranks[j] = ranks[j - 1];
 			ranks[j - 1] = t;
 		}
+}
+
+void nst_select_ranks(int64_t *vals, size_t n, size_t *ranks, size_t m)
+{
+	sort_ranks(ranks, m);
 	int64_t found[MAX_RANKS];
 	if (for_quickselect(n, m) || !rank_values(vals, n, ranks, m, found)) {
 		select_in_place(vals, n, ranks, m);
@@ -538,12 +544,7 @@ enum nst_dist_status nst_dist_in_place(const int64_t *vals, const uint32_t *rows
 	if (!moments_of(&src, n, &d))
 		return NST_DIST_OVERFLOW;
 	size_t at[6], m = quartile_ranks(n, at);
-	for (size_t i = 1; i < m; i++) /* ascending, as from_buckets reads them */
-		for (size_t j = i; j > 0 && at[j - 1] > at[j]; j--) {
-			size_t t = at[j];
-			at[j] = at[j - 1];
-			at[j - 1] = t;
-		}
+	sort_ranks(at, m);
 	int64_t found[6];
 	if (!rank_by_histogram(&src, n, d.min, d.max, at, m, found))
 		return NST_DIST_NOMEM;

@@ -103,7 +103,7 @@ struct nst_op_rows {
 	int32_t *name;  /* nst_op_names number (fewer names than rows) */
 	int64_t *value; /* the measure; NULL in a set of kernels alone, */
 	struct nst_span span; /* whose row i is the table's, measured by span */
-	uint8_t *cat;   /* enum nst_op_cat; NULL with value (all kernels) */
+	uint8_t *cat;   /* enum nst_op_cat; NULL while value is (all kernels) */
 };
 void nst_op_rows_release(struct nst_op_rows *r);
 static inline int64_t nst_op_value(const struct nst_op_rows *r, size_t i)
