@@ -29,6 +29,14 @@ static inline sqlite3 *temp_export_open(char *path, const char *name)
 	return h;
 }
 
+/* A group teardown for cmocka: removes the file whose name the group's
+ * setup left in *state. */
+static inline int temp_export_remove(void **state)
+{
+	unlink(*state);
+	return 0;
+}
+
 static inline void exec_sql(sqlite3 *h, const char *sql)
 {
 	char *msg = NULL;

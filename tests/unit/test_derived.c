@@ -35,7 +35,7 @@ static char path[TEMP_PATH];
  * start beyond 2^61 ns in row 2.  NOEND: no end column at all. */
 static int make_export(void **state)
 {
-	(void)state;
+	*state = path;
 	sqlite3 *h = temp_export_open(path, "derived");
 	exec_sql(h, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"
 		"CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
@@ -82,13 +82,6 @@ static int make_export(void **state)
 	sqlite3_finalize(st);
 	exec_sql(h, "COMMIT;");
 	sqlite3_close(h);
-	return 0;
-}
-
-static int remove_export(void **state)
-{
-	(void)state;
-	unlink(path);
 	return 0;
 }
 
@@ -344,5 +337,5 @@ int main(void)
 		cmocka_unit_test(none_without_start_or_end),
 		cmocka_unit_test(flags_where_the_value_is),
 	};
-	return cmocka_run_group_tests(tests, make_export, remove_export);
+	return cmocka_run_group_tests(tests, make_export, temp_export_remove);
 }

@@ -32,7 +32,7 @@ static char path[TEMP_PATH];
  * NVTX_EVENTS: ranges on a main and a worker thread, in a domain. */
 static int make_export(void **state)
 {
-	(void)state;
+	*state = path;
 	sqlite3 *h = temp_export_open(path, "filter");
 	exec_sql(h, "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
 		"INSERT INTO StringIds VALUES (1, 'registered');"
@@ -95,13 +95,6 @@ static int make_export(void **state)
 		" WHEN i >= 18000 THEN 'same' WHEN i % 3 = 0 THEN substr('pqrstuvwxyz', 1, 1 + i % 11)"
 		" ELSE 'n' || (i % 6000) END FROM r;");
 	sqlite3_close(h);
-	return 0;
-}
-
-static int remove_export(void **state)
-{
-	(void)state;
-	unlink(path);
 	return 0;
 }
 
@@ -408,5 +401,5 @@ int main(void)
 		cmocka_unit_test(texts_read_back),
 		cmocka_unit_test(failed_read_fails_again),
 	};
-	return cmocka_run_group_tests(tests, make_export, remove_export);
+	return cmocka_run_group_tests(tests, make_export, temp_export_remove);
 }

@@ -24,15 +24,8 @@ static char path[TEMP_PATH];
 
 static int make_path(void **state)
 {
-	(void)state;
+	*state = path;
 	temp_export_path(path, "pages");
-	return 0;
-}
-
-static int remove_path(void **state)
-{
-	(void)state;
-	unlink(path);
 	return 0;
 }
 
@@ -281,5 +274,5 @@ int main(void)
 		cmocka_unit_test(what_the_reader_leaves_to_sqlite),
 		cmocka_unit_test(damaged_files_stop_the_reader),
 	};
-	return cmocka_run_group_tests(tests, make_path, remove_path);
+	return cmocka_run_group_tests(tests, make_path, temp_export_remove);
 }

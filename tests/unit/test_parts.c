@@ -46,7 +46,7 @@ enum { NCOLS = sizeof cols / sizeof *cols };
  * BAD: 1.2M integers with one text in the last part. */
 static int make_export(void **state)
 {
-	(void)state;
+	*state = path;
 	sqlite3 *h = temp_export_open(path, "parts");
 	exec_sql(h, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"
 		"CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
@@ -95,13 +95,6 @@ static int make_export(void **state)
 	sqlite3_finalize(st);
 	exec_sql(h, "COMMIT;");
 	sqlite3_close(h);
-	return 0;
-}
-
-static int remove_export(void **state)
-{
-	(void)state;
-	unlink(path);
 	return 0;
 }
 
@@ -227,5 +220,5 @@ int main(void)
 		cmocka_unit_test(parts_read_back),
 		cmocka_unit_test(bad_cell_late),
 	};
-	return cmocka_run_group_tests(tests, make_export, remove_export);
+	return cmocka_run_group_tests(tests, make_export, temp_export_remove);
 }

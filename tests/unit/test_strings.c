@@ -19,20 +19,13 @@ static char path[TEMP_PATH];
 
 static int make_export(void **state)
 {
-	(void)state;
+	*state = path;
 	sqlite3 *h = temp_export_open(path, "strings");
 	exec_sql(h, "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
 		    "INSERT INTO StringIds VALUES (0, 'zero'), (1, 'one'), (5, 'five'),"
 		    " (3436172, 'cudaLaunchKernel_v7000'), (1366487, 'gemm'),"
 		    " (-7, 'negative'), (9223372036854775807, 'last');");
 	sqlite3_close(h);
-	return 0;
-}
-
-static int remove_export(void **state)
-{
-	(void)state;
-	unlink(path);
 	return 0;
 }
 
@@ -86,5 +79,5 @@ int main(void)
 		cmocka_unit_test(slots_are_few_and_distinct),
 		cmocka_unit_test(ids_without_a_string_have_no_slot),
 	};
-	return cmocka_run_group_tests(tests, make_export, remove_export);
+	return cmocka_run_group_tests(tests, make_export, temp_export_remove);
 }
