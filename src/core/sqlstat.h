@@ -27,7 +27,7 @@ struct nst_dist {
 	int64_t sum, min, max;
 	double avg;   /* sum accumulated in double in row order, / n */
 	double stdev; /* Welford in row order; 0.0 below two values */
-	struct nst_mid med, q1, q3;
+	struct nst_mid med;
 };
 
 /* vals in row order; they are sorted in place.  n > 0.  False, with out
@@ -49,7 +49,7 @@ bool nst_dist_in_place_pays(size_t n);
 enum nst_dist_status nst_dist_in_place(const int64_t *vals, const uint32_t *rows,
 				       const struct nst_span *span, size_t n,
 				       struct nst_dist *out);
-/* n, sum, min, max, avg and stdev alone (med, q1 and q3 zero): no
+/* n, sum, min, max, avg and stdev alone (med zero): no
  * element moves.  False as nst_dist_of. */
 bool nst_dist_moments(const int64_t *vals, size_t n, struct nst_dist *out);
 /* Puts the element of each rank (0-based, below n; sorted here) where a

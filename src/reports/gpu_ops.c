@@ -489,7 +489,7 @@ static enum nst_status order_groups(const struct nst_op_rows *r,
 enum nst_status nst_op_summarize(const struct nst_op_rows *r,
 				 const struct nst_op_names *nm,
 				 const int64_t *const *extra, size_t nextra,
-				 enum nst_op_order how, bool quartiles,
+				 enum nst_op_order how, bool median,
 				 struct nst_op_summary *s, struct nst_error *err)
 {
 	memset(s, 0, sizeof *s);
@@ -504,10 +504,10 @@ enum nst_status nst_op_summarize(const struct nst_op_rows *r,
 	}
 	enum nst_status st = nst_group_cols(keys, 1 + nextra, NULL, r->n, &s->g, err);
 	if (st == NST_OK && r->value)
-		st = quartiles ? nst_group_dists(&s->g, r->value, &s->d, err)
+		st = median ? nst_group_dists(&s->g, r->value, &s->d, err)
 			       : nst_group_moments(&s->g, r->value, &s->d, err);
 	else if (st == NST_OK)
-		st = nst_group_durations(&s->g, &r->span, quartiles, &s->d, err);
+		st = nst_group_durations(&s->g, &r->span, median, &s->d, err);
 	if (st != NST_OK) {
 		nst_op_summary_release(s);
 		return st;
@@ -557,7 +557,7 @@ static enum nst_status collect(struct nst_ctx *ctx, unsigned sources,
 
 static enum nst_status op_set_build(struct nst_ctx *ctx, unsigned sources,
 				    enum nst_op_measure m, const int64_t *const *extra,
-				    size_t nextra, enum nst_op_order how, bool quartiles,
+				    size_t nextra, enum nst_op_order how, bool median,
 				    struct nst_op_set *set, struct nst_error *err)
 {
 	memset(set, 0, sizeof *set);
@@ -565,7 +565,7 @@ static enum nst_status op_set_build(struct nst_ctx *ctx, unsigned sources,
 	if (s == NST_OK)
 		s = collect(ctx, sources, m, set, err);
 	if (s == NST_OK)
-		s = nst_op_summarize(&set->rows, &set->names, extra, nextra, how, quartiles,
+		s = nst_op_summarize(&set->rows, &set->names, extra, nextra, how, median,
 				     &set->sum, err);
 	if (s != NST_OK)
 		nst_op_set_release(set);
@@ -580,7 +580,7 @@ enum nst_status nst_op_set_build(struct nst_ctx *ctx, unsigned sources,
 	return op_set_build(ctx, sources, m, extra, nextra, how, true, set, err);
 }
 
-enum nst_status nst_kernels_by_name(struct nst_ctx *ctx, bool quartiles,
+enum nst_status nst_kernels_by_name(struct nst_ctx *ctx, bool median,
 				    struct nst_op_set *set, struct nst_error *err)
 {
 	enum nst_status s = nst_require_strings(ctx, err);
@@ -589,7 +589,7 @@ enum nst_status nst_kernels_by_name(struct nst_ctx *ctx, bool quartiles,
 	if (!nst_db_has_table(ctx->db, KERNEL))
 		return nst_nodata(ctx, err, "CUDA kernel data.");
 	return op_set_build(ctx, NST_SRC_KERNEL, NST_OP_DURATION, NULL, 0,
-			    NST_ORDER_TOTAL_COUNT_NAME, quartiles, set, err);
+			    NST_ORDER_TOTAL_COUNT_NAME, median, set, err);
 }
 
 void nst_op_set_release(struct nst_op_set *set)

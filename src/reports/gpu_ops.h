@@ -144,7 +144,7 @@ struct nst_op_summary {
 enum nst_status nst_op_summarize(const struct nst_op_rows *r,
 				 const struct nst_op_names *nm,
 				 const int64_t *const *extra, size_t nextra,
-				 enum nst_op_order how, bool quartiles,
+				 enum nst_op_order how, bool median,
 				 struct nst_op_summary *s, struct nst_error *err);
 void nst_op_summary_release(struct nst_op_summary *s);
 
@@ -174,8 +174,8 @@ enum nst_status nst_op_set_build(struct nst_ctx *ctx, unsigned sources,
 void nst_op_set_release(struct nst_op_set *set);
 /* The kernels by name as cuda_gpu_kern_sum groups and orders them, or
  * nsys's SKIPPED message when the export has no kernel table; without
- * quartiles, each group's med, q1 and q3 are left zero. */
-enum nst_status nst_kernels_by_name(struct nst_ctx *ctx, bool quartiles,
+ * median, each group's med is left zero. */
+enum nst_status nst_kernels_by_name(struct nst_ctx *ctx, bool median,
 				    struct nst_op_set *set, struct nst_error *err);
 
 /* The name of group grp (NULL for SQL NULL). */

@@ -243,7 +243,7 @@ enum nst_status nst_fail_sum(struct nst_error *err)
 	return nst_fail(err, NST_ERR_DB, "a sum of durations or sizes does not fit 64 bits");
 }
 
-/* Whether group k's quartiles are found where its values lie instead of
+/* Whether group k's median is found where its values lie instead of
  * in a copy: a group that is most of the rows it spans (the API that
  * launches every kernel: 100M of 134M calls, an 800 MB copy), big enough
  * for a histogram.  Read in place, a sparse group costs a cache line a
@@ -256,12 +256,12 @@ static bool read_in_place(const struct nst_groups *g, size_t k)
 }
 
 /* The largest group whose values are copied. */
-static size_t largest_copied(const struct nst_groups *g, bool quartiles)
+static size_t largest_copied(const struct nst_groups *g, bool median)
 {
 	size_t most = 1;
 	for (size_t k = 0; k < g->n; k++) {
 		size_t n = g->start[k + 1] - g->start[k];
-		if (n > most && !(quartiles && read_in_place(g, k)))
+		if (n > most && !(median && read_in_place(g, k)))
 			most = n;
 	}
 	return most;
@@ -271,27 +271,27 @@ static size_t largest_copied(const struct nst_groups *g, bool quartiles)
  * of row r. */
 static enum nst_dist_status group_dist(const struct nst_groups *g, size_t k,
 				       const int64_t *val, const struct nst_span *dur,
-				       bool quartiles, int64_t *vals, struct nst_dist *out)
+				       bool median, int64_t *vals, struct nst_dist *out)
 {
 	const uint32_t *rows = g->order + g->start[k];
 	size_t n = g->start[k + 1] - g->start[k];
-	if (quartiles && read_in_place(g, k))
+	if (median && read_in_place(g, k))
 		return nst_dist_in_place(val, rows, dur, n, out);
 	for (size_t i = 0; i < n; i++)
 		vals[i] = val ? val[rows[i]] : nst_span_at(dur, rows[i]);
-	bool ok = quartiles ? nst_dist_of_unordered(vals, n, out) : nst_dist_moments(vals, n, out);
+	bool ok = median ? nst_dist_of_unordered(vals, n, out) : nst_dist_moments(vals, n, out);
 	return ok ? NST_DIST_OK : NST_DIST_OVERFLOW;
 }
 
 static enum nst_status group_dists(const struct nst_groups *g, const int64_t *val,
-				   const struct nst_span *dur, bool quartiles, struct nst_dist **out,
+				   const struct nst_span *dur, bool median, struct nst_dist **out,
 				   struct nst_error *err)
 {
 	*out = malloc((g->n ? g->n : 1) * sizeof **out);
-	int64_t *vals = nst_big_alloc(largest_copied(g, quartiles), sizeof *vals);
+	int64_t *vals = nst_big_alloc(largest_copied(g, median), sizeof *vals);
 	enum nst_dist_status st = *out && vals ? NST_DIST_OK : NST_DIST_NOMEM;
 	for (size_t k = 0; st == NST_DIST_OK && k < g->n; k++)
-		st = group_dist(g, k, val, dur, quartiles, vals, &(*out)[k]);
+		st = group_dist(g, k, val, dur, median, vals, &(*out)[k]);
 	free(vals);
 	if (st == NST_DIST_OK)
 		return NST_OK;
@@ -314,9 +314,9 @@ enum nst_status nst_group_moments(const struct nst_groups *g, const int64_t *val
 }
 
 enum nst_status nst_group_durations(const struct nst_groups *g, const struct nst_span *dur,
-				    bool quartiles, struct nst_dist **out, struct nst_error *err)
+				    bool median, struct nst_dist **out, struct nst_error *err)
 {
-	return group_dists(g, NULL, dur, quartiles, out, err);
+	return group_dists(g, NULL, dur, median, out, err);
 }
 
 static void merge_pass(uint32_t *idx, uint32_t *tmp, size_t n, size_t width,

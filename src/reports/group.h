@@ -48,14 +48,14 @@ enum nst_status nst_fail_sum(struct nst_error *err);
 /* The distribution of val over each group; out has g->n entries. */
 enum nst_status nst_group_dists(const struct nst_groups *g, const int64_t *val,
 				struct nst_dist **out, struct nst_error *err);
-/* The same without the median and quartiles (zero): cheaper where a
+/* The same without the median (zero): cheaper where a
  * report prints none of them. */
 enum nst_status nst_group_moments(const struct nst_groups *g, const int64_t *val,
 				  struct nst_dist **out, struct nst_error *err);
 /* Either of the durations of the rows (nst_span_at), without an array
  * of them (8 bytes a row: 107 MB for the calls of a 10M-launch capture). */
 enum nst_status nst_group_durations(const struct nst_groups *g, const struct nst_span *dur,
-				    bool quartiles, struct nst_dist **out, struct nst_error *err);
+				    bool median, struct nst_dist **out, struct nst_error *err);
 
 /* Sorts idx[0..n) stably with cmp(a, b, arg). */
 void nst_stable_sort(uint32_t *idx, size_t n,

@@ -205,9 +205,7 @@ static void group_distributions_as_copies(void **state)
 				    got->max == want.max && got->avg == want.avg &&
 				    got->stdev == want.stdev);
 			assert_true(got->med.is_int == want.med.is_int && got->med.i == want.med.i &&
-				    got->med.r == want.med.r && got->q1.i == want.q1.i &&
-				    got->q1.r == want.q1.r && got->q3.i == want.q3.i &&
-				    got->q3.r == want.q3.r);
+				    got->med.r == want.med.r);
 		}
 	}
 	free(by_span);
