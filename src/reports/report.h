@@ -103,6 +103,11 @@ struct nst_report {
 	/* Read through ctx->ev_all, unfiltered (may be NULL); a table may be
 	 * in both lists: the run then holds it filtered and unfiltered. */
 	const struct nst_need *needs_unfiltered;
+	/* Optional, NULL-terminated: the tables without which the report reads
+	 * nothing and says SKIPPED.  Where the export lacks one, the run reads
+	 * none of its needs (a table it shares with reports that do run is read
+	 * for theirs alone). */
+	const char *const *requires;
 	enum nst_status (*run)(struct nst_ctx *ctx, const struct nst_sink *out,
 			       struct nst_error *err);
 	unsigned flags;

@@ -105,6 +105,8 @@ static enum nst_status read_faults(struct nst_ctx *ctx, struct nst_um *um,
 	return NST_OK;
 }
 
+const char *const nst_um_tables[] = { MEMCPY, UM_CPU_FAULTS, UM_GPU_FAULTS, NULL };
+
 static enum nst_status check_tables(struct nst_ctx *ctx, struct nst_error *err)
 {
 	if (!nst_db_has_table(ctx->db, MEMCPY))

@@ -42,6 +42,9 @@ struct nst_um {
 	{ UM_GPU_FAULTS, "address", false },                                  \
 	{ UM_GPU_FAULTS, "numberOfPageFaults", false }
 
+/* The tables without which um_sum and um_total_sum say SKIPPED. */
+extern const char *const nst_um_tables[];
+
 /* Checks the tables with nsys's messages, then reads and sums them. */
 enum nst_status nst_um_load(struct nst_ctx *ctx, struct nst_um *um, struct nst_error *err);
 void nst_um_release(struct nst_um *um);

@@ -182,5 +182,6 @@ const struct nst_report nst_report_um_sum = {
 		"rows=N keeps the first N rows (default 10; a negative N keeps all).",
 	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
+	.requires = nst_um_tables,
 	.run = run,
 };

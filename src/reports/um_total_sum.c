@@ -82,6 +82,7 @@ const struct nst_report nst_report_um_total_sum = {
 		NST_TOP_ROWS_HELP,
 	.args = (const char *const[]){ "rows", NULL },
 	.needs = needs,
+	.requires = nst_um_tables,
 	.run = run,
 	.flags = NST_REPORT_TOP_ROWS,
 };

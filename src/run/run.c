@@ -52,9 +52,20 @@ static enum nst_status declare_job(struct nst_events *ev, const struct nst_filte
 	return declare_report(ev, filter, job->report, job);
 }
 
+/* Whether the export has every table the report requires. */
+static bool has_required(struct nst_events *ev, const struct nst_report *r)
+{
+	for (const char *const *t = r->requires; t && *t; t++)
+		if (!nst_db_has_table(nst_ev_db(ev), *t))
+			return false;
+	return true;
+}
+
 static enum nst_status declare_report(struct nst_events *ev, const struct nst_filter *filter,
 				      const struct nst_report *r, const struct nst_job *job)
 {
+	if (!has_required(ev, r))
+		return NST_OK;
 	struct nst_filter f;
 	run_filter_of(filter, job, &f);
 	bool filtered = !run_filter_is_none(&f);
