@@ -136,6 +136,10 @@ void cli_export_options(struct nst_options *o, bool quiet);
 /* Whether the environment's values are ones nstats takes; says what is
  * wrong (cli_error) when not, so that a typo is not a silent default. */
 bool cli_environment_ok(void);
+/* LC_NUMERIC from the environment, which the column and table formats
+ * group digits by (cli_format_options); nothing else follows the locale:
+ * messages and character classes stay C's. */
+void cli_numeric_locale(void);
 /* The environment variables nstats reads, for the manual. */
 struct cli_env {
 	const char *name;

@@ -4,7 +4,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -113,8 +112,7 @@ int main(int argc, char **argv)
 	 * the heap's huge pages. */
 	if (!isatty(STDOUT_FILENO) && (stdout_buf = malloc(STDOUT_BUF)))
 		setvbuf(stdout, stdout_buf, _IOFBF, STDOUT_BUF);
-	/* The column format groups digits as LC_NUMERIC says (cli_format_options). */
-	setlocale(LC_ALL, "");
+	cli_numeric_locale();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
