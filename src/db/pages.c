@@ -50,25 +50,19 @@ static uint32_t be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* Pages first .. first + n - 1 into buf. */
-static bool read_pages(const struct file *f, uint64_t first, size_t n, uint8_t *buf)
+static bool read_page(const struct file *f, uint64_t page, uint8_t *buf)
 {
-	if (first < 1 || n > f->npages || first > f->npages - n + 1)
+	if (page < 1 || page > f->npages)
 		return false;
-	off_t at = (off_t)((first - 1) * f->page_size);
-	size_t done = 0, want = n * f->page_size;
-	while (done < want) {
-		ssize_t r = pread(f->fd, buf + done, want - done, at + (off_t)done);
+	off_t at = (off_t)((page - 1) * f->page_size);
+	size_t done = 0;
+	while (done < f->page_size) {
+		ssize_t r = pread(f->fd, buf + done, f->page_size - done, at + (off_t)done);
 		if (r <= 0)
 			return false;
 		done += (size_t)r;
 	}
 	return true;
-}
-
-static bool read_page(const struct file *f, uint64_t page, uint8_t *buf)
-{
-	return read_pages(f, page, 1, buf);
 }
 
 /* The header's promises: the format, a page size, no WAL, a file of
@@ -233,50 +227,12 @@ static bool decode(const struct layout *lay, const uint8_t *payload, uint64_t n,
 
 /* ---- the b-tree -------------------------------------------------------------------- */
 
-/* Pages read ahead, many to a read: a table's leaves lie mostly one
- * after another in the file, and a read a page cost a system call every
- * 4 KiB (a quarter of the time of a small export's table).  The window
- * grows while the walk moves forward through it and starts small again
- * where it jumps, so that scattered leaves cost what they did. */
-enum { WINDOW_BYTES = 256 << 10, WINDOW_FIRST = 4 };
-struct window {
-	uint8_t *buf;    /* cap pages and SLACK bytes */
-	size_t cap;      /* pages */
-	uint64_t first;  /* the page at buf; 0: none yet */
-	size_t n, ahead; /* pages held; pages the next read asks for */
-};
-
-/* Page `page` of f, read into the window when it is not there; NULL
- * when it cannot be read. */
-static const uint8_t *window_page(const struct file *f, struct window *w, uint64_t page)
-{
-	if (w->first && page >= w->first && page - w->first < w->n)
-		return w->buf + (page - w->first) * f->page_size;
-	if (!w->buf) {
-		w->cap = WINDOW_BYTES / f->page_size ? WINDOW_BYTES / f->page_size : 1;
-		if (!(w->buf = calloc(1, w->cap * f->page_size + SLACK)))
-			return NULL;
-	}
-	bool forward = w->first && page >= w->first + w->n && page <= w->first + w->n + w->ahead;
-	w->ahead = !forward ? WINDOW_FIRST : 2 * w->ahead < w->cap ? 2 * w->ahead : w->cap;
-	size_t n = w->ahead < w->cap ? w->ahead : w->cap;
-	if (page >= 1 && page <= f->npages && n > f->npages - page + 1)
-		n = (size_t)(f->npages - page + 1);
-	w->first = 0;
-	if (!read_pages(f, page, n, w->buf))
-		return NULL;
-	w->first = page;
-	w->n = n;
-	return w->buf;
-}
-
 struct walk {
 	const struct file *f;
 	const struct layout *lay;
 	nst_page_row_fn fn;
 	void *arg;
-	uint8_t *buf[MAX_DEPTH]; /* an interior page per level, allocated as reached */
-	struct window win;
+	uint8_t *buf[MAX_DEPTH]; /* one page per level */
 	struct nst_page_cell *cells;
 	uint64_t *types;
 	uint32_t *at;
@@ -354,19 +310,18 @@ static int descend(struct walk *w, uint64_t page, int depth)
 {
 	if (depth >= MAX_DEPTH || ++w->visited > w->f->npages)
 		return NST_PAGES_UNSUPPORTED;
-	const uint8_t *at = window_page(w->f, &w->win, page), *h;
-	size_t ncells;
-	int type;
-	if (!at || !(h = page_header(w->f, page, at, &ncells, &type)))
-		return NST_PAGES_UNSUPPORTED;
-	if (type == LEAF) /* read where it lies: no other page is read meanwhile */
-		return leaf(w, at, h, ncells);
-	/* the children move the window: the page is kept apart */
+	/* a buffer a level, allocated as the walk first reaches it: most
+	 * tables of an export are a leaf or two */
 	if (!w->buf[depth] && !(w->buf[depth] = calloc(1, w->f->page_size + SLACK)))
 		return NST_PAGES_UNSUPPORTED;
 	uint8_t *buf = w->buf[depth];
-	memcpy(buf, at, w->f->page_size);
-	h = buf + (h - at);
+	size_t ncells;
+	int type;
+	const uint8_t *h;
+	if (!read_page(w->f, page, buf) || !(h = page_header(w->f, page, buf, &ncells, &type)))
+		return NST_PAGES_UNSUPPORTED;
+	if (type == LEAF)
+		return leaf(w, buf, h, ncells);
 	for (size_t i = 0; i <= ncells; i++) {
 		uint32_t child;
 		const uint8_t *key;
@@ -454,7 +409,6 @@ static int scan_trees(struct nst_db *db, const char *table, const char *const *c
 		rc = descend(&w, pages ? pages[i] : (uint64_t)t->root, depth);
 	for (int d = 0; d < MAX_DEPTH; d++)
 		free(w.buf[d]);
-	free(w.win.buf);
 	free(w.cells);
 	free(w.types);
 	free(w.at);
