@@ -5,10 +5,12 @@
 
 #include "reports/nvtx.h"
 
-struct by_total {
-	const struct nst_dist *d;
-	const struct nst_nvtx_named *r;
-	const uint32_t *first; /* a range of each group */
+/* What a group is ordered by, side by side: the comparisons of a sort
+ * read one array instead of three through the group's first range. */
+struct sort_key {
+	int64_t sum;
+	const char *name; /* NULL for NULL */
+	int style;
 };
 
 static int cmp_name(const char *a, const char *b)
@@ -22,14 +24,18 @@ static int cmp_name(const char *a, const char *b)
  * nsys's GROUP BY leaves them in. */
 static int cmp_total(uint32_t a, uint32_t b, void *arg)
 {
-	const struct by_total *t = arg;
-	if (t->d[a].sum != t->d[b].sum)
-		return t->d[a].sum > t->d[b].sum ? -1 : 1;
-	uint32_t ra = t->first[a], rb = t->first[b];
-	int64_t na = nst_nvtx_name_of(t->r, ra), nb = nst_nvtx_name_of(t->r, rb);
-	int c = cmp_name(na == NST_NULL_I64 ? NULL : t->r->text[na],
-			 nb == NST_NULL_I64 ? NULL : t->r->text[nb]);
-	return c ? c : (int)t->r->style[ra] - (int)t->r->style[rb];
+	const struct sort_key *ka = (const struct sort_key *)arg + a;
+	const struct sort_key *kb = (const struct sort_key *)arg + b;
+	if (ka->sum != kb->sum)
+		return ka->sum > kb->sum ? -1 : 1;
+	int c = cmp_name(ka->name, kb->name);
+	return c ? c : ka->style - kb->style;
+}
+
+static const char *range_name(const struct nst_nvtx_named *r, uint32_t row)
+{
+	int64_t name = nst_nvtx_name_of(r, row);
+	return name == NST_NULL_I64 ? NULL : r->text[name];
 }
 
 static enum nst_status emit(const struct nst_sink *out, const struct nst_nvtx_named *r,
@@ -39,21 +45,23 @@ static enum nst_status emit(const struct nst_sink *out, const struct nst_nvtx_na
 	size_t n = g->n ? g->n : 1;
 	uint32_t *order = malloc(n * sizeof *order);
 	struct nst_summary_row *rows = malloc(n * sizeof *rows);
+	struct sort_key *key = malloc(n * sizeof *key);
 	enum nst_status s = NST_OK;
-	if (!order || !rows) {
+	if (!order || !rows || !key) {
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	for (size_t k = 0; k < g->n; k++)
-		order[k] = (uint32_t)k;
-	nst_stable_sort(order, g->n, cmp_total, &(struct by_total){ d, r, g->first });
 	for (size_t k = 0; k < g->n; k++) {
-		uint32_t first = g->first[order[k]];
-		int64_t name = nst_nvtx_name_of(r, first);
+		uint32_t first = g->first[k];
+		order[k] = (uint32_t)k;
+		key[k] = (struct sort_key){ d[k].sum, range_name(r, first), r->style[first] };
+	}
+	nst_stable_sort(order, g->n, cmp_total, key);
+	for (size_t k = 0; k < g->n; k++) {
+		const struct sort_key *kk = &key[order[k]];
 		rows[k].d = &d[order[k]];
-		const char *text = name == NST_NULL_I64 ? NULL : r->text[name];
-		rows[k].tail[0] = nst_text(with_style ? nst_nvtx_style_name(r->style[first]) : text);
-		rows[k].tail[1] = nst_text(text);
+		rows[k].tail[0] = nst_text(with_style ? nst_nvtx_style_name(kk->style) : kk->name);
+		rows[k].tail[1] = nst_text(kk->name);
 	}
 	static const char *const tail[] = { "Style", "Range" };
 	s = with_style ? nst_emit_summary(out, "Instances", tail, 2, rows, g->n, err)
@@ -61,6 +69,7 @@ static enum nst_status emit(const struct nst_sink *out, const struct nst_nvtx_na
 out:
 	free(order);
 	free(rows);
+	free(key);
 	return s;
 }
 
