@@ -185,6 +185,14 @@ static size_t repr_special(double v, char *out)
 	return (size_t)sprintf(out, signbit(v) ? "-0.0" : "0.0");
 }
 
+/* ".0" after a whole number, without sprintf parsing a format for it:
+ * most averages and medians of a summary are whole. */
+static size_t point_zero(char *out)
+{
+	memcpy(out, ".0", 3);
+	return 2;
+}
+
 /* Writes the integer m with a decimal point `decimals` digits from the
  * right ("0.05" for 5 and 2). */
 static size_t put_scaled(int64_t m, int decimals, char *out)
@@ -230,7 +238,7 @@ static size_t repr_few_decimals(double v, char *out)
 		if (k > 0)
 			return put_scaled((int64_t)m, k, out);
 		k = (int)nst_num_itoa((int64_t)m, out);
-		return (size_t)k + (size_t)sprintf(out + k, ".0");
+		return (size_t)k + point_zero(out + k);
 	}
 	return 0;
 }
@@ -245,7 +253,7 @@ size_t nst_num_repr(double v, char *out)
 		return repr_special(v, out);
 	if (fabs(v) < 1e15 && v == (double)(int64_t)v) {
 		n = nst_num_itoa((int64_t)v, out);
-		return n + (size_t)sprintf(out + n, ".0");
+		return n + point_zero(out + n);
 	}
 	n = repr_few_decimals(v, out);
 	if (n)
