@@ -7,8 +7,9 @@
  * page at a time.
  *
  * Only what it fully understands: a rollback-journal database (no WAL) of
- * one file in UTF-8, a rowid table without generated columns, records
- * without overflow pages.  Anything else, or a page that breaks a rule of the
+ * one file in UTF-8, a rowid table without generated columns; a record
+ * too long for its page is gathered from its overflow pages (long kernel
+ * names in StringIds).  Anything else, or a page that breaks a rule of the
  * format, answers NST_PAGES_UNSUPPORTED and the caller reads the table
  * through SQLite, which says what is wrong in its own words.  The file is
  * only read (pread), never mapped, so that its pages stay out of our
@@ -233,6 +234,9 @@ struct walk {
 	nst_page_row_fn fn;
 	void *arg;
 	uint8_t *buf[MAX_DEPTH]; /* one page per level */
+	uint8_t *spill;          /* a record gathered from overflow pages */
+	size_t spill_cap;
+	uint8_t *overflow;       /* an overflow page */
 	struct nst_page_cell *cells;
 	uint64_t *types;
 	uint32_t *at;
@@ -278,6 +282,52 @@ static bool child_of(const struct file *f, const uint8_t *buf, const uint8_t *h,
 	return true;
 }
 
+/* The bytes of a table leaf's record of `size` bytes kept on its page
+ * (the format's rule: all of it up to usable - 35, else a share that
+ * leaves the rest whole overflow pages). */
+static uint64_t local_bytes(const struct file *f, uint64_t size)
+{
+	uint64_t u = f->usable, x = u - 35, m = (u - 12) * 32 / 255 - 23;
+	uint64_t k = m + (size - m) % (u - 4);
+	return size <= x ? size : k <= x ? k : m;
+}
+
+/* The record at payload (its page ends at end) gathered into w->spill
+ * from the chain of overflow pages after its local bytes; NULL when the
+ * chain breaks a rule: a page out of the file, more pages than the file
+ * holds, a record longer than the file, a last page that names a next. */
+static const uint8_t *gather(struct walk *w, const uint8_t *payload, const uint8_t *end,
+			     uint64_t size)
+{
+	const struct file *f = w->f;
+	uint64_t local = local_bytes(f, size);
+	if (size > f->npages * f->usable || local + 4 > (uint64_t)(end - payload))
+		return NULL;
+	if (w->spill_cap < size + SLACK) {
+		uint8_t *spill = realloc(w->spill, size + SLACK);
+		if (!spill)
+			return NULL;
+		w->spill = spill;
+		w->spill_cap = size + SLACK;
+	}
+	if (!w->overflow && !(w->overflow = malloc(f->page_size + SLACK)))
+		return NULL;
+	memcpy(w->spill, payload, local);
+	memset(w->spill + size, 0, SLACK);
+	uint64_t done = local;
+	uint32_t next = be32(payload + local);
+	while (done < size) {
+		if (next < 2 || ++w->visited > f->npages || !read_page(f, next, w->overflow))
+			return NULL;
+		uint64_t chunk = size - done < f->usable - 4 ? size - done : f->usable - 4;
+		memcpy(w->spill + done, w->overflow + 4, chunk);
+		done += chunk;
+		next = be32(w->overflow);
+	}
+	/* the chain's last page ends it: one that goes on loops or is damaged */
+	return next == 0 ? w->spill : NULL;
+}
+
 static int leaf(struct walk *w, const uint8_t *buf, const uint8_t *h, size_t ncells)
 {
 	const uint8_t *end = buf + w->f->usable;
@@ -288,13 +338,18 @@ static int leaf(struct walk *w, const uint8_t *buf, const uint8_t *h, size_t nce
 			return NST_PAGES_UNSUPPORTED;
 		const uint8_t *p = buf + off;
 		size_t a = varint(p, end, &size), b = a ? varint(p + a, end, &rowid) : 0;
+		const uint8_t *payload = p + a + b;
 		/* a payload longer than usable - 35 spills onto overflow pages */
-		if (!b || size > w->f->usable - 35 || size > (uint64_t)(end - (p + a + b)))
+		if (b && size > w->f->usable - 35)
+			payload = gather(w, payload, end, size);
+		else if (b && size > (uint64_t)(end - payload))
+			payload = NULL;
+		if (!b || !payload)
 			return NST_PAGES_UNSUPPORTED;
 		/* rowids ascend through a table's leaves: one that does not is a
 		 * damaged tree */
 		if ((w->any && (int64_t)rowid <= w->last) || (w->has_hi && (int64_t)rowid > w->hi) ||
-		    !decode(w->lay, p + a + b, size, (int64_t)rowid, w->cells, w->types, w->at))
+		    !decode(w->lay, payload, size, (int64_t)rowid, w->cells, w->types, w->at))
 			return NST_PAGES_UNSUPPORTED;
 		w->any = true;
 		w->last = (int64_t)rowid;
@@ -409,6 +464,8 @@ static int scan_trees(struct nst_db *db, const char *table, const char *const *c
 		rc = descend(&w, pages ? pages[i] : (uint64_t)t->root, depth);
 	for (int d = 0; d < MAX_DEPTH; d++)
 		free(w.buf[d]);
+	free(w.spill);
+	free(w.overflow);
 	free(w.cells);
 	free(w.types);
 	free(w.at);

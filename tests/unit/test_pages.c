@@ -2,10 +2,11 @@
  * read through SQLite: every row and cell equal, on trees several levels
  * deep, every size of integer, REALs, NULLs, text and blobs, rowid gaps,
  * records shorter than the table (ALTER TABLE ADD COLUMN), an INTEGER
- * PRIMARY KEY and the largest page size; and NST_PAGES_UNSUPPORTED, never
- * a wrong row, where the reader stops (a column DEFAULT, overflow pages,
- * WITHOUT ROWID, WAL, a file cut short, pointers out of the file, a page
- * that points at itself). */
+ * PRIMARY KEY and the largest page size, records spilled onto overflow
+ * pages; and NST_PAGES_UNSUPPORTED, never a wrong row, where the reader
+ * stops (a column DEFAULT, WITHOUT ROWID, WAL, a file cut short, pointers
+ * out of the file, a page that points at itself, an overflow chain that
+ * leaves the file or loops). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -195,9 +196,6 @@ static void what_the_reader_leaves_to_sqlite(void **state)
 {
 	(void)state;
 	static const char *const x[] = { "x" };
-	make_export("PRAGMA page_size = 512;", "CREATE TABLE t(x INTEGER, big BLOB);"
-		    "INSERT INTO t VALUES (1, zeroblob(3000));");
-	assert_unsupported("t", x, 1); /* the record spills onto overflow pages */
 	make_export(NULL, "CREATE TABLE t(x INTEGER PRIMARY KEY, y) WITHOUT ROWID;"
 		    "INSERT INTO t VALUES (1, 2);");
 	assert_unsupported("t", x, 1);
@@ -207,6 +205,26 @@ static void what_the_reader_leaves_to_sqlite(void **state)
 	static const char *const nope[] = { "nope" };
 	assert_unsupported("t", nope, 1);
 	assert_unsupported("missing", x, 1);
+}
+
+/* Records of every length around the cuts of the format's rule for the
+ * bytes kept on the page (usable - 35, and the share left when the rest
+ * fills whole overflow pages), text and blobs, on the smallest and the
+ * largest pages; the columns after a long one are read from the chain. */
+static const char spill_sql[] =
+	"CREATE TABLE t(a INTEGER, s TEXT, b BLOB, z INTEGER);"
+	"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400) "
+	"INSERT INTO t SELECT i, printf('%.*c', i * 37 % 9000, 'a') || i,"
+	" CASE WHEN i % 3 = 0 THEN randomblob(i * 211 % 70000) ELSE NULL END, -i FROM n;";
+
+static void overflow_records_read_as_sqlite(void **state)
+{
+	(void)state;
+	static const char *const cols[] = { "z", "s", "a", "b", "rowid" };
+	make_export("PRAGMA page_size = 512;", spill_sql);
+	same_as_sqlite("t", cols, 5);
+	make_export("PRAGMA page_size = 65536;", spill_sql);
+	same_as_sqlite("t", cols, 5);
 }
 
 /* The first table's root page, where the deep tree's root is. */
@@ -265,6 +283,41 @@ static void damaged_files_stop_the_reader(void **state)
 	assert_unsupported("t", cols, 2);
 }
 
+/* One record of 3000 bytes on 512-byte pages, and where its first
+ * overflow page number lies: the 4 bytes after the part kept on the leaf
+ * (its cell is the only one, at the end of the leaf). */
+static long one_spilled_record(void)
+{
+	make_export("PRAGMA page_size = 512;", "CREATE TABLE t(x INTEGER, big BLOB);"
+		    "INSERT INTO t VALUES (1, zeroblob(3000));");
+	return root_of("t") * 512 - 4;
+}
+
+static void broken_overflow_chains_stop_the_reader(void **state)
+{
+	(void)state;
+	static const char *const cols[] = { "x", "big" };
+	one_spilled_record();
+	same_as_sqlite("t", cols, 2);
+	/* the first overflow page past the end of the file */
+	patch(one_spilled_record(), (const uint8_t[]){ 0x00, 0xff, 0xff, 0xff }, 4);
+	assert_unsupported("t", cols, 2);
+	/* page 1, the schema, as an overflow page */
+	patch(one_spilled_record(), (const uint8_t[]){ 0, 0, 0, 0 }, 4);
+	assert_unsupported("t", cols, 2);
+	/* an overflow page whose next is itself: the chain never ends */
+	long at = one_spilled_record();
+	FILE *f = fopen(path, "rb");
+	uint8_t first[4];
+	assert_non_null(f);
+	assert_int_equal(fseek(f, at, SEEK_SET), 0);
+	assert_int_equal(fread(first, 1, 4, f), 4);
+	fclose(f);
+	long page = (long)first[0] << 24 | first[1] << 16 | first[2] << 8 | first[3];
+	patch((page - 1) * 512, first, 4);
+	assert_unsupported("t", cols, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +326,8 @@ int main(void)
 		cmocka_unit_test(a_default_is_left_to_sqlite),
 		cmocka_unit_test(what_the_reader_leaves_to_sqlite),
 		cmocka_unit_test(damaged_files_stop_the_reader),
+		cmocka_unit_test(overflow_records_read_as_sqlite),
+		cmocka_unit_test(broken_overflow_chains_stop_the_reader),
 	};
 	return cmocka_run_group_tests(tests, make_path, temp_export_remove);
 }
