@@ -179,7 +179,14 @@ static struct nst_db *db_new(void)
 		free(db);
 		return NULL;
 	}
+	if (db)
+		db->page_reader = true;
 	return db;
+}
+
+void nst_db_set_page_reader(struct nst_db *db, bool on)
+{
+	db->page_reader = on;
 }
 
 enum nst_status nst_db_open(const char *path, struct nst_db **out,

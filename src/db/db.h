@@ -40,6 +40,11 @@ sqlite3 *nst_db_handle(const struct nst_db *db);
  * an export built in memory (nst_db_adopt). */
 sqlite3 *nst_db_connect(struct nst_db *db);
 
+/* Whether StringIds may be read from the file's pages (pages.c), as it
+ * is by default; false reads it through SQLite, as NSTATS_READER=sqlite
+ * reads every table, so that the two readers can be compared. */
+void nst_db_set_page_reader(struct nst_db *db, bool on);
+
 bool nst_db_has_table(const struct nst_db *db, const char *table);
 bool nst_db_has_column(struct nst_db *db, const char *table,
 		       const char *column);

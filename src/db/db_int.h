@@ -47,6 +47,7 @@ struct db_meta {
 struct nst_db {
 	sqlite3 *h;
 	char *uri; /* how h was opened, for nst_db_connect(); NULL when adopted */
+	bool page_reader; /* StringIds from its pages (nst_db_set_page_reader) */
 	char *path;
 	struct db_table *tables;
 	size_t ntables;

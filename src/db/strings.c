@@ -45,14 +45,24 @@ static int64_t count_strings(struct nst_db *db)
 	return n;
 }
 
-static enum nst_status load_strings_locked(struct nst_db *db, struct nst_error *err)
+/* Room for ids below twice the rows (and 1024 more): real exports number
+ * their strings from 0 or 1. */
+static bool alloc_dense(struct nst_db *db, size_t rows)
 {
-	if (!nst_db_has_table(db, "StringIds"))
-		return NST_OK;
-	db->ndense = (size_t)count_strings(db) * 2 + 1024;
+	db->ndense = rows * 2 + 1024;
 	db->dense = calloc(db->ndense, sizeof *db->dense);
-	if (!db->dense)
-		return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory loading StringIds", db->path);
+	return db->dense != NULL;
+}
+
+static enum nst_status no_memory(const struct nst_db *db, struct nst_error *err)
+{
+	return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory loading StringIds", db->path);
+}
+
+static enum nst_status load_through_sqlite(struct nst_db *db, struct nst_error *err)
+{
+	if (!alloc_dense(db, (size_t)count_strings(db)))
+		return no_memory(db, err);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db->h, "SELECT id, value FROM StringIds", -1, &st, NULL) != SQLITE_OK)
 		return nst_fail(err, NST_ERR_DB, "%s: cannot read StringIds: %s",
@@ -67,7 +77,7 @@ static enum nst_status load_strings_locked(struct nst_db *db, struct nst_error *
 		char *copy = nst_arena_strndup(&db->arena, v, len);
 		if (!copy || put_string(db, sqlite3_column_int64(st, 0), copy, &sparse_cap)) {
 			sqlite3_finalize(st);
-			return nst_fail(err, NST_ERR_NOMEM, "%s: out of memory loading StringIds", db->path);
+			return no_memory(db, err);
 		}
 	}
 	sqlite3_finalize(st);
@@ -77,6 +87,71 @@ static enum nst_status load_strings_locked(struct nst_db *db, struct nst_error *
 	if (db->nsparse)
 		qsort(db->sparse, db->nsparse, sizeof *db->sparse, cmp_sparse);
 	return NST_OK;
+}
+
+/* StringIds from its pages: each id and its copied text, in id order. */
+struct page_strings {
+	struct nst_db *db;
+	struct sparse_string *all;
+	size_t n, cap, rows;
+};
+
+static int page_string(void *arg, const struct nst_page_cell *c)
+{
+	struct page_strings *ps = arg;
+	ps->rows++;
+	if (c[1].kind == NST_CELL_NULL)
+		return 0;
+	/* SQLite shows a number or a BLOB as text: left to it */
+	if (c[0].kind != NST_CELL_INT || c[1].kind != NST_CELL_TEXT)
+		return NST_PAGES_UNSUPPORTED;
+	if (ps->n == ps->cap) {
+		size_t cap = ps->cap ? 2 * ps->cap : 1024;
+		struct sparse_string *all = realloc(ps->all, cap * sizeof *all);
+		if (!all)
+			return 1;
+		ps->all = all;
+		ps->cap = cap;
+	}
+	const char *copy = nst_arena_strndup(&ps->db->arena, c[1].s, c[1].n);
+	if (!copy)
+		return 1;
+	ps->all[ps->n++] = (struct sparse_string){ c[0].i, copy };
+	return 0;
+}
+
+/* SQLite's statements cost 160 ns a string (0.4 ms for the 2,495 of a
+ * small export, a tenth of its run); the pages a tenth of that.  -1
+ * when they are not what the page reader reads. */
+static int load_from_pages(struct nst_db *db, struct nst_error *err, enum nst_status *s)
+{
+	static const char *const cols[] = { "id", "value" };
+	struct page_strings ps = { .db = db };
+	int rc = nst_db_scan_pages(db, "StringIds", cols, 2, page_string, &ps);
+	*s = NST_OK;
+	if (rc == NST_PAGES_OK) {
+		size_t sparse_cap = 0;
+		if (!alloc_dense(db, ps.rows))
+			*s = no_memory(db, err);
+		/* ids ascend: the sparse ones come sorted */
+		for (size_t i = 0; *s == NST_OK && i < ps.n; i++)
+			if (put_string(db, ps.all[i].id, ps.all[i].s, &sparse_cap))
+				*s = no_memory(db, err);
+	} else if (rc > 0) {
+		*s = no_memory(db, err);
+	}
+	free(ps.all);
+	return rc == NST_PAGES_UNSUPPORTED ? -1 : 0;
+}
+
+static enum nst_status load_strings_locked(struct nst_db *db, struct nst_error *err)
+{
+	if (!nst_db_has_table(db, "StringIds"))
+		return NST_OK;
+	enum nst_status s;
+	if (db->page_reader && load_from_pages(db, err, &s) == 0)
+		return s;
+	return load_through_sqlite(db, err);
 }
 
 /* Tried once; what came of it is every caller's answer (the strings read

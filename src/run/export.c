@@ -158,6 +158,7 @@ enum nst_status nst_export_open(const char *input, const struct nst_options *o,
 		s = nst_input_sniff(x->path) == NST_INPUT_KINETO ? nst_kineto_open(x->path, &x->db, err)
 								 : nst_db_open(x->path, &x->db, err);
 	if (s == NST_OK) {
+		nst_db_set_page_reader(x->db, !(x->opts.version >= 4 && x->opts.sqlite_reader));
 		x->ev = nst_ev_new(x->db, &x->opts);
 		x->shared = nst_shared_new();
 		x->views = x->ev && x->shared ? run_views_new(x->db, x->ev, x->shared) : NULL;
