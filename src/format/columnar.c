@@ -46,6 +46,8 @@ struct shown {
 
 int nst_columnar_begin(struct nst_fmt *f)
 {
+	const struct nst_numeric *m = &f->spec.numeric;
+	f->marks_plain = !m->thousands_sep[0] && strcmp(m->decimal_point, ".") == 0;
 	f->buf = calloc(1, sizeof *f->buf);
 	return f->buf ? 0 : -1;
 }
@@ -62,7 +64,18 @@ void nst_columnar_free(struct nst_fmt *f)
 
 /* ---- one cell ---- */
 
-static void show_value(const struct nst_fmt *f, const struct nst_val *v,
+/* Whether the cell is shown as the integer nst_num_itoa printed: not
+ * converted, and re-printed under marks that change nothing. */
+static bool shown_as_printed(const struct nst_fmt *f, const struct nst_fcol *c,
+			     const struct nst_cell *cell)
+{
+	return cell->kind == NST_INT && c->from == c->to && f->marks_plain && !f->spec.nofmt;
+}
+
+/* as_printed: an integer shown as it was printed (shown_as_printed), with
+ * no fraction; re-printing half the cells of a summary cost a scan and a
+ * copy each. */
+static void show_value(const struct nst_fmt *f, const struct nst_val *v, bool as_printed,
 		       char *out, struct shown *sh)
 {
 	bool reprint = v->kind != NST_NUM_NONE && !f->spec.nofmt;
@@ -71,6 +84,10 @@ static void show_value(const struct nst_fmt *f, const struct nst_val *v,
 	sh->number = v->s && v->kind != NST_NUM_NONE;
 	sh->s = v->s;
 	sh->len = v->len;
+	if (as_printed) {
+		sh->frac = FRAC_NONE;
+		return;
+	}
 	if (reprint) {
 		sh->len = nst_num_reformat(v->s, v->len, v->kind, &f->spec.numeric, true, out);
 		sh->s = out;
@@ -357,7 +374,7 @@ static int hold_row(struct nst_fmt *f, const struct nst_cell *cells)
 	for (size_t k = 0; k < f->ncols; k++) {
 		struct nst_fcol *c = &f->cols[k];
 		nst_fmt_value(f, c, &cells[c->src], scratch, &v);
-		show_value(f, &v, shown_buf, &sh);
+		show_value(f, &v, shown_as_printed(f, c, &cells[c->src]), shown_buf, &sh);
 		vote(c, &sh);
 		if (keep(f->buf, &sh))
 			return -1;
@@ -377,7 +394,7 @@ static void stream_row(struct nst_fmt *f, const struct nst_cell *cells)
 		struct nst_fcol *c = &f->cols[k];
 		cell_gap(f, k);
 		nst_fmt_value(f, c, &cells[c->src], scratch, &v);
-		show_value(f, &v, shown_buf, &sh);
+		show_value(f, &v, shown_as_printed(f, c, &cells[c->src]), shown_buf, &sh);
 		if (sh.null)
 			add_repeat(f, ' ', c->width);
 		else
