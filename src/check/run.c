@@ -30,7 +30,7 @@ static enum nst_status run_all(struct chk_ctx *ctx, const struct nst_options *o,
 		s = ctx->findings[i]->run(ctx, &ctx->results[i], err);
 		if (o && o->timing) {
 			char line[128];
-			snprintf(line, sizeof line, "check %s in %.3f s", ctx->findings[i]->name,
+			snprintf(line, sizeof line, "check %s in %.6f s", ctx->findings[i]->name,
 				 nst_seconds() - t0);
 			nst_ev_timing(ctx->ev, line);
 		}

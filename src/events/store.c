@@ -857,7 +857,7 @@ static void note_timing(struct ev_store *ev, const struct ev_table *t, struct ev
 						 k ? " " : "", load[k]->name);
 	}
 	say_timing(ev, "read %s %s (%zu rows, %zu columns, %zu of them 32-bit, %zu a sequence or constant: %zu"
-		   " bytes a row: %s) in %.3f s", t->name, how,
+		   " bytes a row: %s) in %.6f s", t->name, how,
 		   t->nrows, ncols, narrow, none, bytes, names, nst_seconds() - t0);
 }
 
@@ -1471,7 +1471,7 @@ static enum nst_status finish_split(struct ev_store *ev, const struct reader *rd
 	t->nrows = rows;
 	t->loaded = true;
 	char how[96];
-	snprintf(how, sizeof how, "from its pages in %zu parts (merged in %.3f s)", sp->plan.nparts,
+	snprintf(how, sizeof how, "from its pages in %zu parts (merged in %.6f s)", sp->plan.nparts,
 		 nst_seconds() - m0);
 	note_timing(ev, t, sp->load, sp->nload, how, sp->t0);
 	return NST_OK;

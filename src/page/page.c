@@ -182,7 +182,7 @@ static void write_section(struct section_job *j)
 	j->status = j->s->write(&p, &j->err);
 	if (nst_export_timed(x)) {
 		char line[96];
-		snprintf(line, sizeof line, "wrote section %s in %.3f s", j->s->id, nst_seconds() - t0);
+		snprintf(line, sizeof line, "wrote section %s in %.6f s", j->s->id, nst_seconds() - t0);
 		nst_export_timing(x, line);
 	}
 	if (ferror(mem) && j->status == NST_OK)

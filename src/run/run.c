@@ -354,7 +354,7 @@ enum nst_status nst_run(struct nst_export *x, const struct nst_run *run,
 	nst_arena_release(&arena);
 	if (x->opts.timing) {
 		char line[160];
-		snprintf(line, sizeof line, "ran %s in %.3f s", run->job->spec,
+		snprintf(line, sizeof line, "ran %s in %.6f s", run->job->spec,
 			 nst_seconds() - t0);
 		nst_ev_timing(x->ev, line);
 	}
