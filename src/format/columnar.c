@@ -46,8 +46,7 @@ struct shown {
 
 int nst_columnar_begin(struct nst_fmt *f)
 {
-	const struct nst_numeric *m = &f->spec.numeric;
-	f->marks_plain = !m->thousands_sep[0] && strcmp(m->decimal_point, ".") == 0;
+	f->marks_plain = nst_num_marks_plain(&f->spec.numeric);
 	f->buf = calloc(1, sizeof *f->buf);
 	return f->buf ? 0 : -1;
 }

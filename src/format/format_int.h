@@ -53,6 +53,9 @@ size_t nst_num_itoa(int64_t v, char *out);
  * `group`.  out holds NST_NUMBUF. */
 size_t nst_num_reformat(const char *s, size_t len, enum nst_numkind k,
 			const struct nst_numeric *marks, bool group, char *out);
+/* Whether the marks are C's: no thousands separator, '.' (re-printing
+ * changes nothing of a number printed in C). */
+bool nst_num_marks_plain(const struct nst_numeric *marks);
 /* Characters after the marks' decimal point in text printed by
  * nst_num_reformat, -1 when there is no point. */
 int nst_num_frac(const char *s, size_t len, const struct nst_numeric *marks);

@@ -299,7 +299,7 @@ static size_t group_digits(const char *d, size_t n, const struct nst_numeric *ma
 }
 
 /* Marks that change nothing (the C locale's): no separator, a '.'. */
-static bool marks_plain(const struct nst_numeric *marks)
+bool nst_num_marks_plain(const struct nst_numeric *marks)
 {
 	return !marks->thousands_sep[0] && !strcmp(marks->decimal_point, ".");
 }
@@ -311,7 +311,7 @@ static size_t localize(const char *s, const struct nst_numeric *marks, char *out
 	size_t len = 0, i = 0, start;
 	const char *dp = marks->decimal_point;
 
-	if (marks_plain(marks)) {
+	if (nst_num_marks_plain(marks)) {
 		len = strlen(s);
 		memcpy(out, s, len + 1);
 		return len;
@@ -377,7 +377,7 @@ size_t nst_num_reformat(const char *s, size_t len, enum nst_numkind k,
 	char src[400], plain[NST_NUMBUF];
 
 	if (printed_as_is(s, len, k)) {
-		if (!group || marks_plain(marks)) {
+		if (!group || nst_num_marks_plain(marks)) {
 			memcpy(out, s, len);
 			out[len] = '\0';
 			return len;
