@@ -71,6 +71,11 @@ static inline int64_t nst_nvtx_name_of(const struct nst_nvtx_named *r, size_t i)
 {
 	return r->name[i] == NST_NULL_I32 ? NST_NULL_I64 : r->name[i];
 }
+/* The name of named range i, NULL for a NULL name. */
+static inline const char *nst_nvtx_name_text(const struct nst_nvtx_named *r, size_t i)
+{
+	return r->name[i] == NST_NULL_I32 ? NULL : r->text[r->name[i]];
+}
 /* A range's name id and style as one number, to group by: 2 * name +
  * style, a NULL name (which groups too) below every id's; and back. */
 static inline int64_t nst_nvtx_range_key(int64_t name, enum nst_nvtx_style style)

@@ -16,11 +16,10 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 		return s;
 	for (size_t i = 0; i < p->n; i++) {
 		uint32_t e = p->entry[i];
-		int64_t name = nst_nvtx_name_of(&p->named, e);
 		int64_t gtid = nst_col_or_null(p->nv.gtid, p->named.row[e]);
 		bool has_tid = gtid != NST_NULL_I64;
 		struct nst_cell c[14] = {
-			nst_text(name == NST_NULL_I64 ? NULL : p->named.text[name]),
+			nst_text(nst_nvtx_name_text(&p->named, e)),
 			nst_int(p->pstart[i]),
 			nst_int(p->pend[i] - p->pstart[i]),
 			nst_int(nst_proj_start(p, i)),

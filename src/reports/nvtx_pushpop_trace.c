@@ -54,8 +54,7 @@ static enum nst_status collect(const struct nst_nvtx *nv, const int64_t *rowid,
 		r->end[n] = nst_nvtx_end(nv, row);
 		r->thread[n] = nst_col_or_null(nv->gtid, row);
 		r->id[n] = rowid ? rowid[row] : (int64_t)row + 1;
-		int64_t name = nst_nvtx_name_of(named, k);
-		r->name[n] = name == NST_NULL_I64 ? NULL : named->text[name];
+		r->name[n] = nst_nvtx_name_text(named, k);
 		n++;
 	}
 	r->in = (struct nst_nvtx_tree_in){ n, r->start, r->end, r->thread, r->id };

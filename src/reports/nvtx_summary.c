@@ -32,12 +32,6 @@ static int cmp_total(uint32_t a, uint32_t b, void *arg)
 	return c ? c : ka->style - kb->style;
 }
 
-static const char *range_name(const struct nst_nvtx_named *r, uint32_t row)
-{
-	int64_t name = nst_nvtx_name_of(r, row);
-	return name == NST_NULL_I64 ? NULL : r->text[name];
-}
-
 static enum nst_status emit(const struct nst_sink *out, const struct nst_nvtx_named *r,
 			    const struct nst_groups *g, const struct nst_dist *d,
 			    bool with_style, struct nst_error *err)
@@ -54,7 +48,7 @@ static enum nst_status emit(const struct nst_sink *out, const struct nst_nvtx_na
 	for (size_t k = 0; k < g->n; k++) {
 		uint32_t first = g->first[k];
 		order[k] = (uint32_t)k;
-		key[k] = (struct sort_key){ d[k].sum, range_name(r, first), r->style[first] };
+		key[k] = (struct sort_key){ d[k].sum, nst_nvtx_name_text(r, first), r->style[first] };
 	}
 	nst_stable_sort(order, g->n, cmp_total, key);
 	for (size_t k = 0; k < g->n; k++) {
