@@ -84,8 +84,6 @@ static enum nst_status load_through_sqlite(struct nst_db *db, struct nst_error *
 	if (rc != SQLITE_DONE)
 		return nst_fail(err, NST_ERR_DB, "%s: cannot read StringIds: %s",
 				db->path, sqlite3_errmsg(db->h));
-	if (db->nsparse)
-		qsort(db->sparse, db->nsparse, sizeof *db->sparse, cmp_sparse);
 	return NST_OK;
 }
 
@@ -137,8 +135,6 @@ static int load_from_pages(struct nst_db *db, struct nst_error *err, enum nst_st
 		for (size_t i = 0; *s == NST_OK && i < ps.n; i++)
 			if (put_string(db, ps.all[i].id, ps.all[i].s, &sparse_cap))
 				*s = no_memory(db, err);
-		if (*s == NST_OK && db->nsparse)
-			qsort(db->sparse, db->nsparse, sizeof *db->sparse, cmp_sparse);
 	} else if (rc > 0) {
 		*s = no_memory(db, err);
 	}
@@ -151,9 +147,12 @@ static enum nst_status load_strings_locked(struct nst_db *db, struct nst_error *
 	if (!nst_db_has_table(db, "StringIds"))
 		return NST_OK;
 	enum nst_status s;
-	if (db->page_reader && load_from_pages(db, err, &s) == 0)
-		return s;
-	return load_through_sqlite(db, err);
+	if (!db->page_reader || load_from_pages(db, err, &s) != 0)
+		s = load_through_sqlite(db, err);
+	/* ids placed sparse in the order either reader met them */
+	if (db->nsparse)
+		qsort(db->sparse, db->nsparse, sizeof *db->sparse, cmp_sparse);
+	return s;
 }
 
 /* Tried once; what came of it is every caller's answer (the strings read
