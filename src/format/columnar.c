@@ -46,7 +46,7 @@ struct shown {
 
 int nst_columnar_begin(struct nst_fmt *f)
 {
-	f->marks_plain = nst_num_marks_plain(&f->spec.numeric);
+	f->ints_as_printed = nst_num_marks_plain(&f->spec.numeric) && !f->spec.nofmt;
 	f->buf = calloc(1, sizeof *f->buf);
 	return f->buf ? 0 : -1;
 }
@@ -68,7 +68,7 @@ void nst_columnar_free(struct nst_fmt *f)
 static bool shown_as_printed(const struct nst_fmt *f, const struct nst_fcol *c,
 			     const struct nst_cell *cell)
 {
-	return cell->kind == NST_INT && c->from == c->to && f->marks_plain && !f->spec.nofmt;
+	return cell->kind == NST_INT && c->from == c->to && f->ints_as_printed;
 }
 
 /* as_printed: an integer shown as it was printed (shown_as_printed), with

@@ -187,7 +187,7 @@ struct nst_fmt {
 	uint64_t hidden_graph_launches; /* json:typed: what the rows leave out */
 	int64_t hidden_graph_ns;
 	struct nst_colbuf *buf;
-	bool marks_plain;     /* column styles: C's marks, no thousands separator */
+	bool ints_as_printed; /* column styles: integers shown as printed (plain marks, reprinted) */
 	struct nst_line line; /* csv, tsv: the row being made */
 };
 
