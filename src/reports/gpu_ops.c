@@ -469,21 +469,21 @@ static enum nst_status order_groups(const struct nst_op_rows *r,
 				    struct nst_error *err)
 {
 	int64_t *group_name = nst_big_alloc(s->n, sizeof *group_name);
+	int64_t *total = nst_big_alloc(s->n, sizeof *total);
 	uint32_t *rank = name_ranks(nm);
-	if (!group_name || !rank) {
-		free(group_name);
-		free(rank);
-		return no_memory(err);
-	}
-	for (size_t k = 0; k < s->n; k++) {
+	enum nst_status st = group_name && total && rank ? NST_OK : no_memory(err);
+	for (size_t k = 0; st == NST_OK && k < s->n; k++) {
 		group_name[k] = r->name[s->g.first[k]];
+		total[k] = s->d[k].sum;
 		s->order[k] = (uint32_t)k;
 	}
 	struct summary_order o = { s, group_name, rank, extra, nextra, how };
-	nst_stable_sort(s->order, s->n, cmp_groups, &o);
+	if (st == NST_OK)
+		st = nst_sort_by_total(s->order, s->n, total, cmp_groups, &o, err);
 	free(group_name);
+	free(total);
 	free(rank);
-	return NST_OK;
+	return st;
 }
 
 enum nst_status nst_op_summarize(const struct nst_op_rows *r,

@@ -653,3 +653,17 @@ enum nst_status nst_sort_by_key_desc(uint32_t *idx, size_t n, const int64_t *key
 	free(flip);
 	return s;
 }
+
+enum nst_status nst_sort_by_total(uint32_t *idx, size_t n, const int64_t *total,
+				  int (*cmp)(uint32_t a, uint32_t b, void *arg), void *arg,
+				  struct nst_error *err)
+{
+	enum nst_status s = nst_sort_by_key_desc(idx, n, total, err);
+	for (size_t lo = 0, hi; s == NST_OK && lo < n; lo = hi) {
+		for (hi = lo + 1; hi < n && total[idx[hi]] == total[idx[lo]]; hi++)
+			;
+		if (hi - lo > 1)
+			nst_stable_sort(idx + lo, hi - lo, cmp, arg);
+	}
+	return s;
+}

@@ -40,17 +40,20 @@ static enum nst_status emit(const struct nst_sink *out, const struct nst_nvtx_na
 	uint32_t *order = malloc(n * sizeof *order);
 	struct nst_summary_row *rows = malloc(n * sizeof *rows);
 	struct sort_key *key = malloc(n * sizeof *key);
+	int64_t *total = malloc(n * sizeof *total);
 	enum nst_status s = NST_OK;
-	if (!order || !rows || !key) {
+	if (!order || !rows || !key || !total) {
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t k = 0; k < g->n; k++) {
 		uint32_t first = g->first[k];
 		order[k] = (uint32_t)k;
+		total[k] = d[k].sum;
 		key[k] = (struct sort_key){ d[k].sum, nst_nvtx_name_text(r, first), r->style[first] };
 	}
-	nst_stable_sort(order, g->n, cmp_total, key);
+	if ((s = nst_sort_by_total(order, g->n, total, cmp_total, key, err)) != NST_OK)
+		goto out;
 	for (size_t k = 0; k < g->n; k++) {
 		const struct sort_key *kk = &key[order[k]];
 		rows[k].d = &d[order[k]];
@@ -64,6 +67,7 @@ out:
 	free(order);
 	free(rows);
 	free(key);
+	free(total);
 	return s;
 }
 

@@ -79,18 +79,21 @@ static enum nst_status emit_by_name(struct nst_ctx *ctx, const struct nst_sink *
 {
 	size_t n = g->n ? g->n : 1;
 	uint32_t *order = malloc(n * sizeof *order);
-	int64_t *key = malloc(n * sizeof *key);
+	int64_t *key = malloc(n * sizeof *key), *total = malloc(n * sizeof *total);
 	struct nst_summary_row *rows = malloc(n * sizeof *rows);
 	enum nst_status s = NST_OK;
-	if (!order || !key || !rows) {
+	if (!order || !key || !total || !rows) {
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t k = 0; k < g->n; k++) {
 		order[k] = (uint32_t)k;
 		key[k] = nst_col_at(name_id, g->first[k]);
+		total[k] = d[k].sum;
 	}
-	nst_stable_sort(order, g->n, cmp_total, &(struct by_total){ d, key });
+	s = nst_sort_by_total(order, g->n, total, cmp_total, &(struct by_total){ d, key }, err);
+	if (s != NST_OK)
+		goto out;
 	for (size_t k = 0; k < g->n; k++) {
 		rows[k].d = &d[order[k]];
 		rows[k].tail[0] = nst_text(name_of(ctx, key[order[k]]));
@@ -100,6 +103,7 @@ static enum nst_status emit_by_name(struct nst_ctx *ctx, const struct nst_sink *
 out:
 	free(order);
 	free(key);
+	free(total);
 	free(rows);
 	return s;
 }
