@@ -19,15 +19,11 @@ static char next_digit(long double *val, int *cnt)
 	return (char)('0' + digit);
 }
 
-/* printf("%.*f", prec, x) of SQLite 3.42 for finite x; returns length. */
-static size_t sqlite_fixed(char *buf, int prec, double x)
+/* What SQLite's printf adds to |x| before it takes prec digits after
+ * the point: half the last digit's unit, and for all but the largest
+ * numbers a little more. */
+static long double rounder_of(long double v, int prec)
 {
-	char *p = buf;
-	long double v = x;
-	if (v < 0) {
-		v = -v;
-		*p++ = '-';
-	}
 	long double rounder = 0.5L;
 	for (int i = 0; i < prec; i++)
 		rounder /= 10.0L;
@@ -37,7 +33,19 @@ static size_t sqlite_fixed(char *buf, int prec, double x)
 	int ex = -1023 + (int)((u >> 52) & 0x7ff);
 	if (prec + ex / 3 < 15)
 		rounder += v * 3e-16;
-	v += rounder;
+	return rounder;
+}
+
+/* printf("%.*f", prec, x) of SQLite 3.42 for finite x; returns length. */
+static size_t sqlite_fixed(char *buf, int prec, double x)
+{
+	char *p = buf;
+	long double v = x;
+	if (v < 0) {
+		v = -v;
+		*p++ = '-';
+	}
+	v += rounder_of(v, prec);
 
 	int exp10 = 0;
 	if (v > 0.0L) {
@@ -111,6 +119,29 @@ static double sqlite_atof(const char *s)
 	return neg ? -(double)r : (double)r;
 }
 
+/* round(x, digits) without the digit generator, where its digits are
+ * certain: |x| below 1e10 (at most 14 digits, all of them significant to
+ * the generator, which stops at 16), and |x| plus the rounder, in units
+ * of the last digit, at least 1e-3 from a whole number.  The generator's
+ * long double steps are off by less than 1e-6 units there, so it writes
+ * floor(that) as the digits; they read back as sqlite_atof reads them:
+ * that integer divided by 10^digits in long double. */
+static bool round_certain(double x, int digits, double *out)
+{
+	long double v = x < 0 ? -(long double)x : (long double)x;
+	if (!(v < 1e10L))
+		return false;
+	long double scale = 1.0L;
+	for (int i = 0; i < digits; i++)
+		scale *= 10.0L;
+	long double units = (v + rounder_of(v, digits)) * scale, whole = floorl(units);
+	if (units - whole < 1e-3L || whole + 1.0L - units < 1e-3L)
+		return false;
+	double r = (double)(whole / scale);
+	*out = x < 0 ? -r : r;
+	return true;
+}
+
 double nst_sql_round(double x, int digits)
 {
 	if (digits > 30)
@@ -128,6 +159,9 @@ double nst_sql_round(double x, int digits)
 	 * back loses the last bits from 2^44 on (test_sqlstat.c). */
 	if (digits <= 4 && x > -1e14 && x < 1e14 && x == (double)(int64_t)x)
 		return x + 0.0;
+	double r;
+	if (digits <= 4 && round_certain(x, digits, &r))
+		return r;
 	char buf[400];
 	sqlite_fixed(buf, digits, x);
 	return sqlite_atof(buf);

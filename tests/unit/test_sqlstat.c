@@ -92,6 +92,33 @@ static void round_whole_numbers_matches_sqlite(void **state)
 	assert_false(signbit(nst_sql_round(-0.0, 1)));
 }
 
+/* Below 1e10 with up to 4 digits the digits are read off x directly when
+ * none is in doubt; the digit generator keeps the rest.  Either way the
+ * result must be SQLite's, at every magnitude, on ties and on whole units
+ * of the last digit. */
+static void round_of_every_magnitude_matches_sqlite(void **state)
+{
+	(void)state;
+	if (!linked_sqlite_rounds_like_342())
+		skip();
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	srand(11);
+	for (int i = 0; i < 400000; i++) {
+		int d = 1 + i % 4;
+		double mag = pow(10.0, -6 + rand() % 18);
+		double x = mag * ((double)rand() / RAND_MAX);
+		if (i % 3 == 0) { /* a tie or a whole unit of the last digit */
+			double unit = pow(10.0, -d), k = floor(x / unit);
+			x = (k + (i % 2 ? 0.5 : 1.0)) * unit;
+		}
+		if (i % 5 == 0)
+			x = -x;
+		assert_true(nst_sql_round(x, d) == sqlite_round(db, x, d));
+	}
+	sqlite3_close(db);
+}
+
 static void round_ties_go_away_from_zero(void **state)
 {
 	(void)state;
@@ -365,6 +392,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_matches_sqlite),
 		cmocka_unit_test(round_whole_numbers_matches_sqlite),
+		cmocka_unit_test(round_of_every_magnitude_matches_sqlite),
 		cmocka_unit_test(round_ties_go_away_from_zero),
 		cmocka_unit_test(quantiles_follow_the_extension_functions),
 		cmocka_unit_test(dist_matches_two_pass_formulas),
