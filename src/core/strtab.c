@@ -11,10 +11,26 @@ uint64_t nst_fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
+/* Eight bytes a step, each step a multiply and a shift: a name of 40
+ * bytes in five steps where FNV takes forty. */
+uint64_t nst_hash_text(const char *s, size_t n)
+{
+	const uint64_t k = 0x9E3779B97F4A7C15ull;
+	uint64_t h = n * k, w;
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * k;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+	return h ^ (h >> 31);
+}
+
 static uint64_t hash_text(const char *s)
 {
-	uint64_t h = nst_fnv(NST_FNV_START, s, strlen(s));
-	return h ^ (h >> 32);
+	return nst_hash_text(s, strlen(s));
 }
 
 static int rehash(struct nst_strtab *t, size_t nslot)

@@ -16,10 +16,13 @@ struct nst_strtab {
 	size_t nslot;      /* a power of two, at least twice n */
 };
 
-/* FNV-1a over n bytes at p, from h (NST_FNV_START to begin): the hash
- * every string table and memo of names uses. */
+/* FNV-1a over n bytes at p, from h (NST_FNV_START to begin): a hash of
+ * a few values chained (the recipe's parts). */
 #define NST_FNV_START 0xcbf29ce484222325ull
 uint64_t nst_fnv(uint64_t h, const void *p, size_t n);
+/* The hash of n bytes of text that the string tables and memos of names
+ * use: a word at a time. */
+uint64_t nst_hash_text(const char *s, size_t n);
 
 /* The id of s, added when new; -1 when out of memory. */
 int64_t nst_strtab_intern(struct nst_strtab *t, const char *s);

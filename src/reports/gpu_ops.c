@@ -74,7 +74,7 @@ void nst_op_names_release(struct nst_op_names *nm)
 
 static uint64_t hash_text(const char *s)
 {
-	return nst_fnv(NST_FNV_START, s, strlen(s));
+	return nst_hash_text(s, strlen(s));
 }
 
 /* The number of text, taken from the next free one when new.  Texts with
