@@ -88,12 +88,6 @@ enum nst_status nst_named_dists_add(struct nst_named_dists *nd, int64_t *vals, s
 	return NST_OK;
 }
 
-static int cmp_total(uint32_t a, uint32_t b, void *arg)
-{
-	const struct nst_dist *d = arg;
-	return (d[a].sum < d[b].sum) - (d[a].sum > d[b].sum);
-}
-
 enum nst_status nst_named_dists_emit(const struct nst_named_dists *nd,
 				     const struct nst_sink *out, const char *count_label,
 				     struct nst_error *err)
@@ -107,7 +101,9 @@ enum nst_status nst_named_dists_emit(const struct nst_named_dists *nd,
 	} else {
 		for (size_t k = 0; k < nd->n; k++)
 			order[k] = (uint32_t)k;
-		nst_stable_sort(order, nd->n, cmp_total, nd->d);
+		s = nst_sort_by_total(order, nd->n, nd->d, NULL, NULL, err);
+	}
+	if (s == NST_OK) {
 		for (size_t k = 0; k < nd->n; k++) {
 			rows[k].d = &nd->d[order[k]];
 			rows[k].tail[0] = nst_text(nd->name[order[k]]);

@@ -403,12 +403,12 @@ static int cmp_i64(int64_t a, int64_t b)
 	return (a > b) - (a < b);
 }
 
-static int cmp_groups(uint32_t a, uint32_t b, void *arg)
+/* Equal totals by count (NST_ORDER_TOTAL_COUNT_NAME), name, then the
+ * extra keys. */
+static int cmp_ties(uint32_t a, uint32_t b, void *arg)
 {
 	const struct summary_order *o = arg;
 	const struct nst_dist *da = &o->s->d[a], *db = &o->s->d[b];
-	if (da->sum != db->sum)
-		return da->sum > db->sum ? -1 : 1;
 	if (o->how == NST_ORDER_TOTAL_COUNT_NAME && da->n != db->n)
 		return da->n < db->n ? -1 : 1;
 	int c = cmp_i64(o->rank[o->group_name[a]], o->rank[o->group_name[b]]);
@@ -469,19 +469,16 @@ static enum nst_status order_groups(const struct nst_op_rows *r,
 				    struct nst_error *err)
 {
 	int64_t *group_name = nst_big_alloc(s->n, sizeof *group_name);
-	int64_t *total = nst_big_alloc(s->n, sizeof *total);
 	uint32_t *rank = name_ranks(nm);
-	enum nst_status st = group_name && total && rank ? NST_OK : no_memory(err);
+	enum nst_status st = group_name && rank ? NST_OK : no_memory(err);
 	for (size_t k = 0; st == NST_OK && k < s->n; k++) {
 		group_name[k] = r->name[s->g.first[k]];
-		total[k] = s->d[k].sum;
 		s->order[k] = (uint32_t)k;
 	}
 	struct summary_order o = { s, group_name, rank, extra, nextra, how };
 	if (st == NST_OK)
-		st = nst_sort_by_total(s->order, s->n, total, cmp_groups, &o, err);
+		st = nst_sort_by_total(s->order, s->n, s->d, cmp_ties, &o, err);
 	free(group_name);
-	free(total);
 	free(rank);
 	return st;
 }

@@ -83,18 +83,15 @@ static struct nst_cell name_cell(struct nst_ctx *ctx, const struct ranges *r, si
 
 /* ---- the summary ------------------------------------------------------- */
 
-struct by_total {
-	const struct nst_dist *d;
+struct by_name {
 	const struct ranges *r;
 	const uint32_t *first;
 };
 
-/* Total descending; equal totals in name order. */
-static int cmp_total(uint32_t a, uint32_t b, void *arg)
+/* Equal totals in name order. */
+static int cmp_ties(uint32_t a, uint32_t b, void *arg)
 {
-	const struct by_total *t = arg;
-	if (t->d[a].sum != t->d[b].sum)
-		return t->d[a].sum > t->d[b].sum ? -1 : 1;
+	const struct by_name *t = arg;
 	uint32_t ra = t->first[a], rb = t->first[b];
 	int64_t ka = t->r->kind[ra], kb = t->r->kind[rb];
 	if (ka != kb)
@@ -120,7 +117,9 @@ static enum nst_status emit(struct nst_ctx *ctx, const struct nst_sink *out,
 		if (d[k].sum > 0)
 			order[m++] = (uint32_t)k;
 	}
-	nst_stable_sort(order, m, cmp_total, &(struct by_total){ d, r, g->first });
+	s = nst_sort_by_total(order, m, d, cmp_ties, &(struct by_name){ r, g->first }, err);
+	if (s != NST_OK)
+		goto out;
 	for (size_t k = 0; k < m; k++) {
 		rows[k].d = &d[order[k]];
 		rows[k].tail[0] = name_cell(ctx, r, g->first[order[k]]);

@@ -633,6 +633,15 @@ out:
 	return s;
 }
 
+/* A key array indexed by row, room for every row in idx[0..n); unfilled. */
+static int64_t *keys_by_row(const uint32_t *idx, size_t n)
+{
+	uint32_t top = 0;
+	for (size_t i = 0; i < n; i++)
+		top = idx[i] > top ? idx[i] : top;
+	return nst_big_alloc((size_t)top + 1, sizeof(int64_t));
+}
+
 enum nst_status nst_sort_by_key_desc(uint32_t *idx, size_t n, const int64_t *key,
 				     struct nst_error *err)
 {
@@ -641,10 +650,7 @@ enum nst_status nst_sort_by_key_desc(uint32_t *idx, size_t n, const int64_t *key
 		return n ? s : NST_OK;
 	/* the keys flipped, by row as key is: ~k orders as -k would, and has
 	 * no overflow at INT64_MIN */
-	uint32_t top = 0;
-	for (size_t i = 0; i < n; i++)
-		top = idx[i] > top ? idx[i] : top;
-	int64_t *flip = nst_big_alloc((size_t)top + 1, sizeof *flip);
+	int64_t *flip = keys_by_row(idx, n);
 	if (!flip)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory sorting rows");
 	for (size_t i = 0; i < n; i++)
@@ -654,16 +660,22 @@ enum nst_status nst_sort_by_key_desc(uint32_t *idx, size_t n, const int64_t *key
 	return s;
 }
 
-enum nst_status nst_sort_by_total(uint32_t *idx, size_t n, const int64_t *total,
-				  int (*cmp)(uint32_t a, uint32_t b, void *arg), void *arg,
+enum nst_status nst_sort_by_total(uint32_t *idx, size_t n, const struct nst_dist *d,
+				  int (*ties)(uint32_t a, uint32_t b, void *arg), void *arg,
 				  struct nst_error *err)
 {
+	int64_t *total = keys_by_row(idx, n);
+	if (!total)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory sorting rows");
+	for (size_t i = 0; i < n; i++)
+		total[idx[i]] = d[idx[i]].sum;
 	enum nst_status s = nst_sort_by_key_desc(idx, n, total, err);
-	for (size_t lo = 0, hi; s == NST_OK && lo < n; lo = hi) {
+	for (size_t lo = 0, hi; s == NST_OK && ties && lo < n; lo = hi) {
 		for (hi = lo + 1; hi < n && total[idx[hi]] == total[idx[lo]]; hi++)
 			;
 		if (hi - lo > 1)
-			nst_stable_sort(idx + lo, hi - lo, cmp, arg);
+			nst_stable_sort(idx + lo, hi - lo, ties, arg);
 	}
+	free(total);
 	return s;
 }

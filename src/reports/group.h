@@ -71,11 +71,12 @@ enum nst_status nst_sort_by_key(uint32_t *idx, size_t n, const int64_t *key,
 /* The same by key descending, equal keys still in idx's order. */
 enum nst_status nst_sort_by_key_desc(uint32_t *idx, size_t n, const int64_t *key,
 				     struct nst_error *err);
-/* Sorts idx[0..n) stably with cmp, whose first key is total[idx[i]]
- * descending (a summary's order): a radix sort by total, and cmp only
- * among equal totals, which are few. */
-enum nst_status nst_sort_by_total(uint32_t *idx, size_t n, const int64_t *total,
-				  int (*cmp)(uint32_t a, uint32_t b, void *arg), void *arg,
+/* Sorts idx[0..n) in a summary's order: d[idx[i]].sum descending (a
+ * radix sort), equal totals by ties(a, b, arg) and then in idx's order
+ * (ties NULL: idx's order alone).  Equal totals are few, so ties runs
+ * among them only. */
+enum nst_status nst_sort_by_total(uint32_t *idx, size_t n, const struct nst_dist *d,
+				  int (*ties)(uint32_t a, uint32_t b, void *arg), void *arg,
 				  struct nst_error *err);
 
 #endif

@@ -55,13 +55,11 @@ static const char *name_text(const struct nst_proj *p, int64_t name)
 	return name == NST_NULL_I64 ? NULL : p->named.text[name];
 }
 
-/* Total projected time descending, then name and style. */
-static int cmp_groups(uint32_t a, uint32_t b, void *arg)
+/* Equal total projected times by name, then style. */
+static int cmp_ties(uint32_t a, uint32_t b, void *arg)
 {
 	const struct sorter *t = arg;
 	const struct sums *m = t->m;
-	if (m->d[a].sum != m->d[b].sum)
-		return m->d[a].sum > m->d[b].sum ? -1 : 1;
 	int64_t ka = m->key[m->g.first[a]], kb = m->key[m->g.first[b]];
 	int c = cmp_text(name_text(t->p, nst_nvtx_key_name(ka)), name_text(t->p, nst_nvtx_key_name(kb)));
 	return c ? c : (int)nst_nvtx_key_style(ka) - (int)nst_nvtx_key_style(kb);
@@ -128,9 +126,10 @@ static enum nst_status emit(const struct nst_sink *out, const struct nst_proj *p
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t g = 0; g < m->g.n; g++)
 		order[g] = (uint32_t)g;
-	nst_stable_sort(order, m->g.n, cmp_groups, &(struct sorter){ p, m });
-	enum nst_status s = NST_OK;
-	s = out->begin(out->ctx, cols, 14, err);
+	enum nst_status s = nst_sort_by_total(order, m->g.n, m->d, cmp_ties,
+					      &(struct sorter){ p, m }, err);
+	if (s == NST_OK)
+		s = out->begin(out->ctx, cols, 14, err);
 	for (size_t k = 0; s == NST_OK && k < m->g.n; k++)
 		s = emit_row(out, p, m, order[k], err);
 	free(order);

@@ -5,10 +5,9 @@
 
 #include "reports/nvtx.h"
 
-/* What a group is ordered by, side by side: the comparisons of a sort
- * read one array instead of three through the group's first range. */
+/* What equal totals are ordered by, side by side: the comparisons of a
+ * sort read one array instead of two through the group's first range. */
 struct sort_key {
-	int64_t sum;
 	const char *name; /* NULL for NULL */
 	int style;
 };
@@ -20,14 +19,12 @@ static int cmp_name(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-/* Total descending; equal totals by name, then style, the order that
- * nsys's GROUP BY leaves them in. */
-static int cmp_total(uint32_t a, uint32_t b, void *arg)
+/* Equal totals by name, then style, the order that nsys's GROUP BY
+ * leaves them in. */
+static int cmp_ties(uint32_t a, uint32_t b, void *arg)
 {
 	const struct sort_key *ka = (const struct sort_key *)arg + a;
 	const struct sort_key *kb = (const struct sort_key *)arg + b;
-	if (ka->sum != kb->sum)
-		return ka->sum > kb->sum ? -1 : 1;
 	int c = cmp_name(ka->name, kb->name);
 	return c ? c : ka->style - kb->style;
 }
@@ -40,19 +37,17 @@ static enum nst_status emit(const struct nst_sink *out, const struct nst_nvtx_na
 	uint32_t *order = malloc(n * sizeof *order);
 	struct nst_summary_row *rows = malloc(n * sizeof *rows);
 	struct sort_key *key = malloc(n * sizeof *key);
-	int64_t *total = malloc(n * sizeof *total);
 	enum nst_status s = NST_OK;
-	if (!order || !rows || !key || !total) {
+	if (!order || !rows || !key) {
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t k = 0; k < g->n; k++) {
 		uint32_t first = g->first[k];
 		order[k] = (uint32_t)k;
-		total[k] = d[k].sum;
-		key[k] = (struct sort_key){ d[k].sum, nst_nvtx_name_text(r, first), r->style[first] };
+		key[k] = (struct sort_key){ nst_nvtx_name_text(r, first), r->style[first] };
 	}
-	if ((s = nst_sort_by_total(order, g->n, total, cmp_total, key, err)) != NST_OK)
+	if ((s = nst_sort_by_total(order, g->n, d, cmp_ties, key, err)) != NST_OK)
 		goto out;
 	for (size_t k = 0; k < g->n; k++) {
 		const struct sort_key *kk = &key[order[k]];
@@ -67,7 +62,6 @@ out:
 	free(order);
 	free(rows);
 	free(key);
-	free(total);
 	return s;
 }
 

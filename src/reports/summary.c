@@ -57,19 +57,11 @@ enum nst_status nst_emit_summary_of(const struct nst_sink *out,
 
 /* ---- calls summarised by name ------------------------------------------- */
 
-struct by_total {
-	const struct nst_dist *d;
-	const int64_t *key;
-};
-
-/* Total descending; equal totals in name id order, as GROUP BY nameId
- * leaves them. */
-static int cmp_total(uint32_t a, uint32_t b, void *arg)
+/* Equal totals in name id order, as GROUP BY nameId leaves them. */
+static int cmp_name_id(uint32_t a, uint32_t b, void *arg)
 {
-	const struct by_total *t = arg;
-	if (t->d[a].sum != t->d[b].sum)
-		return t->d[a].sum > t->d[b].sum ? -1 : 1;
-	return (t->key[a] > t->key[b]) - (t->key[a] < t->key[b]);
+	const int64_t *key = arg;
+	return (key[a] > key[b]) - (key[a] < key[b]);
 }
 
 static enum nst_status emit_by_name(struct nst_ctx *ctx, const struct nst_sink *out,
@@ -79,19 +71,18 @@ static enum nst_status emit_by_name(struct nst_ctx *ctx, const struct nst_sink *
 {
 	size_t n = g->n ? g->n : 1;
 	uint32_t *order = malloc(n * sizeof *order);
-	int64_t *key = malloc(n * sizeof *key), *total = malloc(n * sizeof *total);
+	int64_t *key = malloc(n * sizeof *key);
 	struct nst_summary_row *rows = malloc(n * sizeof *rows);
 	enum nst_status s = NST_OK;
-	if (!order || !key || !total || !rows) {
+	if (!order || !key || !rows) {
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t k = 0; k < g->n; k++) {
 		order[k] = (uint32_t)k;
 		key[k] = nst_col_at(name_id, g->first[k]);
-		total[k] = d[k].sum;
 	}
-	s = nst_sort_by_total(order, g->n, total, cmp_total, &(struct by_total){ d, key }, err);
+	s = nst_sort_by_total(order, g->n, d, cmp_name_id, key, err);
 	if (s != NST_OK)
 		goto out;
 	for (size_t k = 0; k < g->n; k++) {
@@ -103,7 +94,6 @@ static enum nst_status emit_by_name(struct nst_ctx *ctx, const struct nst_sink *
 out:
 	free(order);
 	free(key);
-	free(total);
 	free(rows);
 	return s;
 }
