@@ -69,21 +69,14 @@ static int cmp_i64(int64_t a, int64_t b)
 	return (a > b) - (a < b); /* NST_NULL_I64 is the smallest */
 }
 
-static int cmp_text(const char *a, const char *b)
-{
-	if (!a || !b)
-		return (a != NULL) - (b != NULL);
-	return strcmp(a, b);
-}
-
 static int cmp_keys(uint32_t a, uint32_t b, void *arg)
 {
 	const struct launch_keys *k = arg;
 	int c = cmp_i64(k->pid[a], k->pid[b]);
 	if (!c) c = cmp_i64(k->tid[a], k->tid[b]);
 	if (!c) c = cmp_i64(k->dev[a], k->dev[b]);
-	if (!c) c = cmp_text(k->api_text[a], k->api_text[b]);
-	if (!c) c = cmp_text(k->kname_text[a], k->kname_text[b]);
+	if (!c) c = nst_cmp_sql_text(k->api_text[a], k->api_text[b]);
+	if (!c) c = nst_cmp_sql_text(k->kname_text[a], k->kname_text[b]);
 	return c;
 }
 

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/col.h"
 #include "core/sqlstat.h"
@@ -56,6 +57,15 @@ enum nst_status nst_group_moments(const struct nst_groups *g, const int64_t *val
  * of them (8 bytes a row: 107 MB for the calls of a 10M-launch capture). */
 enum nst_status nst_group_durations(const struct nst_groups *g, const struct nst_span *dur,
 				    bool median, struct nst_dist **out, struct nst_error *err);
+
+/* Texts in SQL's ORDER BY of a TEXT column: NULL first, then BINARY
+ * (byte) order. */
+static inline int nst_cmp_sql_text(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a != NULL) - (b != NULL);
+	return strcmp(a, b);
+}
 
 /* Sorts idx[0..n) stably with cmp(a, b, arg). */
 void nst_stable_sort(uint32_t *idx, size_t n,

@@ -43,13 +43,6 @@ struct sorter {
 	const struct sums *m;
 };
 
-static int cmp_text(const char *a, const char *b)
-{
-	if (!a || !b)
-		return (a != NULL) - (b != NULL);
-	return strcmp(a, b);
-}
-
 static const char *name_text(const struct nst_proj *p, int64_t name)
 {
 	return name == NST_NULL_I64 ? NULL : p->named.text[name];
@@ -61,7 +54,7 @@ static int cmp_ties(uint32_t a, uint32_t b, void *arg)
 	const struct sorter *t = arg;
 	const struct sums *m = t->m;
 	int64_t ka = m->key[m->g.first[a]], kb = m->key[m->g.first[b]];
-	int c = cmp_text(name_text(t->p, nst_nvtx_key_name(ka)), name_text(t->p, nst_nvtx_key_name(kb)));
+	int c = nst_cmp_sql_text(name_text(t->p, nst_nvtx_key_name(ka)), name_text(t->p, nst_nvtx_key_name(kb)));
 	return c ? c : (int)nst_nvtx_key_style(ka) - (int)nst_nvtx_key_style(kb);
 }
 

@@ -258,13 +258,6 @@ struct sorter {
 	const struct summary *m;
 };
 
-static int cmp_text(const char *a, const char *b)
-{
-	if (!a || !b)
-		return (a != NULL) - (b != NULL); /* NULL first, as in SQL */
-	return strcmp(a, b);
-}
-
 static int cmp_i64(int64_t a, int64_t b)
 {
 	return (a > b) - (a < b); /* NST_NULL_I64 is the smallest: NULL first */
@@ -281,14 +274,14 @@ static int cmp_groups(uint32_t a, uint32_t b, void *arg)
 	const struct sorter *t = arg;
 	const struct summary *m = t->m;
 	uint32_t fa = m->g.first[a], fb = m->g.first[b];
-	int c = cmp_text(range_text(t->j, key_at(m, K_NAME, fa)),
+	int c = nst_cmp_sql_text(range_text(t->j, key_at(m, K_NAME, fa)),
 			 range_text(t->j, key_at(m, K_NAME, fb)));
 	if (!c) c = cmp_i64(key_at(m, K_PID, fa), key_at(m, K_PID, fb));
 	if (!c) c = cmp_i64(key_at(m, K_TID, fa), key_at(m, K_TID, fb));
 	if (!c) c = cmp_i64(m->d[b].sum, m->d[a].sum);
 	if (!c) c = cmp_i64(key_at(m, K_STYLE, fa), key_at(m, K_STYLE, fb));
 	if (!c)
-		c = cmp_text(nst_kernel_name_text(t->ctx, key_at(m, K_KNAME, fa)),
+		c = nst_cmp_sql_text(nst_kernel_name_text(t->ctx, key_at(m, K_KNAME, fa)),
 			     nst_kernel_name_text(t->ctx, key_at(m, K_KNAME, fb)));
 	return c;
 }

@@ -12,20 +12,13 @@ struct sort_key {
 	int style;
 };
 
-static int cmp_name(const char *a, const char *b)
-{
-	if (!a || !b)
-		return (a != NULL) - (b != NULL); /* NULL sorts first, as in SQL */
-	return strcmp(a, b);
-}
-
 /* Equal totals by name, then style, the order that nsys's GROUP BY
  * leaves them in. */
 static int cmp_ties(uint32_t a, uint32_t b, void *arg)
 {
 	const struct sort_key *ka = (const struct sort_key *)arg + a;
 	const struct sort_key *kb = (const struct sort_key *)arg + b;
-	int c = cmp_name(ka->name, kb->name);
+	int c = nst_cmp_sql_text(ka->name, kb->name);
 	return c ? c : ka->style - kb->style;
 }
 

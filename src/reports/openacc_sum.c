@@ -65,17 +65,10 @@ static enum nst_status add_table(struct nst_ctx *ctx, const char *table,
 	return NST_OK;
 }
 
-static int cmp_name(const char *a, const char *b)
-{
-	if (!a || !b)
-		return (a != NULL) - (b != NULL); /* NULL first, as in SQL */
-	return strcmp(a, b);
-}
-
 static int cmp_event_name(uint32_t a, uint32_t b, void *arg)
 {
 	const struct events *ev = arg;
-	return cmp_name(ev->name[a], ev->name[b]);
+	return nst_cmp_sql_text(ev->name[a], ev->name[b]);
 }
 
 /* nsys groups by the name itself: names sort as SQL sorts text, and the
@@ -95,7 +88,7 @@ static enum nst_status group_by_name(const struct events *ev, struct nst_named_d
 		nst_stable_sort(idx, ev->n, cmp_event_name, (void *)ev);
 	for (size_t i = 0, j; s == NST_OK && i < ev->n; i = j) {
 		const char *name = ev->name[idx[i]];
-		for (j = i; j < ev->n && cmp_name(ev->name[idx[j]], name) == 0; j++)
+		for (j = i; j < ev->n && nst_cmp_sql_text(ev->name[idx[j]], name) == 0; j++)
 			vals[j - i] = ev->dur[idx[j]];
 		s = nst_named_dists_add(nd, vals, j - i, name, err);
 	}
