@@ -349,6 +349,11 @@ size_t nst_export_done(struct nst_export *x, size_t j);
  * across profilers, whose demangled spellings differ. */
 enum nst_names { NST_NAMES_EXACT, NST_NAMES_BASE };
 
+/* How nst_diff pairs the GPUs of the two sides: by what ran on them (auto,
+ * the default: the kernels they share, so that rank 3 on GPU 3 meets rank
+ * 1 on GPU 1), or by device id alone. */
+enum nst_devices { NST_DEVICES_AUTO, NST_DEVICES_ID };
+
 /* One report or rule on an export: its rows go to `sink`, or, when sink
  * is NULL, as text in `format` to `out` or to the stream `open` returns.
  * open is called once, when the first line is ready, so that a report
@@ -363,6 +368,10 @@ struct nst_run {
 	FILE *(*open)(void *arg, struct nst_error *err);
 	void *open_arg;
 	enum nst_names names;             /* nst_diff only */
+	/* nst_diff only: the level of each comparison's significance test
+	 * (docs/guide.md, "Is it noise?"); 0 means 0.05, 1 turns testing off. */
+	double alpha;
+	enum nst_devices devices;         /* nst_diff only */
 };
 
 /* Why a report left rows of the export out on purpose, where nsys counts

@@ -5,7 +5,7 @@
 
 #include "cli/tuples.h"
 
-enum { O_NAMES = T_OWN, O_GATE, O_GATE_MIN };
+enum { O_NAMES = T_OWN, O_GATE, O_GATE_MIN, O_ALPHA, O_DEVICES };
 
 static const struct opt own_options[] = {
 	{ 0, "names", OPT_REQUIRED, "exact|base",
@@ -23,12 +23,23 @@ static const struct opt own_options[] = {
 	{ 0, "gate-min", OPT_REQUIRED, "TIME",
 	  "Kernels whose total is below TIME on both sides (ns, or with units:\n"
 	  "250us, 1ms) are left out of the gate.", O_GATE_MIN },
+	{ 0, "alpha", OPT_REQUIRED, "A",
+	  "The significance level of each comparison's test (default 0.05): a\n"
+	  "change whose p-value (Holm-adjusted across the rows of one report) is\n"
+	  "A or more reads ~, no significant change.  1 turns testing off.",
+	  O_ALPHA },
+	{ 0, "devices", OPT_REQUIRED, "auto|id",
+	  "How the GPUs of the two captures pair: by what ran on them (auto, the\n"
+	  "default: the kernels they share), or by device id.",
+	  O_DEVICES },
 };
 
 struct diff_cmd {
 	struct tuples t;
 	struct list inputs;
 	enum nst_names names;
+	enum nst_devices devices;
+	double alpha;
 	const char *gate, *gate_min;
 };
 
@@ -39,6 +50,29 @@ static int set_names(struct diff_cmd *c, const char *v)
 		return 0;
 	}
 	cli_error("diff: --names takes exact or base, not '%s'", v);
+	return EXIT_USAGE;
+}
+
+/* A level in (0, 1]: 0.05, .01, 1. */
+static int set_alpha(struct diff_cmd *c, const char *v)
+{
+	char *end;
+	double a = strtod(v, &end);
+	if (end != v && !*end && a > 0 && a <= 1) {
+		c->alpha = a;
+		return 0;
+	}
+	cli_error("diff: --alpha takes a level above 0 and at most 1 (0.05), not '%s'", v);
+	return EXIT_USAGE;
+}
+
+static int set_devices(struct diff_cmd *c, const char *v)
+{
+	if (strcmp(v, "auto") == 0 || strcmp(v, "id") == 0) {
+		c->devices = v[0] == 'a' ? NST_DEVICES_AUTO : NST_DEVICES_ID;
+		return 0;
+	}
+	cli_error("diff: --devices takes auto or id, not '%s'", v);
 	return EXIT_USAGE;
 }
 
@@ -55,6 +89,8 @@ static int on_option(void *state, const struct opt *o, const char *v)
 	case O_NAMES: return set_names(c, v);
 	case O_GATE: c->gate = v; return 0;
 	case O_GATE_MIN: c->gate_min = v; return 0;
+	case O_ALPHA: return set_alpha(c, v);
+	case O_DEVICES: return set_devices(c, v);
 	default: return tuples_option(&c->t, o, v);
 	}
 }
@@ -109,6 +145,8 @@ static int build_jobs(struct diff_cmd *c, struct jobs *jobs)
 struct pair {
 	struct nst_export *x[2];
 	enum nst_names names;
+	enum nst_devices devices;
+	double alpha;
 	struct nst_diff_result res;
 };
 
@@ -117,6 +155,8 @@ static enum nst_status run_diff(void *arg, const struct nst_run *run, struct nst
 	struct pair *p = arg;
 	struct nst_run r = *run;
 	r.names = p->names;
+	r.alpha = p->alpha;
+	r.devices = p->devices;
 	return nst_diff(p->x[0], p->x[1], &r, &p->res, err);
 }
 
@@ -153,7 +193,7 @@ static int open_both(struct diff_cmd *c, struct pair *p, const struct jobs *jobs
 
 static int run_pair(struct diff_cmd *c, const struct jobs *jobs)
 {
-	struct pair p = { .names = c->names };
+	struct pair p = { .names = c->names, .devices = c->devices, .alpha = c->alpha };
 	int rc = open_both(c, &p, jobs);
 	char subject[8192], *named = NULL;
 	if (!rc) {

@@ -140,5 +140,10 @@ enum nst_status diff_check_tolerance(const struct nst_arg *args, size_t nargs,
 
 /* The diff's `names` (nstats diff --names): exact or base. */
 bool diff_names_base(const struct nst_diff_ctx *d);
+/* The level of the diff's tests (nstats diff --alpha): 0.05 unless set;
+ * 1 means no test. */
+double diff_alpha(const struct nst_diff_ctx *d);
+/* How the diff pairs devices (nstats diff --devices). */
+enum nst_devices diff_devices(const struct nst_diff_ctx *d);
 
 #endif

@@ -251,3 +251,14 @@ bool diff_names_base(const struct nst_diff_ctx *d)
 {
 	return d->run->names == NST_NAMES_BASE;
 }
+
+double diff_alpha(const struct nst_diff_ctx *d)
+{
+	double a = d->run->alpha;
+	return a > 0 && a <= 1 ? a : 0.05;
+}
+
+enum nst_devices diff_devices(const struct nst_diff_ctx *d)
+{
+	return d->run->devices;
+}
