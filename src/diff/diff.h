@@ -13,6 +13,7 @@
 #define NSTATS_DIFF_H
 
 #include "core/arena.h"
+#include "core/ranktest.h"
 #include "reports/common.h"
 
 struct nst_export;
@@ -96,26 +97,92 @@ struct nst_cell diff_delta(const struct nst_cell *a, const struct nst_cell *b);
 /* (B - A) * 100 / A rounded to 0.1, NULL when A is 0 or a side is NULL. */
 struct nst_cell diff_change(const struct nst_cell *a, const struct nst_cell *b);
 
+/* ---- the instances behind a row (samples.c) ---------------------------------- */
+
+/* For each key (a kernel's name, an API function...), the values of its
+ * instances on one side, sorted ascending. */
+struct diff_samples {
+	size_t n;               /* keys */
+	const char **key;       /* in byte order; a NULL key is "" */
+	size_t *start;          /* key k's values: val[start[k] .. start[k + 1]) */
+	int64_t *val;
+	struct diff_table keep; /* the report the texts are from, if any */
+	struct nst_arena arena; /* the side's scratch while reading */
+};
+
+/* The durations of each kernel, by name (the diff's --names), from the
+ * side's events under the diff's filter: what cuda_gpu_kern_sum sums. */
+enum nst_status diff_kernel_samples(struct nst_diff_ctx *d, int side, struct diff_samples *out,
+				    struct nst_error *err);
+/* The values of column val_col of the stats report `spec`'s rows on the
+ * side, by the text of column key_col (a trace: cuda_api_trace's calls). */
+enum nst_status diff_report_samples(struct nst_diff_ctx *d, int side, const char *spec,
+				    const char *key_col, const char *val_col,
+				    struct diff_samples *out, struct nst_error *err);
+/* Key's sorted values and their count; NULL (and 0) when the side has none. */
+const int64_t *diff_samples_of(const struct diff_samples *s, const char *key, size_t *n);
+void diff_samples_release(struct diff_samples *s);
+
+/* ---- a key's instances compared (shift.c) ------------------------------------ */
+
+/* B's instances against A's: the rank test of the two samples (p), and
+ * how far B moved: the Hodges-Lehmann estimate of the ratio of B's
+ * durations to A's, as a change in percent with its 95% interval
+ * (shift.c says why a ratio).  The medians are nsys's Med: the mean of
+ * the two middle values. */
+struct diff_shift {
+	bool tested;            /* both sides have instances */
+	size_t na, nb;
+	double a_med, b_med;
+	double pct, lo, hi;     /* NaN: no interval at 95% (too few instances) */
+	double p;
+	double p_adj;           /* Holm-adjusted over one report's tested rows */
+};
+
+#define DIFF_SHIFT_NCOLS 7
+/* A Med (ns), B Med (ns), Shift (%), Shift CI Low (%), Shift CI High (%),
+ * P-Value, Holm P-Value: the columns diff_shift_cells fills. */
+extern const char *const diff_shift_cols[DIFF_SHIFT_NCOLS];
+
+/* a[0..na) and b[0..nb) sorted.  -1 when out of memory. */
+int diff_shift_of(const int64_t *a, size_t na, const int64_t *b, size_t nb,
+		  struct diff_shift *out);
+/* Sets p_adj of s[0..n) by Holm's method over the tested ones. */
+int diff_shift_adjust(struct diff_shift *s, size_t n);
+/* p_adj below alpha, or alpha 1 (no test): a change, not noise. */
+bool diff_shift_significant(const struct diff_shift *s, double alpha);
+/* added, removed, ~ (no significant change at alpha), same (significant
+ * but within tolerance percent), slower or faster. */
+const char *diff_shift_status(const struct diff_shift *s, bool in_a, bool in_b, double alpha,
+			      int64_t tolerance);
+void diff_shift_cells(const struct diff_shift *s, struct nst_cell *out);
+
 /* ---- comparisons by key (keyed.c) ------------------------------------------ */
 
 /* A value compared: a column of one of the sources, shown as "A <label>",
  * "B <label>", with delta "Diff <label>" (B - A), with change "<label>
- * Change (%)".  zero_absent: a side without the row counts 0 (counts,
- * totals), else it is NULL (averages). */
+ * Change (%)".  A side without the row is empty there (not 0: a kernel
+ * that did not run has no total, and its Diff is the other side's). */
 struct diff_measure {
 	int source;        /* 0 or 1 */
 	const char *col;   /* the source's tagged column name */
 	const char *label; /* "Total" */
 	const char *unit;  /* the tag's unit part: ":dur_ns", or "" */
-	bool delta, change, zero_absent;
+	bool delta, change;
 };
+
+/* One side's instances of every key, for a comparison that tests them. */
+typedef enum nst_status (*diff_samples_fn)(struct nst_diff_ctx *d, int side,
+					   struct diff_samples *out, struct nst_error *err);
 
 /* One or two `nstats stats` reports on each side (spec[1], when set, is
  * the report under --names base), rows matched by the key columns (the
  * second source's rows join the first's by the same keys), one line a
  * key.  With has_order, lines come largest |B - A| of measure `order`
- * first; with status, a Status column from that measure (added, removed,
- * slower, faster, same within tolerance=). */
+ * first; with status, a Status column.  With samples, each key's
+ * instances on the two sides are compared (diff_test_columns) and the
+ * status is the test's (diff_tested_status); without, it is measure
+ * `order`'s change against tolerance= (nst_diff_status). */
 struct diff_keyed {
 	struct { const char *spec[2]; } source[2];
 	const char *const *keys;
@@ -124,6 +191,7 @@ struct diff_keyed {
 	size_t nm;
 	size_t order;
 	bool has_order, status;
+	diff_samples_fn samples;
 };
 enum nst_status diff_keyed_run(struct nst_diff_ctx *d, const struct diff_keyed *k,
 			       const struct nst_sink *out, struct nst_error *err);

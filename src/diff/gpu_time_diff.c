@@ -4,14 +4,14 @@
 
 static const char *const keys[] = { "Device" };
 
-#define TIME(col, label) { 0, col ":dur_ns", label, ":dur_ns", true, false, false }
+#define TIME(col, label) { 0, col ":dur_ns", label, ":dur_ns", true, false }
 static const struct diff_measure measures[] = {
 	TIME("Capture Span", "Capture Span"), TIME("GPU Span", "GPU Span"), TIME("Busy", "Busy"),
 	TIME("Kernel Union", "Kernel Union"), TIME("Kernel Sum", "Kernel Sum"),
 	TIME("Overlap", "Overlap"), TIME("Graph", "Graph"), TIME("Idle", "Idle"),
-	{ 0, "Capture Util:ratio_%", "Capture Util", ":ratio_%", true, false, false },
-	{ 0, "GPU Span Util:ratio_%", "GPU Span Util", ":ratio_%", true, false, false },
-	{ 0, "Idle Gaps", "Idle Gaps", "", true, false, false },
+	{ 0, "Capture Util:ratio_%", "Capture Util", ":ratio_%", true, false },
+	{ 0, "GPU Span Util:ratio_%", "GPU Span Util", ":ratio_%", true, false },
+	{ 0, "Idle Gaps", "Idle Gaps", "", true, false },
 	TIME("Gap Time", "Gap Time"),
 };
 

@@ -7,12 +7,12 @@
 static const char *const keys[] = { "Name" };
 
 static const struct diff_measure measures[] = {
-	{ 0, "Instances", "Instances", "", true, false, true },
-	{ 0, "Total Time:dur_ns", "Total", ":dur_ns", true, true, true },
-	{ 0, "Mean:dur_ns", "Mean", ":dur_ns", false, false, false },
-	{ 0, "P50:dur_ns", "P50", ":dur_ns", false, false, false },
-	{ 0, "P90:dur_ns", "P90", ":dur_ns", false, false, false },
-	{ 0, "P99:dur_ns", "P99", ":dur_ns", false, false, false },
+	{ 0, "Instances", "Instances", "", true, false },
+	{ 0, "Total Time:dur_ns", "Total", ":dur_ns", true, true },
+	{ 0, "Mean:dur_ns", "Mean", ":dur_ns", false, false },
+	{ 0, "P50:dur_ns", "P50", ":dur_ns", false, false },
+	{ 0, "P90:dur_ns", "P90", ":dur_ns", false, false },
+	{ 0, "P99:dur_ns", "P99", ":dur_ns", false, false },
 };
 
 static enum nst_status diff(struct nst_diff_ctx *d, const struct nst_sink *out,
@@ -23,6 +23,7 @@ static enum nst_status diff(struct nst_diff_ctx *d, const struct nst_sink *out,
 		.keys = keys, .nkeys = 1,
 		.m = measures, .nm = sizeof measures / sizeof *measures,
 		.order = 1, .has_order = true, .status = true,
+		.samples = diff_kernel_samples,
 	};
 	return diff_keyed_run(d, &k, out, err);
 }
@@ -36,12 +37,20 @@ const struct nst_report nst_diff_kern_diff = {
 	.title = "CUDA GPU Kernels Compared",
 	.help = "Each kernel name on both sides (A the baseline, B the candidate), as\n"
 		"cuda_gpu_kern_dist measures it on each: instances, total time, mean and\n"
-		"the P50, P90 and P99 durations (nearest rank); the change of the total\n"
-		"(B - A, and in percent of A); and a status: added (only in B), removed\n"
-		"(only in A), slower or faster when the totals differ by more than\n"
-		"tolerance= percent of A (default 2), same otherwise.  Largest change of\n"
-		"the total first.  Kernels match by name: the demangled name, or the base\n"
-		"name with --names base (what matches across profilers).",
+		"the P50, P90 and P99 durations (nearest rank), and B - A; and its\n"
+		"instances compared.  Med is the median as nsys's Med is (the mean of the\n"
+		"two middle values).  Shift is the Hodges-Lehmann estimate of how much\n"
+		"slower B's instances are than A's, as a ratio (the median of the ratios\n"
+		"of every instance of B to every instance of A), in percent, with its 95%\n"
+		"interval; P-Value is the two-sided Mann-Whitney U test's (exact up to 60\n"
+		"instances in all, else normal with the tie correction), Holm P-Value the\n"
+		"same adjusted over the kernels of the report.  Status: added (only in B),\n"
+		"removed (only in A), ~ when the Holm p-value is at least --alpha (default\n"
+		"0.05): no significant change; else same when the shift is within\n"
+		"tolerance= percent (default 2), else slower or faster.  A changed number\n"
+		"of instances changes the totals, not the status.  Largest change of the\n"
+		"total first.  Kernels match by name: the demangled name, or the base name\n"
+		"with --names base (what matches across profilers).",
 	.args = args,
 	.sources = sources,
 	.flags = NST_REPORT_ADDITION,

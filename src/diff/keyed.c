@@ -15,6 +15,7 @@
 struct side {
 	struct diff_table t[2];
 	int64_t *joined;
+	struct diff_samples smp; /* with k->samples */
 };
 
 /* A row of the comparison: rows of source 0 on each side, and the key
@@ -23,6 +24,7 @@ struct line {
 	struct diff_pair p;
 	int64_t order; /* |B - A| of the ordering measure */
 	struct nst_cell key[MAX_KEYS];
+	struct diff_shift shift; /* with k->samples */
 };
 
 static enum nst_status load_side(struct nst_diff_ctx *d, const struct diff_keyed *k, int s,
@@ -35,6 +37,8 @@ static enum nst_status load_side(struct nst_diff_ctx *d, const struct diff_keyed
 								 : k->source[i].spec[0];
 		st = diff_collect(d, s, spec, &sd->t[i], err);
 	}
+	if (st == NST_OK && k->samples)
+		st = k->samples(d, s, &sd->smp, err);
 	if (st != NST_OK || !k->source[1].spec[0])
 		return st;
 	/* the second report's rows, by the first's */
@@ -70,6 +74,7 @@ static void release_side(struct side *sd)
 	diff_table_release(&sd->t[0]);
 	diff_table_release(&sd->t[1]);
 	free(sd->joined);
+	diff_samples_release(&sd->smp);
 }
 
 /* The value of measure m on a side for its row r of the first report. */
@@ -78,10 +83,7 @@ static struct nst_cell value(const struct side *sd, const struct diff_measure *m
 	if (r >= 0 && m->source == 1)
 		r = sd->joined ? sd->joined[r] : -1;
 	const struct diff_table *t = &sd->t[m->source];
-	struct nst_cell c = diff_side_cell(t, r, diff_col(t, m->col));
-	if (c.kind == NST_NULL && m->zero_absent && r < 0)
-		return nst_int(0);
-	return c;
+	return diff_side_cell(t, r, diff_col(t, m->col));
 }
 
 /* The output's column names: keys, Status, then each measure's. */
@@ -92,6 +94,8 @@ static size_t columns(const struct diff_keyed *k, struct nst_arena *a, const cha
 		cols[n++] = k->keys[i];
 	if (k->status)
 		cols[n++] = "Status";
+	for (size_t i = 0; k->samples && i < DIFF_SHIFT_NCOLS; i++)
+		cols[n++] = diff_shift_cols[i];
 	for (size_t i = 0; i < k->nm; i++) {
 		const struct diff_measure *m = &k->m[i];
 		cols[n++] = nst_arena_printf(a, "A %s%s", m->label, m->unit);
@@ -107,6 +111,9 @@ static size_t columns(const struct diff_keyed *k, struct nst_arena *a, const cha
 static struct nst_cell status_of(struct nst_diff_ctx *d, const struct diff_keyed *k,
 				 const struct side *sd, const struct line *l)
 {
+	if (k->samples)
+		return nst_text(diff_shift_status(&l->shift, l->p.a >= 0, l->p.b >= 0,
+						  diff_alpha(d), nst_diff_tolerance(d)));
 	struct nst_cell a = value(&sd[0], &k->m[k->order], l->p.a);
 	struct nst_cell b = value(&sd[1], &k->m[k->order], l->p.b);
 	return nst_text(nst_diff_status(diff_int(&a), diff_int(&b), l->p.a >= 0, l->p.b >= 0,
@@ -123,6 +130,10 @@ static enum nst_status emit_line(struct nst_diff_ctx *d, const struct diff_keyed
 		row[n++] = l->key[i];
 	if (k->status)
 		row[n++] = status_of(d, k, sd, l);
+	if (k->samples) {
+		diff_shift_cells(&l->shift, row + n);
+		n += DIFF_SHIFT_NCOLS;
+	}
 	for (size_t i = 0; i < k->nm; i++) {
 		struct nst_cell a = value(&sd[0], &k->m[i], l->p.a);
 		struct nst_cell b = value(&sd[1], &k->m[i], l->p.b);
@@ -151,6 +162,28 @@ static void key_cells(const struct diff_keyed *k, const struct side *sd, struct 
 		l->key[i] = diff_side_cell(t, r, diff_col(t, k->keys[i]));
 }
 
+/* Each line's instances on the two sides compared, and the p-values
+ * adjusted over the lines together. */
+static enum nst_status test_lines(const struct side *sd, struct line *l, size_t n,
+				  struct nst_error *err)
+{
+	struct diff_shift *s = malloc((n ? n : 1) * sizeof *s);
+	int rc = s ? 0 : -1;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const char *key = l[i].key[0].kind == NST_TEXT ? l[i].key[0].v.s : "";
+		size_t na = 0, nb = 0;
+		const int64_t *a = diff_samples_of(&sd[0].smp, key, &na);
+		const int64_t *b = diff_samples_of(&sd[1].smp, key, &nb);
+		rc = diff_shift_of(a, l[i].p.a >= 0 ? na : 0, b, l[i].p.b >= 0 ? nb : 0, &s[i]);
+	}
+	if (rc == 0)
+		rc = diff_shift_adjust(s, n);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		l[i].shift = s[i];
+	free(s);
+	return rc == 0 ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+}
+
 /* The comparison's lines, in key order, then by the ordering measure's
  * change when the comparison has one (a stable sort keeps key order
  * among equals); *idx is the order to print them in. */
@@ -175,6 +208,8 @@ static enum nst_status lines_of(const struct diff_keyed *k, const struct side *s
 		}
 	}
 	free(p);
+	if (st == NST_OK && k->samples)
+		st = test_lines(sd, l, *n, err);
 	if (st == NST_OK && k->has_order)
 		nst_stable_sort(*idx, *n, bigger_change, l);
 	*out = l;

@@ -6,9 +6,9 @@
 static const char *const keys[] = { "Range", "Style" };
 
 static const struct diff_measure measures[] = {
-	{ 0, "Instances", "Instances", "", true, false, true },
-	{ 0, "Total Time:dur_ns", "Total", ":dur_ns", true, true, true },
-	{ 1, "Total Proj Time:dur_ns", "GPU Proj", ":dur_ns", true, true, false },
+	{ 0, "Instances", "Instances", "", true, false },
+	{ 0, "Total Time:dur_ns", "Total", ":dur_ns", true, true },
+	{ 1, "Total Proj Time:dur_ns", "GPU Proj", ":dur_ns", true, true },
 };
 
 static enum nst_status diff(struct nst_diff_ctx *d, const struct nst_sink *out,

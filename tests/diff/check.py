@@ -14,11 +14,15 @@
   check.py trace_kern KERN.csv EXPECT A B    kern_diff of a trace and its perturbed copy: the
                                        trace's own sums, and only the perturbed kernels changed
   check.py trace_launches LAUNCH.csv EXPECT A   launch_diff of the same: exactly those launches
+  check.py plant MODE SRC DST...       a copy of a real export with a known change (see plant)
+  check.py statuses CSV STATUS NAME OTHER...   kern_diff: NAME has STATUS, the rest one of OTHER
 Traces are read with json and gzip, their microseconds as exact decimals.
 A failed check prints why and exits 1.
 """
 import csv
 import decimal
+import math
+import os
 import re
 import gzip
 import json
@@ -26,6 +30,9 @@ import sqlite3
 import sys
 from collections import Counter
 from decimal import Decimal
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ranks  # noqa: E402
 
 
 def rows(path):
@@ -66,14 +73,21 @@ def zero(path, ignore=""):
                 continue
             if (c.startswith("Diff ") or c.endswith("Change (%)")) and num(v) not in (None, 0):
                 die(f"{c} is {v} in {r}")
-            if c == "Status" and v not in ("same", "matched"):
+            if c == "Status" and v not in ("~", "same", "matched"):
                 die(f"status {v} in {r}")
+            if c == "Shift (%)" and num(v) not in (None, 0):
+                die(f"{c} is {v} in {r}")
         for a, b in sides(header):
             if a not in ignored and r[a] != r[b]:
                 die(f"{a} {r[a]} differs from {b} {r[b]} in {r}")
 
 
 SWAP_STATUS = {"added": "removed", "removed": "added", "matched": "matched"}
+# the instance tests: the shift negates, the p-values stay; the percentages are of the other
+# side's median, so they are checked against ranks.py elsewhere, not here
+NEGATED = ()
+SAME = ("P-Value", "Holm P-Value")
+RELATIVE = ("Shift (%)", "Shift CI Low (%)", "Shift CI High (%)")
 
 
 def swapped(ab_path, ba_path):
@@ -89,7 +103,7 @@ def swapped(ab_path, ba_path):
         return
     pairs = sides(header)
     keys = [c for c in header if not any(c in p for p in pairs) and not c.startswith("Diff ")
-            and not c.endswith("Change (%)") and c != "Status"]
+            and not c.endswith("Change (%)") and c != "Status" and c not in NEGATED + SAME + RELATIVE]
     def key(r):
         return tuple(r[k] for k in keys)
     by_key = {key(r): r for r in ba}
@@ -101,7 +115,9 @@ def swapped(ab_path, ba_path):
             if r[a] != s[b]:
                 die(f"{a} {r[a]} is not {b} {s[b]} swapped, row {key(r)}")
         for c in header:
-            if c.startswith("Diff "):
+            if c in SAME and r[c] != s[c]:
+                die(f"{c} {r[c]} is not {s[c]} swapped, row {key(r)}")
+            if c.startswith("Diff ") or c in NEGATED:
                 x, y = num(r[c]), num(s[c])
                 if (x is None) != (y is None) or (x is not None and abs(x + y) > 1e-9):
                     die(f"{c} {r[c]} is not minus {s[c]}, row {key(r)}")
@@ -115,6 +131,17 @@ def sql_kernels(path, mode):
     return {name: (n, total) for name, n, total in db.execute(q)}
 
 
+def counts_and_totals(r, na, nb):
+    """kern_diff's instances and totals, a side without the kernel as 0: its cells must be
+    empty, not 0."""
+    for side, n in (("A", na), ("B", nb)):
+        for c in (f"{side} Instances", f"{side} Total (ns)"):
+            if n == 0 and r[c] != "":
+                die(f"{r['Name']}: {c} is {r[c]!r} on a side without the kernel, not empty")
+    return [int(r[c] or 0) for c in ("A Instances", "B Instances", "Diff Instances",
+                                     "A Total (ns)", "B Total (ns)", "Diff Total (ns)")]
+
+
 def kern_sums(path, a_path, b_path, mode):
     _, rs = rows(path)
     a, b = sql_kernels(a_path, mode), sql_kernels(b_path, mode)
@@ -123,15 +150,59 @@ def kern_sums(path, a_path, b_path, mode):
     for r in rs:
         na, ta = a.get(r["Name"], (0, 0))
         nb, tb = b.get(r["Name"], (0, 0))
-        got = [int(r[c]) for c in ("A Instances", "B Instances", "Diff Instances",
-                                   "A Total (ns)", "B Total (ns)", "Diff Total (ns)")]
+        got = counts_and_totals(r, na, nb)
         want = [na, nb, nb - na, ta, tb, tb - ta]
         if got != want:
             die(f"{r['Name']}: {got} where SQL says {want}")
-        status = ("added" if na == 0 else "removed" if nb == 0 else
-                  "same" if abs(tb - ta) * 100 <= 2 * ta else "slower" if tb > ta else "faster")
-        if r["Status"] != status:
-            die(f"{r['Name']}: {r['Status']} where the totals say {status}")
+    tested(rs, sql_durations(a_path, mode), sql_durations(b_path, mode))
+
+
+def sql_durations(path, mode):
+    col = "demangledName" if mode == "exact" else "shortName"
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    out = {}
+    for name, d in db.execute(f"SELECT s.value, k.end - k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                              f"JOIN StringIds s ON s.id = k.{col}"):
+        out.setdefault(name, []).append(d)
+    return out
+
+
+def close(got, want, what, row, tol):
+    if want is None or (isinstance(want, float) and math.isnan(want)):
+        if got != "":
+            die(f"{row}: {what} is {got}, expected empty")
+        return
+    if got == "" or abs(float(got) - want) > tol:
+        die(f"{row}: {what} is {got!r}, expected {want}")
+
+
+def tested(rs, a, b, key="Name", alpha=0.05, tolerance=2):
+    """The test columns and Status of each row against ranks.py's, from the instances a and b
+    (key -> durations)."""
+    ps = [ranks.p_value(a[r[key]], b[r[key]]) if r[key] in a and r[key] in b else None
+          for r in rs]
+    adj = ranks.holm(ps)
+    for r, p, q in zip(rs, ps, adj):
+        name = r[key]
+        if p is None:
+            for c in ("A Med (ns)", "B Med (ns)", "Shift (%)", "P-Value", "Holm P-Value"):
+                close(r[c], None, c, name, 0)
+            want = ranks.status(a.get(name, []), b.get(name, []), None, None, alpha, tolerance)
+        else:
+            xa, xb = a[name], b[name]
+            close(r["A Med (ns)"], ranks.median(xa), "A Med (ns)", name, 1e-9)
+            close(r["B Med (ns)"], ranks.median(xb), "B Med (ns)", name, 1e-9)
+            close(r["P-Value"], p, "P-Value", name, 1e-9 * max(p, 1e-300) + 1e-15)
+            close(r["Holm P-Value"], q, "Holm P-Value", name, 1e-9 * max(q, 1e-300) + 1e-15)
+            if len(xa) * len(xb) > 3_000_000:  # too many pairs to list here
+                continue
+            pct, lo, hi = ranks.ratio_shift(xa, xb)
+            close(r["Shift (%)"], pct, "Shift (%)", name, 0.05 + 1e-6)
+            close(r["Shift CI Low (%)"], lo, "Shift CI Low (%)", name, 0.05 + 1e-6)
+            close(r["Shift CI High (%)"], hi, "Shift CI High (%)", name, 0.05 + 1e-6)
+            want = ranks.status(xa, xb, q, pct, alpha, tolerance)
+        if r["Status"] != want:
+            die(f"{name}: status {r['Status']}, the test says {want}")
 
 
 def edit(path):
@@ -154,6 +225,75 @@ def edit(path):
     db.execute(f"UPDATE {k} SET demangledName = ? WHERE rowid = ?", (sid, renamed))
     db.commit()
     print("\n".join(out))
+
+
+KERNELS = "CUPTI_ACTIVITY_KIND_KERNEL"
+
+
+def busiest_kernel(db):
+    """The demangled name with the most instances, and its StringIds id."""
+    return db.execute(f"SELECT s.value, k.demangledName FROM {KERNELS} k JOIN StringIds s ON "
+                      f"s.id = k.demangledName GROUP BY k.demangledName ORDER BY count(*) DESC, "
+                      f"s.value LIMIT 1").fetchone()
+
+
+def stretch(db, rowids, factor):
+    for rid in rowids:
+        db.execute(f"UPDATE {KERNELS} SET end = start + CAST(round((end - start) * ?) AS INTEGER) "
+                   f"WHERE rowid = ?", (factor, rid))
+
+
+def plant(mode, src, *dst):
+    """Copies of a real export with a known change, for the verdicts; prints the kernel changed.
+    half: every second instance of every kernel gone (fewer instances, the same durations);
+    jitter: every kernel's duration times 1 + U(-0.5%, 0.5%); shift8: the busiest kernel's
+    durations 8% longer; outlier (two outputs): the busiest kernel cut to its first six
+    instances in both, and in the second one of them three times as long."""
+    import random
+    import shutil
+    for d in dst:
+        shutil.copyfile(src, d)
+    dbs = [sqlite3.connect(d) for d in dst]
+    name, sid = busiest_kernel(dbs[0])
+    ids = [r[0] for r in dbs[0].execute(f"SELECT rowid FROM {KERNELS} WHERE demangledName = ? "
+                                        f"ORDER BY start", (sid,))]
+    if mode == "half":
+        for (k,) in dbs[0].execute(f"SELECT DISTINCT demangledName FROM {KERNELS}").fetchall():
+            rs = [r[0] for r in dbs[0].execute(f"SELECT rowid FROM {KERNELS} WHERE demangledName"
+                                               f" = ? ORDER BY start", (k,))]
+            dbs[0].executemany(f"DELETE FROM {KERNELS} WHERE rowid = ?", [(r,) for r in rs[1::2]])
+        name = "-"
+    elif mode == "jitter":
+        rng = random.Random(7)
+        for (rid,) in dbs[0].execute(f"SELECT rowid FROM {KERNELS}").fetchall():
+            stretch(dbs[0], [rid], 1 + rng.uniform(-0.005, 0.005))
+        name = "-"
+    elif mode == "shift8":
+        stretch(dbs[0], ids, 1.08)
+    elif mode == "outlier":
+        for db in dbs:
+            db.executemany(f"DELETE FROM {KERNELS} WHERE rowid = ?", [(r,) for r in ids[6:]])
+        stretch(dbs[1], ids[3:4], 3)
+    else:
+        die(f"plant: no mode {mode}")
+    for db in dbs:
+        db.commit()
+    print(name)
+
+
+def statuses(path, *want):
+    """kern_diff rows: the named kernel has the first status, every other one of the rest
+    (STATUS NAME OTHERS..., NAME - for none)."""
+    _, rs = rows(path)
+    status, name, others = want[0], want[1], set(want[2:])
+    if name != "-" and not any(r["Name"] == name for r in rs):
+        die(f"no row {name}")
+    for r in rs:
+        if r["Name"] == name:
+            if r["Status"] != status:
+                die(f"{name}: {r['Status']}, expected {status}: {r}")
+        elif r["Status"] not in others:
+            die(f"{r['Name']}: {r['Status']}, expected one of {others}")
 
 
 def launches(path, expect_path, a_path):
@@ -191,7 +331,7 @@ def only(path, *expect):
             seen.add(r["Name"])
             if r["Status"] != status or (change != "-" and r["Total Change (%)"] != change):
                 die(f"{r['Name']}: {r['Status']} {r['Total Change (%)']}, expected {status} {change}")
-        elif r["Status"] != "same" or num(r["Diff Total (ns)"]) != 0 or num(r["Diff Instances"]) != 0:
+        elif r["Status"] != "~" or num(r["Diff Total (ns)"]) != 0 or num(r["Diff Instances"]) != 0:
             die(f"{r['Name']} changed: {r}")
     if seen != set(want):
         die(f"no row for {set(want) - seen}")
@@ -231,12 +371,15 @@ def us_to_ns(us):
     return int((Decimal(us) * 1000).to_integral_value(rounding=decimal.ROUND_HALF_UP))
 
 
-def trace_sums(path):
-    sums = {}
+def trace_durations(path):
+    out = {}
     for e in trace_kernels(load_trace(path)):
-        n, total = sums.get(e["name"], (0, 0))
-        sums[e["name"]] = (n + 1, total + us_to_ns(e["dur"]))
-    return sums
+        out.setdefault(e["name"], []).append(us_to_ns(e["dur"]))
+    return out
+
+
+def trace_sums(durations):
+    return {name: (len(d), sum(d)) for name, d in durations.items()}
 
 
 def dump_exact(doc):
@@ -300,7 +443,8 @@ def trace_kern(path, expect_path, a_path, b_path):
     """kern_diff's instances, totals and statuses are the traces' own sums (exact names), and
     exactly the perturbed kernels differ."""
     _, rs = rows(path)
-    a, b = trace_sums(a_path), trace_sums(b_path)
+    da, db = trace_durations(a_path), trace_durations(b_path)
+    a, b = trace_sums(da), trace_sums(db)
     if {r["Name"] for r in rs} != set(a) | set(b):
         die(f"kernels {len(rs)} in kern_diff, {len(set(a) | set(b))} in the traces")
     changed = set()
@@ -309,16 +453,12 @@ def trace_kern(path, expect_path, a_path, b_path):
     for r in rs:
         na, ta = a.get(r["Name"], (0, 0))
         nb, tb = b.get(r["Name"], (0, 0))
-        got = [int(r[c]) for c in ("A Instances", "B Instances", "Diff Instances",
-                                   "A Total (ns)", "B Total (ns)", "Diff Total (ns)")]
+        got = counts_and_totals(r, na, nb)
         if got != [na, nb, nb - na, ta, tb, tb - ta]:
             die(f"{r['Name']}: {got} where the traces say {[na, nb, nb - na, ta, tb, tb - ta]}")
         if (got[2] != 0 or got[5] != 0) != (r["Name"] in changed):
             die(f"{r['Name']}: {'changed' if r['Name'] not in changed else 'unchanged'}: {got}")
-        status = ("added" if na == 0 else "removed" if nb == 0 else
-                  "same" if abs(tb - ta) * 100 <= 2 * ta else "slower" if tb > ta else "faster")
-        if r["Status"] != status:
-            die(f"{r['Name']}: {r['Status']} where the totals say {status}")
+    tested(rs, da, db)
 
 
 def trace_launches(path, expect_path, a_path):
@@ -354,7 +494,7 @@ def main():
     {"zero": zero, "swapped": swapped, "kern_sums": kern_sums, "edit": edit,
      "launches": launches, "only": only, "launch_counts": launch_counts,
      "perturb_trace": perturb_trace, "trace_kern": trace_kern,
-     "trace_launches": trace_launches}[cmd](*args)
+     "trace_launches": trace_launches, "plant": plant, "statuses": statuses}[cmd](*args)
 
 
 if __name__ == "__main__":

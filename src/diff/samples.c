@@ -1,0 +1,213 @@
+/* The instances behind a comparison's row: each kernel's (API function's,
+ * memory operation's) durations on one side, sorted, so that the two
+ * sides can be compared as distributions and not only by their totals. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sqlstat.h"
+#include "core/strtab.h"
+#include "diff/diff.h"
+#include "reports/group.h"
+#include "reports/kernel_names.h"
+#include "reports/tables.h"
+
+/* The value of row r: end[r] - start[r], or end[r] alone. */
+struct row_values {
+	const int64_t *start, *end;
+};
+
+static int64_t value_at(const struct row_values *v, uint32_t r)
+{
+	return v->start ? v->end[r] - v->start[r] : v->end[r];
+}
+
+struct named_group {
+	const char *text;
+	uint32_t group;
+};
+
+static int by_text(const void *x, const void *y)
+{
+	const struct named_group *a = x, *b = y;
+	int c = nst_cmp_sql_text(a->text, b->text);
+	return c ? c : (a->group > b->group) - (a->group < b->group);
+}
+
+static bool same_text(const struct named_group *a, const struct named_group *b)
+{
+	return nst_cmp_sql_text(a->text, b->text) == 0;
+}
+
+/* The groups' values into s, one key a distinct text (groups of one text,
+ * e.g. a name stored twice in StringIds, are one key), keys in text
+ * order, each key's values sorted. */
+static enum nst_status fill(const struct nst_groups *g, const char *const *text,
+			    const struct row_values *v, struct diff_samples *s,
+			    struct nst_error *err)
+{
+	size_t rows = g->n ? g->start[g->n] : 0;
+	struct named_group *ng = malloc((g->n ? g->n : 1) * sizeof *ng);
+	s->key = malloc((g->n ? g->n : 1) * sizeof *s->key);
+	s->start = malloc((g->n + 1) * sizeof *s->start);
+	s->val = malloc((rows ? rows : 1) * sizeof *s->val);
+	if (!ng || !s->key || !s->start || !s->val) {
+		free(ng);
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < g->n; i++)
+		ng[i] = (struct named_group){ text[i], (uint32_t)i };
+	qsort(ng, g->n, sizeof *ng, by_text);
+	size_t at = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		if (i == 0 || !same_text(&ng[i - 1], &ng[i])) {
+			if (s->n)
+				nst_sort_i64(s->val + s->start[s->n - 1], at - s->start[s->n - 1]);
+			s->start[s->n] = at;
+			s->key[s->n++] = ng[i].text ? ng[i].text : "";
+		}
+		for (size_t j = g->start[ng[i].group]; j < g->start[ng[i].group + 1]; j++)
+			s->val[at++] = value_at(v, g->order[j]);
+	}
+	if (s->n)
+		nst_sort_i64(s->val + s->start[s->n - 1], at - s->start[s->n - 1]);
+	s->start[s->n] = at;
+	free(ng);
+	return NST_OK;
+}
+
+/* The text of each group's first row's StringIds id. */
+static const char **group_names(struct nst_ctx *ctx, const struct nst_groups *g,
+				const struct nst_col *name)
+{
+	const char **text = malloc((g->n ? g->n : 1) * sizeof *text);
+	for (size_t i = 0; text && i < g->n; i++) {
+		int64_t sid = name ? nst_col_at(name, g->first[i]) : NST_NULL_I64;
+		text[i] = sid == NST_NULL_I64 ? NULL : nst_db_string(ctx->db, sid);
+	}
+	return text;
+}
+
+enum nst_status diff_kernel_samples(struct nst_diff_ctx *d, int side, struct diff_samples *out,
+				    struct nst_error *err)
+{
+	memset(out, 0, sizeof *out);
+	struct nst_ctx ctx;
+	enum nst_status st = d->events(d, side, &ctx, err);
+	if (st == NST_ERR_NODATA)
+		return NST_OK; /* the filter's range is not on this side: no kernels */
+	/* the two sides are read at once: this side's scratch is its own */
+	ctx.arena = &out->arena;
+	size_t n = 0;
+	struct row_values v = { NULL, NULL };
+	const struct nst_col *name = NULL;
+	if (st == NST_OK)
+		st = nst_ev_rows(ctx.ev, KERNEL, &n, err);
+	if (st != NST_OK || n == 0)
+		return st;
+	st = nst_ev_i64(ctx.ev, KERNEL, "start", &v.start, err);
+	if (st == NST_OK)
+		st = nst_ev_i64(ctx.ev, KERNEL, "end", &v.end, err);
+	if (st == NST_OK && (!v.start || !v.end))
+		st = nst_fail(err, NST_ERR_DB, "%s lacks start or end", KERNEL);
+	if (st == NST_OK)
+		st = nst_kernel_name_ids(&ctx, diff_names_base(d) ? NST_KNAME_SHORT
+								 : NST_KNAME_DEMANGLED, &name, err);
+	struct nst_groups g = { 0 };
+	if (st == NST_OK)
+		st = nst_group_cols(&name, 1, NULL, n, &g, err);
+	const char **text = st == NST_OK ? group_names(&ctx, &g, name) : NULL;
+	if (st == NST_OK && !text)
+		st = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (st == NST_OK)
+		st = fill(&g, text, &v, out, err);
+	free(text);
+	nst_groups_release(&g);
+	return st;
+}
+
+/* Rows of t grouped by the text of column kc. */
+static enum nst_status group_by_text(const struct diff_table *t, int kc, struct nst_groups *g,
+				     const char ***text, struct nst_error *err)
+{
+	struct nst_strtab tab = { 0 };
+	uint32_t *gid = malloc((t->nrows ? t->nrows : 1) * sizeof *gid);
+	enum nst_status st = gid ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t r = 0; st == NST_OK && r < t->nrows; r++) {
+		const struct nst_cell *k = diff_cell(t, r, kc);
+		int64_t id = nst_strtab_intern(&tab, k->kind == NST_TEXT ? k->v.s : "");
+		if (id < 0)
+			st = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		else if ((size_t)id == g->n)
+			g->n++;
+		if (id >= 0)
+			gid[r] = (uint32_t)id;
+	}
+	g->first = st == NST_OK ? malloc((g->n ? g->n : 1) * sizeof *g->first) : NULL;
+	if (st == NST_OK && !g->first)
+		st = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t r = t->nrows; st == NST_OK && r-- > 0;)
+		g->first[gid[r]] = (uint32_t)r;
+	if (st == NST_OK)
+		st = nst_group_by_ids(gid, NULL, t->nrows, g, err);
+	free(gid);
+	nst_strtab_release_index(&tab);
+	*text = tab.text; /* the strings are the table's */
+	return st;
+}
+
+enum nst_status diff_report_samples(struct nst_diff_ctx *d, int side, const char *spec,
+				    const char *key_col, const char *val_col,
+				    struct diff_samples *out, struct nst_error *err)
+{
+	memset(out, 0, sizeof *out);
+	enum nst_status st = diff_collect(d, side, spec, &out->keep, err);
+	const struct diff_table *t = &out->keep;
+	int kc = diff_col(t, key_col), vc = diff_col(t, val_col);
+	if (st == NST_OK && t->nrows && (kc < 0 || vc < 0))
+		st = nst_fail(err, NST_ERR_INTERNAL, "%s has no column '%s' or '%s'", spec,
+			      key_col, val_col);
+	if (st != NST_OK || !t->nrows)
+		return st;
+	int64_t *val = malloc(t->nrows * sizeof *val);
+	struct nst_groups g = { 0 };
+	const char **text = NULL;
+	st = val ? group_by_text(t, kc, &g, &text, err)
+		 : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t r = 0; st == NST_OK && r < t->nrows; r++)
+		val[r] = diff_int(diff_cell(t, r, vc));
+	if (st == NST_OK)
+		st = fill(&g, text, &(struct row_values){ NULL, val }, out, err);
+	free(val);
+	free(text);
+	nst_groups_release(&g);
+	return st;
+}
+
+const int64_t *diff_samples_of(const struct diff_samples *s, const char *key, size_t *n)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->key[mid], key);
+		if (c == 0) {
+			*n = s->start[mid + 1] - s->start[mid];
+			return s->val + s->start[mid];
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*n = 0;
+	return NULL;
+}
+
+void diff_samples_release(struct diff_samples *s)
+{
+	free(s->key);
+	free(s->start);
+	free(s->val);
+	diff_table_release(&s->keep);
+	nst_arena_release(&s->arena);
+	memset(s, 0, sizeof *s);
+}
