@@ -116,14 +116,37 @@ static int verdict_spec(const struct diff_cmd *c, char *spec, size_t size)
 	return 0;
 }
 
+/* "-r verdict" with --gate: the gate's verdict in its place; true when
+ * there was one (else the verdict runs after the rest). */
+static int gate_in_place(struct diff_cmd *c, const char *spec, bool *placed)
+{
+	struct list *r = &c->t.reports;
+	for (size_t i = 0; i < r->n; i++) {
+		if (strcmp(r->item[i], "verdict") != 0)
+			continue;
+		char *s = strdup(spec);
+		if (!s) {
+			cli_error("out of memory");
+			return EXIT_FAILED;
+		}
+		free(r->item[i]);
+		r->item[i] = s;
+		*placed = true;
+	}
+	return 0;
+}
+
 /* The -r list (or the default set), and the verdict when a gate is set. */
 static int build_jobs(struct diff_cmd *c, struct jobs *jobs)
 {
 	char spec[96];
-	int rc = tuples_jobs(&c->t, jobs);
-	if (rc || !c->gate)
-		return rc;
-	if ((rc = verdict_spec(c, spec, sizeof spec)))
+	bool placed = false;
+	int rc = c->gate ? verdict_spec(c, spec, sizeof spec) : 0;
+	if (!rc && c->gate)
+		rc = gate_in_place(c, spec, &placed);
+	if (!rc)
+		rc = tuples_jobs(&c->t, jobs);
+	if (rc || !c->gate || placed)
 		return rc;
 	struct nst_job **j = realloc(jobs->job, (jobs->n + 1) * sizeof *j);
 	struct nst_error err = { 0 };

@@ -1,9 +1,14 @@
-/* verdict: the CI gate of `nstats diff --gate PCT`.  It fails when the
- * GPU busy time of a device (gpu_time_sum) or the total of a kernel
- * (cuda_gpu_kern_sum, by the diff's names) grew by more than gate=
- * percent; kernels below min= ns on both sides do not count.  Its rows:
- * every device, then the kernels over the gate (or, when none is, the one
- * that grew the most), then the verdict. */
+/* verdict: the CI gate of `nstats diff --gate PCT`.  A kernel fails when
+ * its instances got slower by more than gate= percent and the change is
+ * significant (shift.c: the Hodges-Lehmann estimate of the ratio of B's
+ * durations to A's, the Mann-Whitney p Holm-adjusted over the kernels,
+ * below the diff's alpha), so that a run that did fewer iterations, or one slow
+ * instance among six, fails nothing; a kernel only the candidate runs
+ * fails as grown without bound.  A device fails when its busy time
+ * (gpu_time_sum) grew by more than gate= percent: one number a side, no
+ * test.  Kernels below min= ns in total on both sides do not count.  Its
+ * rows: every device, then the kernels that fail (or, when none does, the
+ * one that moved up the most), then the verdict. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,22 +18,24 @@
 #include "diff/diff.h"
 
 static const char *const cols[] = {
-	"Check", "A:dur_ns", "B:dur_ns", "Change:ratio_%", "Gate:ratio_%", "Result",
+	"Check", "Basis", "A:dur_ns", "B:dur_ns", "Change:ratio_%", "CI Low:ratio_%",
+	"CI High:ratio_%", "P-Value", "Gate:ratio_%", "Result",
 };
 #define NCOLS (sizeof cols / sizeof *cols)
 
 struct gate {
 	int64_t pct, min;
+	double alpha;
 };
 
-/* One thing the gate looks at: its growth in percent of A (infinite for
- * a kernel only B has). */
+/* One thing the gate looks at. */
 struct item {
 	const char *what;
-	int64_t a, b;
-	double growth;
 	bool device;
-	size_t seq; /* devices keep the order gpu_time_sum gives them */
+	int64_t a_total, b_total; /* -1: the side lacks it */
+	double growth;            /* percent: of the total (devices), of A's median (kernels) */
+	struct diff_shift shift;  /* kernels on both sides */
+	size_t seq;               /* devices keep the order gpu_time_sum gives them */
 };
 
 static int64_t arg_of(const struct nst_diff_ctx *d, const char *key, int64_t dflt)
@@ -44,49 +51,16 @@ static int64_t arg_of(const struct nst_diff_ctx *d, const char *key, int64_t dfl
 
 static double growth_of(int64_t a, int64_t b)
 {
-	if (a == 0)
+	if (a <= 0)
 		return b > 0 ? INFINITY : 0;
 	return (double)(b - a) * 100.0 / (double)a;
 }
 
-/* Items from one pair of tables: key column, measured column. */
-static enum nst_status add_items(struct nst_diff_ctx *d, const struct diff_table *t,
-				 const char *key, const char *measure, const char *label,
-				 bool device, struct item **items, size_t *n, struct nst_error *err)
-{
-	struct diff_pair *p = NULL;
-	size_t np = 0;
-	enum nst_status s = diff_match(&t[0], &t[1], &key, 1, &p, &np, err);
-	struct item *it = s == NST_OK ? realloc(*items, (*n + np + 1) * sizeof *it) : NULL;
-	if (s == NST_OK && !it)
-		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	int k[2] = { diff_col(&t[0], key), diff_col(&t[1], key) };
-	int m[2] = { diff_col(&t[0], measure), diff_col(&t[1], measure) };
-	for (size_t i = 0; s == NST_OK && i < np; i++) {
-		struct nst_cell a = diff_side_cell(&t[0], p[i].a, m[0]);
-		struct nst_cell b = diff_side_cell(&t[1], p[i].b, m[1]);
-		struct nst_cell name = p[i].a >= 0 ? diff_side_cell(&t[0], p[i].a, k[0])
-						   : diff_side_cell(&t[1], p[i].b, k[1]);
-		const char *what = name.kind == NST_TEXT
-			? nst_arena_printf(d->arena, "%s %s", label, name.v.s)
-			: nst_arena_printf(d->arena, "%s %lld", label, (long long)diff_int(&name));
-		if (!what) {
-			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-			break;
-		}
-		it[*n] = (struct item){ what, diff_int(&a), diff_int(&b),
-					growth_of(diff_int(&a), diff_int(&b)), device, *n };
-		++*n;
-	}
-	if (it)
-		*items = it;
-	free(p);
-	return s;
-}
+/* ---- what each side measured ------------------------------------------------- */
 
-/* One side's GPU busy time and kernel totals. */
 struct measured {
 	struct diff_table busy[2], kern[2];
+	struct diff_samples inst[2];
 };
 
 static enum nst_status measure_side(struct nst_diff_ctx *d, int side, void *arg,
@@ -97,66 +71,204 @@ static enum nst_status measure_side(struct nst_diff_ctx *d, int side, void *arg,
 	enum nst_status s = diff_collect(d, side, "gpu_time_sum", &m->busy[side], err);
 	if (s == NST_OK)
 		s = diff_collect(d, side, ks, &m->kern[side], err);
+	if (s == NST_OK)
+		s = diff_kernel_samples(d, side, &m->inst[side], err);
 	return s;
+}
+
+static void release_measured(struct measured *m)
+{
+	for (int side = 0; side < 2; side++) {
+		diff_table_release(&m->busy[side]);
+		diff_table_release(&m->kern[side]);
+		diff_samples_release(&m->inst[side]);
+	}
+}
+
+static const char *name_of(struct nst_diff_ctx *d, const struct diff_table *t, const char *key,
+			   const struct diff_pair *p, const char *label)
+{
+	int side = p->a >= 0 ? 0 : 1;
+	struct nst_cell c = diff_side_cell(&t[side], side ? p->b : p->a, diff_col(&t[side], key));
+	if (c.kind == NST_TEXT)
+		return nst_arena_printf(d->arena, "%s %s", label, c.v.s);
+	return nst_arena_printf(d->arena, "%s %lld", label, (long long)diff_int(&c));
+}
+
+static int64_t total_of(const struct diff_table *t, int64_t row, const char *col)
+{
+	if (row < 0)
+		return -1;
+	struct nst_cell c = diff_side_cell(t, row, diff_col(t, col));
+	return diff_int(&c);
+}
+
+/* Items from one pair of tables, matched by key: their totals, and for
+ * kernels their instances compared. */
+static enum nst_status add_items(struct nst_diff_ctx *d, const struct diff_table *t,
+				 const struct diff_samples *inst, const char *key,
+				 const char *measure, const char *label, struct item **items,
+				 size_t *n, struct nst_error *err)
+{
+	struct diff_pair *p = NULL;
+	size_t np = 0;
+	enum nst_status s = diff_match(&t[0], &t[1], &key, 1, &p, &np, err);
+	struct item *it = s == NST_OK ? realloc(*items, (*n + np + 1) * sizeof *it) : NULL;
+	if (s == NST_OK && !it)
+		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; s == NST_OK && i < np; i++) {
+		struct item x = { .what = name_of(d, t, key, &p[i], label), .device = !inst,
+				  .a_total = total_of(&t[0], p[i].a, measure),
+				  .b_total = total_of(&t[1], p[i].b, measure), .seq = *n };
+		if (!x.what) {
+			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+			break;
+		}
+		x.growth = growth_of(x.a_total, x.b_total);
+		if (inst && x.a_total >= 0 && x.b_total >= 0) {
+			const char *name = strchr(x.what, ' ') + 1;
+			size_t na = 0, nb = 0;
+			const int64_t *a = diff_samples_of(&inst[0], name, &na);
+			const int64_t *b = diff_samples_of(&inst[1], name, &nb);
+			if (diff_shift_of(a, na, b, nb, &x.shift) < 0)
+				s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		}
+		it[(*n)++] = x;
+	}
+	if (it)
+		*items = it;
+	free(p);
+	return s;
+}
+
+/* The kernels' p-values adjusted together. */
+static enum nst_status adjust(struct item *it, size_t n, struct nst_error *err)
+{
+	struct diff_shift *s = malloc((n ? n : 1) * sizeof *s);
+	int rc = s ? 0 : -1;
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		s[i] = it[i].shift;
+	if (rc == 0)
+		rc = diff_shift_adjust(s, n);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		it[i].shift = s[i];
+		if (s[i].tested)
+			it[i].growth = s[i].pct;
+	}
+	free(s);
+	return rc == 0 ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 }
 
 static enum nst_status collect(struct nst_diff_ctx *d, struct item **items, size_t *n,
 			       struct nst_error *err)
 {
-	struct measured m = { 0 };
-	struct diff_table *busy = m.busy, *kern = m.kern;
+	struct measured m;
+	memset(&m, 0, sizeof m);
 	enum nst_status s = diff_both_sides(d, measure_side, &m, err);
 	if (s == NST_OK)
-		s = add_items(d, busy, "Device", "Busy:dur_ns", "GPU busy, device", true, items, n,
+		s = add_items(d, m.busy, NULL, "Device", "Busy:dur_ns", "GPU busy, device", items,
+			      n, err);
+	if (s == NST_OK)
+		s = add_items(d, m.kern, m.inst, "Name", "Total Time:dur_ns", "kernel", items, n,
 			      err);
 	if (s == NST_OK)
-		s = add_items(d, kern, "Name", "Total Time:dur_ns", "kernel", false, items, n, err);
-	for (int side = 0; side < 2; side++) {
-		diff_table_release(&busy[side]);
-		diff_table_release(&kern[side]);
-	}
+		s = adjust(*items, *n, err);
+	release_measured(&m);
 	return s;
+}
+
+/* ---- the decision ---------------------------------------------------------------- */
+
+static bool counted(const struct item *it, const struct gate *g)
+{
+	return it->device || it->a_total >= g->min || it->b_total >= g->min;
 }
 
 static bool over(const struct item *it, const struct gate *g)
 {
-	if (!it->device && it->a < g->min && it->b < g->min)
+	if (!counted(it, g) || it->b_total < 0)
 		return false;
-	return it->growth > (double)g->pct;
+	if (it->device || it->a_total < 0)
+		return it->growth > (double)g->pct;
+	return diff_shift_significant(&it->shift, g->alpha) && it->growth > (double)g->pct;
+}
+
+static const char *basis_of(const struct item *it)
+{
+	if (it->device)
+		return "total";
+	return it->shift.tested ? "instances" : it->a_total < 0 ? "only in B" : "only in A";
+}
+
+static struct nst_cell pct_cell(double x)
+{
+	return isnan(x) || isinf(x) ? nst_null() : nst_round1(x);
+}
+
+/* A and B of a kernel are the medians of its instances; of a device, its
+ * busy time. */
+static struct nst_cell side_cell(const struct item *it, int side)
+{
+	int64_t total = side ? it->b_total : it->a_total;
+	if (total < 0)
+		return nst_null();
+	if (it->device || !it->shift.tested)
+		return nst_int(total);
+	const struct diff_shift *s = &it->shift;
+	return nst_real(side ? s->b_med : s->a_med);
 }
 
 static enum nst_status emit_item(const struct nst_sink *out, const struct item *it,
 				 const struct gate *g, struct nst_error *err)
 {
+	const struct diff_shift *s = &it->shift;
 	struct nst_cell row[NCOLS] = {
-		nst_text(it->what), nst_int(it->a), nst_int(it->b),
-		isinf(it->growth) ? nst_null() : nst_round1(it->growth), nst_int(g->pct),
+		nst_text(it->what), nst_text(basis_of(it)), side_cell(it, 0), side_cell(it, 1),
+		pct_cell(it->growth), pct_cell(s->tested ? s->lo : NAN),
+		pct_cell(s->tested ? s->hi : NAN),
+		s->tested ? nst_real(s->p_adj) : nst_null(), nst_int(g->pct),
 		nst_text(over(it, g) ? "FAIL" : "pass"),
 	};
 	return out->row(out->ctx, row, err);
 }
 
-/* The worst offender of the items over the gate, for one line on stderr. */
-static void say_worst(struct nst_diff_result *res, const struct item *w, const struct gate *g)
+/* Why the worst offender failed, in one line for stderr. */
+static void say_worst(struct nst_diff_result *res, const struct item *w, size_t failed,
+		      const struct gate *g)
 {
+	char more[48] = "";
+	if (failed > 1)
+		snprintf(more, sizeof more, " (and %zu more)", failed - 1);
 	res->gate_failed = true;
-	if (isinf(w->growth))
+	const struct diff_shift *s = &w->shift;
+	if (w->a_total < 0)
 		snprintf(res->worst, sizeof res->worst, "%s: only in the candidate, %lld ns"
-			 " (gate %lld%%)", w->what, (long long)w->b, (long long)g->pct);
-	else
+			 " (gate %lld%%)%s", w->what, (long long)w->b_total, (long long)g->pct, more);
+	else if (w->device || !s->tested)
 		snprintf(res->worst, sizeof res->worst, "%s: %+.1f%% (%lld ns -> %lld ns, gate"
-			 " %lld%%)", w->what, w->growth, (long long)w->a, (long long)w->b,
-			 (long long)g->pct);
+			 " %lld%%)%s", w->what, w->growth, (long long)w->a_total,
+			 (long long)w->b_total, (long long)g->pct, more);
+	else
+		snprintf(res->worst, sizeof res->worst, "%s: %+.1f%% [%+.1f%%, %+.1f%%], p = %.2g"
+			 " (median %.1f ns -> %.1f ns, gate %lld%%)%s", w->what, w->growth, s->lo,
+			 s->hi, s->p_adj, s->a_med, s->b_med, (long long)g->pct, more);
+}
+
+static double rank_growth(const struct item *it)
+{
+	return isnan(it->growth) ? -INFINITY : it->growth;
 }
 
 static enum nst_status emit(struct nst_diff_ctx *d, const struct item *it, size_t n,
 			    const struct gate *g, const struct nst_sink *out, struct nst_error *err)
 {
 	const struct item *worst = NULL, *most = NULL;
+	size_t failed = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (over(&it[i], g) && (!worst || it[i].growth > worst->growth))
+		if (over(&it[i], g) && ++failed && (!worst || rank_growth(&it[i]) > rank_growth(worst)))
 			worst = &it[i];
-		if (!it[i].device && (!most || it[i].growth > most->growth))
+		if (!it[i].device && it[i].b_total >= 0 &&
+		    (!most || rank_growth(&it[i]) > rank_growth(most)))
 			most = &it[i];
 	}
 	enum nst_status s = out->begin(out->ctx, cols, NCOLS, err);
@@ -164,10 +276,10 @@ static enum nst_status emit(struct nst_diff_ctx *d, const struct item *it, size_
 		if (it[i].device || over(&it[i], g) || (!worst && &it[i] == most))
 			s = emit_item(out, &it[i], g, err);
 	if (worst)
-		say_worst(d->res, worst, g);
+		say_worst(d->res, worst, failed, g);
 	struct nst_cell verdict[NCOLS] = {
-		nst_text("verdict"), nst_null(), nst_null(),
-		worst && !isinf(worst->growth) ? nst_round1(worst->growth) : nst_null(),
+		nst_text("verdict"), nst_null(), nst_null(), nst_null(),
+		worst ? pct_cell(worst->growth) : nst_null(), nst_null(), nst_null(), nst_null(),
 		nst_int(g->pct), nst_text(worst ? "FAIL" : "pass"),
 	};
 	return s == NST_OK ? out->row(out->ctx, verdict, err) : s;
@@ -180,15 +292,16 @@ static int more_growth(const void *x, const void *y)
 		return a->device ? -1 : 1;
 	if (a->device)
 		return (a->seq > b->seq) - (a->seq < b->seq);
-	if (a->growth != b->growth)
-		return a->growth > b->growth ? -1 : 1;
+	double ga = rank_growth(a), gb = rank_growth(b);
+	if (ga != gb)
+		return ga > gb ? -1 : 1;
 	return strcmp(a->what, b->what);
 }
 
 static enum nst_status diff(struct nst_diff_ctx *d, const struct nst_sink *out,
 			    struct nst_error *err)
 {
-	struct gate g = { arg_of(d, "gate", 0), arg_of(d, "min", 0) };
+	struct gate g = { arg_of(d, "gate", 0), arg_of(d, "min", 0), diff_alpha(d) };
 	struct item *items = NULL;
 	size_t n = 0;
 	enum nst_status s = collect(d, &items, &n, err);
@@ -210,7 +323,8 @@ static enum nst_status check(const struct nst_arg *args, size_t nargs, struct ns
 					args[i].key, args[i].value ? args[i].value : "");
 		gate |= strcmp(args[i].key, "gate") == 0;
 	}
-	return gate ? NST_OK : nst_fail(err, NST_ERR_USAGE, "gate=PCT is required");
+	return gate ? NST_OK : nst_fail(err, NST_ERR_USAGE, "gate=PCT is required (or nstats"
+					" diff --gate PCT)");
 }
 
 static const char *const args[] = { "gate", "min", NULL };
@@ -220,12 +334,19 @@ static const char *const sources[] = { "gpu_time_sum", "cuda_gpu_kern_sum", NULL
 const struct nst_report nst_diff_verdict = {
 	.name = "verdict",
 	.title = "Regression Gate",
-	.help = "The verdict of --gate: fails when the GPU busy time of a device\n"
-		"(gpu_time_sum's Busy) or the total time of a kernel (cuda_gpu_kern_sum,\n"
-		"by the diff's --names) grew by more than gate= percent of the baseline;\n"
-		"a kernel only the candidate has grew without bound.  Kernels below min=\n"
-		"ns on both sides are left out.  Rows: each device, the kernels over the\n"
-		"gate (or the one that grew the most), and the verdict, pass or FAIL.",
+	.help = "The verdict of --gate.  A kernel fails when its instances got slower by\n"
+		"more than gate= percent and the change is significant: Change is the\n"
+		"Hodges-Lehmann estimate of the ratio of its durations in B to those in A\n"
+		"(the median of every B/A ratio of instances), with its 95% interval, and\n"
+		"the Mann-Whitney p-value, Holm-adjusted over the kernels, is below\n"
+		"--alpha (default 0.05; 1: no test).  So a run that did fewer\n"
+		"iterations, or one slow instance, fails nothing.  A kernel only the\n"
+		"candidate has fails.  A device fails when its GPU busy time\n"
+		"(gpu_time_sum's Busy) grew by more than gate= percent.  Kernels whose\n"
+		"total is below min= ns on both sides are left out.  Rows: each device,\n"
+		"the kernels that fail (or the one that moved up the most), and the\n"
+		"verdict, pass or FAIL.  A and B are a kernel's medians (its totals when\n"
+		"one side lacks it), a device's busy time.",
 	.args = args,
 	.sources = sources,
 	.flags = NST_REPORT_ADDITION,

@@ -151,7 +151,7 @@ test_the_gate_on_a_known_regression() {
 	gen slow12 --slow-kernel saxpy:12
 	run diff -q -r kern_diff -f csv --names base --gate 10 "$WORK/ex.sqlite" "$WORK/slow12.sqlite"
 	rc_is 7
-	err_line '^nstats: gate: kernel saxpy: \+12\.0% \([0-9]+ ns -> [0-9]+ ns, gate 10%\)$'
+	err_line '^nstats: gate: kernel saxpy: \+12\.0% \[\+1[12]\.[0-9]%, \+1[23]\.[0-9]%\], p = [0-9.e-]+ \(median [0-9.]+ ns -> [0-9.]+ ns, gate 10%\)$'
 	run diff -q -r kern_diff -f csv --names base --gate 13 "$WORK/ex.sqlite" "$WORK/slow12.sqlite"
 	rc_is 0
 	err_is ""
@@ -217,18 +217,30 @@ test_a_real_trace_against_a_perturbed_copy() {
 test_gate() {
 	[[ -f $REAL/mfu_2gpu_before.sqlite ]] || return
 	local a=$REAL/mfu_2gpu_before.sqlite b=$REAL/mfu_2gpu_after.sqlite
-	# ncclDevKernel_SendRecv grew from 25,401,752 to 33,742,101 ns: +32.8% (SQL sums, above)
+	# ncclDevKernel_SendRecv's total grew from 25,401,752 to 33,742,101 ns (+32.8%, the SQL sums
+	# above), but its instances did not move (66 and 62 of them, median +0.2%, p = 1 after Holm):
+	# no kernel fails; the devices' busy time fell
 	run diff -q -r kern_diff -f csv --gate 10 "$a" "$b"
+	rc_is 0
+	err_is ""
+	[[ $OUT == *$'\nverdict,,,,,,,,10,pass'* ]] || fail "no passing verdict row: ${OUT: -200}"
+	# swapped, the run with more iterations is the candidate: its devices were busier for longer
+	# (+13% and more), every kernel's instances the same
+	run diff -q -r verdict -f csv --gate 10 "$b" "$a"
 	rc_is 7
-	err_line '^nstats: gate: kernel ncclDevKernel_SendRecv\(ncclDevKernelArgsStorage<\(unsigned long\)4096>\): \+32\.8% \(25401752 ns -> 33742101 ns, gate 10%\)$'
-	[[ $OUT == *$'verdict,,,32.8,10,FAIL'* ]] || fail "no failing verdict row: ${OUT: -200}"
-	run diff -q -r kern_diff -f csv --gate 33 "$a" "$b"
+	err_line '^nstats: gate: GPU busy, device 0: \+14\.0% \(240108749 ns -> 273817787 ns, gate 10%\)$'
+	python3 -c 'import csv, sys
+rs = list(csv.DictReader(sys.stdin))
+bad = [r["Check"] for r in rs if r["Result"] == "FAIL" and r["Check"] != "verdict"]
+assert bad == ["GPU busy, device 0"], bad' <<<"$OUT" ||
+		fail "kernels fail on a run that only did more iterations: $OUT"
+	# --gate's value reaches -r verdict
+	run diff -q -r verdict -f csv --gate 50 "$b" "$a"
 	rc_is 0
-	[[ $OUT == *$'verdict,,,,33,pass'* ]] || fail "no passing verdict row: ${OUT: -200}"
-	# below --gate-min on both sides: left out
-	run diff -q -r kern_diff -f csv --gate 10 --gate-min 34ms "$a" "$b"
-	rc_is 0
-	run diff -q -f json -r kern_diff --gate 10 "$a" "$b"
+	run diff -q -r verdict -f csv "$b" "$a"
+	rc_is 2
+	err_line "gate=PCT is required \(or nstats diff --gate PCT\)"
+	run diff -q -f json -r kern_diff --gate 10 "$b" "$a"
 	rc_is 7
 	python3 -c 'import json, sys
 docs, text = [], sys.stdin.read()
@@ -239,6 +251,47 @@ while i < len(text):
 v = [r for r in docs[-1] if r["Check"] == "verdict"]
 assert v and v[0]["Result"] == "FAIL", v' <<<"$OUT" || fail "the JSON verdict is not FAIL"
 	run diff -q --gate 0 "$a" "$a"
+	rc_is 0
+}
+
+# Planted copies of a real export: what the verdicts must say of each (check.py plant).
+test_verdicts_on_planted_copies() {
+	[[ -f $REAL/mfu_2gpu_before.sqlite ]] || return
+	local a=$REAL/mfu_2gpu_before.sqlite k
+	# half of every kernel's instances: fewer, not slower
+	python3 "$HERE/check.py" plant half "$a" "$WORK/half.sqlite" >/dev/null || fail "plant half"
+	diff_csv "$a" "$WORK/half.sqlite" kern_diff half.csv
+	py statuses "$WORK/half.csv" "~" - "~"
+	py kern_sums "$WORK/half.csv" "$a" "$WORK/half.sqlite" exact
+	run diff -q -r verdict --gate 5 -f csv "$a" "$WORK/half.sqlite"
+	rc_is 0
+	# jitter alone: nothing moves beyond the tolerance
+	python3 "$HERE/check.py" plant jitter "$a" "$WORK/jitter.sqlite" >/dev/null || fail "plant jitter"
+	diff_csv "$a" "$WORK/jitter.sqlite" kern_diff jitter.csv
+	py statuses "$WORK/jitter.csv" "~" - "~" same
+	py kern_sums "$WORK/jitter.csv" "$a" "$WORK/jitter.sqlite" exact
+	run diff -q -r verdict --gate 1 -f csv "$a" "$WORK/jitter.sqlite"
+	rc_is 0
+	# the busiest kernel 8% slower: found, named, and the gate fails at 5% and passes at 10%
+	k=$(python3 "$HERE/check.py" plant shift8 "$a" "$WORK/shift8.sqlite") || fail "plant shift8"
+	diff_csv "$a" "$WORK/shift8.sqlite" kern_diff shift8.csv
+	py statuses "$WORK/shift8.csv" slower "$k" "~"
+	py kern_sums "$WORK/shift8.csv" "$a" "$WORK/shift8.sqlite" exact
+	run diff -q -r verdict --gate 5 -f csv "$a" "$WORK/shift8.sqlite"
+	rc_is 7
+	[[ $ERR == "nstats: gate: kernel $k: +8.0% ["* ]] || fail "the gate does not name $k: $ERR"
+	run diff -q -r verdict --gate 10 -f csv "$a" "$WORK/shift8.sqlite"
+	rc_is 0
+	# alpha 1: no test, every shift counts
+	run diff -q -r verdict --gate 5 --alpha 1 -f csv "$a" "$WORK/jitter.sqlite"
+	rc_is 0
+	# one slow instance of six: the total grows, the median does not
+	k=$(python3 "$HERE/check.py" plant outlier "$a" "$WORK/six.sqlite" "$WORK/six-slow.sqlite") ||
+		fail "plant outlier"
+	diff_csv "$WORK/six.sqlite" "$WORK/six-slow.sqlite" kern_diff six.csv
+	py statuses "$WORK/six.csv" "~" "$k" "~"
+	py kern_sums "$WORK/six.csv" "$WORK/six.sqlite" "$WORK/six-slow.sqlite" exact
+	run diff -q -r verdict --gate 5 -f csv "$WORK/six.sqlite" "$WORK/six-slow.sqlite"
 	rc_is 0
 }
 
