@@ -5,6 +5,7 @@
 
 extern const struct nst_report nst_diff_api_diff;
 extern const struct nst_report nst_diff_gpu_time_diff;
+extern const struct nst_report nst_diff_kern_brief;
 extern const struct nst_report nst_diff_kern_diff;
 extern const struct nst_report nst_diff_launch_diff;
 extern const struct nst_report nst_diff_mem_diff;
@@ -15,6 +16,7 @@ extern const struct nst_report nst_diff_verdict;
 static const struct nst_report *const diffs[] = {
 	&nst_diff_api_diff,
 	&nst_diff_gpu_time_diff,
+	&nst_diff_kern_brief,
 	&nst_diff_kern_diff,
 	&nst_diff_launch_diff,
 	&nst_diff_mem_diff,
