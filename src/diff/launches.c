@@ -269,3 +269,50 @@ enum nst_status diff_launch_pair_streams(struct diff_launch_side *a, struct diff
 	return st;
 }
 
+/* ---- repeated rows ------------------------------------------------------------------ */
+
+/* Whether the launch at order[i] repeats one before it in [from, i): the
+ * launches of one start are few, and not in end order. */
+static bool repeats(const struct diff_launch_side *s, size_t from, size_t i)
+{
+	uint32_t r = s->order[i];
+	for (size_t j = from; j < i; j++)
+		if (s->end[s->order[j]] == s->end[r])
+			return true;
+	return false;
+}
+
+static int drop_in_stream(struct diff_launch_side *s, struct diff_launch_stream *st, size_t *to,
+			  int (*fn)(void *arg, uint32_t row), void *arg)
+{
+	size_t begin = *to, kept = begin, same = begin;
+	for (size_t i = st->first; i < st->first + st->n; i++) {
+		uint32_t r = s->order[i];
+		if (kept > begin && s->start[s->order[kept - 1]] != s->start[r])
+			same = kept;
+		s->order[kept] = r;
+		if (repeats(s, same, kept)) {
+			int rc = fn(arg, r);
+			if (rc)
+				return rc;
+			continue;
+		}
+		s->seq[kept++] = s->key[r];
+	}
+	st->first = begin;
+	st->n = kept - begin;
+	*to = kept;
+	return 0;
+}
+
+int diff_launch_drop_repeats(struct diff_launch_side *s, int (*fn)(void *arg, uint32_t row),
+			     void *arg)
+{
+	size_t to = 0;
+	for (size_t i = 0; i < s->nstreams; i++) {
+		int rc = drop_in_stream(s, &s->streams[i], &to, fn, arg);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

@@ -58,4 +58,11 @@ void diff_launch_release_side(struct diff_launch_side *s);
 enum nst_status diff_launch_pair_streams(struct diff_launch_side *a, struct diff_launch_side *b,
 					 struct nst_error *err);
 
+/* Takes out of s's streams every launch that repeats an earlier one of
+ * its stream (the same start and end), calling fn(arg, row) for each;
+ * s->order and s->seq keep the rest.  Returns fn's first nonzero value,
+ * else 0. */
+int diff_launch_drop_repeats(struct diff_launch_side *s, int (*fn)(void *arg, uint32_t row),
+			     void *arg);
+
 #endif
