@@ -404,21 +404,22 @@ static const char *const sources[] = { "cuda_gpu_trace", NULL };
 const struct nst_report nst_diff_agree = {
 	.name = "agree",
 	.title = "Two Profilers' Kernel Launches Compared",
-	.help = "Two captures of one program by two profilers (an nsys export and a\n"
-		"PyTorch trace, or nsys with and without --cudabacktrace), kernel by\n"
-		"kernel (name by --names): are these the same launches, timed alike?\n"
-		"Launches are aligned per pair of streams as launch_diff aligns them; no\n"
-		"absolute time is compared, since the clocks differ.  A row that repeats\n"
-		"another of its side (the same device, stream, start and end) is counted\n"
-		"in Duplicates and left out of the alignment.  Matched, A Only and B Only\n"
-		"count the aligned launches.  Median Diff is the median of the matched\n"
-		"launches' B - A durations, in ns and in percent of each A duration; the\n"
-		"Diff CI is the sign test's interval of that median: the order statistics\n"
-		"whose binomial(n, 1/2) ranks cover it with probability at least\n"
-		"1 - --alpha (95% by default), distribution-free and exact for any n.\n"
-		"Verdict: agree, or what differs (B counts N launches twice, B misses N\n"
-		"launches, A misses N launches, B durations +3.0% [2.8, 3.2] when the\n"
-		"interval excludes 0).  Rows: most disagreeing launches first, then by\n"
+	.help = "Two captures of one program by two profilers (an nsys export and a PyTorch\n"
+		"trace, or nsys with and without --cudabacktrace), kernel by kernel (name\n"
+		"by --names; base across nsys and PyTorch, whose demangled spellings\n"
+		"differ): are these the same launches, timed alike? Launches are aligned\n"
+		"per pair of streams as launch_diff aligns them; no absolute time is\n"
+		"compared, since the clocks differ.  A row that repeats another of its side\n"
+		"(the same device, stream, start and end) is counted in Duplicates and left\n"
+		"out of the alignment.  Matched, A Only and B Only count the aligned\n"
+		"launches.  Median Diff is the median of the matched launches' B - A\n"
+		"durations, in ns and in percent of each A duration; the Diff CI is the\n"
+		"sign test's interval of that median: the order statistics whose\n"
+		"binomial(n, 1/2) ranks cover it with probability at least 1 - --alpha (95%\n"
+		"by default), distribution-free and exact for any n (none below 6 launches\n"
+		"at 95%).  Verdict: agree, or what differs (B counts N launches twice, B\n"
+		"misses N launches, A misses N launches, B durations +3.0% [2.8, 3.2] when\n"
+		"the interval excludes 0).  Rows: most disagreeing launches first, then by\n"
 		"name.",
 	.flags = NST_REPORT_ADDITION,
 	.diff = diff,
