@@ -6,7 +6,9 @@
 # (GindaChen__nsys-ai mfu_2gpu_*) are the SQL sums of the kernel rows; launch_diff finds exactly
 # the launches a copy of an export lost, gained or renamed, and on real PyTorch traces the kernel a
 # copy slowed, the launches it dropped and copied and the kernel it renamed; an nsys export and
-# the same run as a PyTorch trace agree on every GPU number; the gate fails exactly when a kernel
+# the same run as a PyTorch trace agree on every GPU number; agree counts the launches a trace or
+# an export repeats or lacks and measures a duration bias as Python does from the files, with the
+# sign test's interval in exact binomial fractions; the gate fails exactly when a kernel
 # or a device grew beyond it. Prints `diff: N passed, M failed`.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -210,7 +212,7 @@ test_agree_on_one_run_seen_twice() {
 	py agree "$WORK/self-agree.csv" "$WORK/agree.sqlite" "$WORK/agree.sqlite" exact paired
 }
 
-# Launches written twice in the trace are counted and left out, on either side.
+# Launches written twice in a trace or an export are counted and left out, on either side.
 test_agree_counts_duplicates() {
 	agree_base
 	gen dup --kineto "$WORK/dup.pt.trace.json.gz" --kineto-dup-kernels 7
@@ -219,6 +221,11 @@ test_agree_counts_duplicates() {
 	[[ $(<"$WORK/dup.csv") == *"B counts "*" twice"* ]] || fail "no duplicate found: $(<"$WORK/dup.csv")"
 	agree_csv "$WORK/dup.pt.trace.json.gz" "$WORK/agree.sqlite" base dup-swapped.csv
 	py agree "$WORK/dup-swapped.csv" "$WORK/dup.pt.trace.json.gz" "$WORK/agree.sqlite" base paired
+	# nsys against nsys: an export whose GPU rows are partly written twice
+	gen dup-rows --dup-gpu-rows 12
+	agree_csv "$WORK/agree.sqlite" "$WORK/dup-rows.sqlite" exact dup-rows.csv
+	py agree "$WORK/dup-rows.csv" "$WORK/agree.sqlite" "$WORK/dup-rows.sqlite" exact paired
+	[[ $(<"$WORK/dup-rows.csv") == *"B counts "*" twice"* ]] || fail "no duplicate row found"
 }
 
 # A trace that lost launches: B misses exactly those.
