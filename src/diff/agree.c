@@ -222,11 +222,15 @@ static double middle(const double *sorted, size_t n)
 }
 
 /* The median difference of a kernel's matched launches, and in percent of
- * each A duration (launches of A duration 0 left out) with its interval. */
+ * each A duration (launches of A duration 0 left out) with its interval;
+ * none without matched launches. */
 static enum nst_status compare_durations(const struct tally *t, const struct kernel *k,
 					 double alpha, struct durations *out,
 					 struct nst_error *err)
 {
+	*out = (struct durations){ 0 };
+	if (!k->n)
+		return NST_OK;
 	int64_t *ns = malloc(k->n * sizeof *ns);
 	double *pct = malloc(k->n * sizeof *pct);
 	if (!ns || !pct) {
