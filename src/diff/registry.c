@@ -3,6 +3,7 @@
 
 #include "diff/diff.h"
 
+extern const struct nst_report nst_diff_agree;
 extern const struct nst_report nst_diff_api_diff;
 extern const struct nst_report nst_diff_gpu_time_diff;
 extern const struct nst_report nst_diff_kern_brief;
@@ -14,6 +15,7 @@ extern const struct nst_report nst_diff_verdict;
 
 /* In name order, as --help-reports lists them. */
 static const struct nst_report *const diffs[] = {
+	&nst_diff_agree,
 	&nst_diff_api_diff,
 	&nst_diff_gpu_time_diff,
 	&nst_diff_kern_brief,

@@ -16,6 +16,15 @@
   check.py trace_launches LAUNCH.csv EXPECT A   launch_diff of the same: exactly those launches
   check.py plant MODE SRC DST...       a copy of a real export with a known change (see plant)
   check.py statuses CSV STATUS NAME OTHER...   kern_diff: NAME has STATUS, the rest one of OTHER
+  check.py agree CSV A B NAMES MODE [ALPHA]   agree of captures A and B (exports or traces): instances and
+                                       duplicates are the captures' own counts; MODE paired: the
+                                       streams hold the same launches once repeats are out, so the
+                                       i-th launch of a stream pairs with the i-th, and the medians,
+                                       intervals and verdicts are those of these pairs; MODE subset:
+                                       B lacks launches A has, and nothing else differs; the
+                                       intervals at level 1 - ALPHA (default 0.05)
+  check.py jitter_trace IN OUT SEED    a copy of a PyTorch trace with every kernel's dur scaled by
+                                       its own random factor from 0.95 to 1.10
 Traces are read with json and gzip, their microseconds as exact decimals.
 A failed check prints why and exits 1.
 """
@@ -26,10 +35,13 @@ import os
 import re
 import gzip
 import json
+import math
+import random
 import sqlite3
 import sys
 from collections import Counter
 from decimal import Decimal
+from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ranks  # noqa: E402
@@ -489,12 +501,175 @@ def trace_launches(path, expect_path, a_path):
             die(f"{r['Name']}: duration {da} -> {db}, expected {want_b}")
 
 
+# ---- agree -----------------------------------------------------------------------------------
+
+def base_name(name):
+    """The base name of a demangled kernel name: no return type, namespace, template arguments or
+    parameters (enough for nsysgen's names and the traces', checked against shortName below)."""
+    out, depth = "", 0
+    for c in name:
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+        elif c == "(" and depth == 0:
+            break
+        elif depth == 0:
+            out += c
+    return out.strip().split(" ")[-1].split("::")[-1]
+
+
+def launches_of(path, names):
+    """(device, stream, start, end, name, grid, block) of every kernel launch, in the capture's
+    order; names exact or base."""
+    if path.endswith((".json", ".json.gz")):
+        out = []
+        for e in trace_kernels(load_trace(path)):
+            a, start = e["args"], us_to_ns(e["ts"])
+            name = e["name"] if names == "exact" else base_name(e["name"])
+            out.append((a["device"], a["stream"], start, start + us_to_ns(e["dur"]), name,
+                        tuple(a.get("grid", [0, 0, 0])), tuple(a.get("block", [0, 0, 0]))))
+        return out
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    q = ("SELECT k.deviceId, k.streamId, k.start, k.end, d.value, s.value, gridX, gridY, gridZ, "
+         "blockX, blockY, blockZ FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds d ON d.id = "
+         "k.demangledName JOIN StringIds s ON s.id = k.shortName ORDER BY k.rowid")
+    out = []
+    for dev, st, start, end, demangled, short, *dims in db.execute(q):
+        if base_name(demangled) != short:
+            die(f"the test's base name of {demangled} is {base_name(demangled)}, not {short}")
+        out.append((dev, st, start, end, demangled if names == "exact" else short,
+                    tuple(dims[:3]), tuple(dims[3:])))
+    return out
+
+
+def streams_without_repeats(launches):
+    """The launches of each (device, stream) in start order (ties in capture order), each repeat of
+    an earlier launch (the same start and end) left out and counted by name."""
+    streams, seen, repeats = {}, set(), Counter()
+    for i, l in sorted(enumerate(launches), key=lambda x: (x[1][0], x[1][1], x[1][2], x[0])):
+        if l[:4] in seen:
+            repeats[l[4]] += 1
+            continue
+        seen.add(l[:4])
+        streams.setdefault(l[:2], []).append(l)
+    return streams, repeats
+
+
+def sign_test_interval(values, alpha=Fraction(1, 20)):
+    """The order statistics [x(k), x(n+1-k)] of the sign test's interval of the median: k the
+    largest with 2 P(Binomial(n, 1/2) <= k - 1) <= alpha, exact in fractions; None when no k is."""
+    n, xs, k, tail = len(values), sorted(values), 0, Fraction(0)
+    for i in range(n):
+        tail += Fraction(math.comb(n, i), 2 ** n)
+        if 2 * tail > alpha:
+            break
+        k = i + 1
+    return (xs[k - 1], xs[n - k]) if k else None
+
+
+def median(xs):
+    xs, n = sorted(xs), len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def plural(n, word, suffix=""):
+    return f"{n} {word}{'es' if n != 1 else ''}{suffix}"
+
+
+def tenth(x):
+    """x to 0.1 as SQL's round() gives it: halves away from zero, and no -0.0."""
+    d = Decimal(repr(x)).quantize(Decimal("0.1"), rounding=decimal.ROUND_HALF_UP)
+    return abs(d) if d == 0 else d
+
+
+def near(got, want, what, row):
+    if want is None:
+        if got != "":
+            die(f"{row['Name']}: {what} is {got}, expected none")
+        return
+    if got == "" or abs(float(got) - want) > 0.05 + 1e-9:
+        die(f"{row['Name']}: {what} is {got!r}, expected {want:.4f}")
+
+
+def expected_durations(a_streams, b_streams):
+    """Per name, the (A, B) durations of the launches paired position by position."""
+    pairs = {}
+    if set(a_streams) != set(b_streams):
+        die(f"streams {sorted(a_streams)} and {sorted(b_streams)} differ")
+    for key, la in a_streams.items():
+        lb = b_streams[key]
+        if [l[4:] for l in la] != [l[4:] for l in lb]:
+            die(f"stream {key} holds other launches on each side")
+        for x, y in zip(la, lb):
+            pairs.setdefault(x[4], []).append((x[3] - x[2], y[3] - y[2]))
+    return pairs
+
+
+def agree(path, a_path, b_path, names, mode, alpha="0.05"):
+    _, rs = rows(path)
+    la, lb = launches_of(a_path, names), launches_of(b_path, names)
+    sa, ra = streams_without_repeats(la)
+    sb, rb = streams_without_repeats(lb)
+    ca, cb = Counter(l[4] for l in la), Counter(l[4] for l in lb)
+    if sorted(r["Name"] for r in rs) != sorted(set(ca) | set(cb)):
+        die(f"names {sorted(r['Name'] for r in rs)} are not the captures' {sorted(set(ca) | set(cb))}")
+    pairs = expected_durations(sa, sb) if mode == "paired" else {}
+    for r in rs:
+        n = r["Name"]
+        only_a = 0 if mode == "paired" else ca[n] - ra[n] - (cb[n] - rb[n])
+        matched = ca[n] - ra[n] - only_a
+        want = {"A Instances": ca[n], "B Instances": cb[n], "A Duplicates": ra[n],
+                "B Duplicates": rb[n], "Matched": matched, "A Only": only_a, "B Only": 0}
+        got = {c: int(r[c]) for c in want}
+        if got != want:
+            die(f"{n}: {got}, expected {want}")
+        # subset: what B lacks is all that differs, so every matched launch lasts as long on both
+        p = pairs.get(n, []) if mode == "paired" else [(1, 1)] * matched
+        diffs = [b - a for a, b in p]
+        pct = [(b - a) * 100.0 / a for a, b in p if a > 0]
+        want_ns = median(diffs) if diffs else None
+        got_ns = float(r["Median Diff (ns)"]) if r["Median Diff (ns)"] != "" else None
+        if got_ns != want_ns:
+            die(f"{n}: median diff {got_ns} ns, expected {want_ns}")
+        near(r["Median Diff (%)"], median(pct) if pct else None, "median diff (%)", r)
+        ci = sign_test_interval(pct, Fraction(alpha)) if Fraction(alpha) < 1 else None
+        near(r["Diff CI Low (%)"], ci and ci[0], "CI low", r)
+        near(r["Diff CI High (%)"], ci and ci[1], "CI high", r)
+        parts = []
+        if rb[n]:
+            parts.append(f"B counts {plural(rb[n], 'launch')} twice")
+        if ra[n]:
+            parts.append(f"A counts {plural(ra[n], 'launch')} twice")
+        if only_a:
+            parts.append(f"B misses {plural(only_a, 'launch')}")
+        if ci and (ci[0] > 0 or ci[1] < 0):
+            parts.append(f"B durations {tenth(median(pct)):+.1f}% [{tenth(ci[0]):.1f}, {tenth(ci[1]):.1f}]")
+        if r["Verdict"] != ("; ".join(parts) or "agree"):
+            die(f"{n}: verdict {r['Verdict']!r}, expected {'; '.join(parts) or 'agree'!r}")
+    order = [(-(int(r["A Only"]) + int(r["B Only"]) + int(r["A Duplicates"]) + int(r["B Duplicates"])),
+              r["Name"].encode()) for r in rs]
+    if order != sorted(order):
+        die("rows are not ordered by disagreeing launches, then name")
+
+
+def jitter_trace(src, dst, seed):
+    doc = load_trace(src)
+    rng = random.Random(int(seed))
+    for e in trace_kernels(doc):
+        factor = Decimal(rng.randint(950, 1100)) / 1000
+        e["dur"] = Decimal(us_to_ns(Decimal(e["dur"]) * factor)) / 1000
+    with gzip.open(dst, "wt", encoding="utf-8") as f:
+        f.write(dump_exact(doc))
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     {"zero": zero, "swapped": swapped, "kern_sums": kern_sums, "edit": edit,
      "launches": launches, "only": only, "launch_counts": launch_counts,
      "perturb_trace": perturb_trace, "trace_kern": trace_kern,
-     "trace_launches": trace_launches, "plant": plant, "statuses": statuses}[cmd](*args)
+     "trace_launches": trace_launches, "plant": plant, "statuses": statuses,
+     "agree": agree, "jitter_trace": jitter_trace}[cmd](*args)
 
 
 if __name__ == "__main__":

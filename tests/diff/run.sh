@@ -6,7 +6,9 @@
 # (GindaChen__nsys-ai mfu_2gpu_*) are the SQL sums of the kernel rows; launch_diff finds exactly
 # the launches a copy of an export lost, gained or renamed, and on real PyTorch traces the kernel a
 # copy slowed, the launches it dropped and copied and the kernel it renamed; an nsys export and
-# the same run as a PyTorch trace agree on every GPU number; the gate fails exactly when a kernel
+# the same run as a PyTorch trace agree on every GPU number; agree counts the launches a trace or
+# an export repeats or lacks and measures a duration bias as Python does from the files, with the
+# sign test's interval in exact binomial fractions; the gate fails exactly when a kernel
 # or a device grew beyond it. Prints `diff: N passed, M failed`.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -177,6 +179,93 @@ test_nsys_against_kineto() {
 	rc_is 0
 	printf '%s\n' "$OUT" >"$WORK/slowtwin.csv"
 	py only "$WORK/slowtwin.csv" saxpy slower 50.0
+}
+
+# ---- agree: two profilers' captures of one run -----------------------------------------------------
+
+# agree_csv A B NAMES OUT [OPTION...]: agree of A and B as csv in WORK/OUT
+agree_csv() {
+	local a=$1 b=$2 names=$3 out=$4
+	shift 4
+	run diff -q -r agree -f csv --names "$names" "$@" "$a" "$b"
+	rc_is 0
+	printf '%s\n' "$OUT" >"$WORK/$out"
+}
+
+# WORK/agree.sqlite and the same run as a trace, WORK/agree.pt.trace.json.gz: the suite's base run
+agree_base() {
+	[[ -f $WORK/agree.sqlite ]] || gen agree --kineto "$WORK/agree.pt.trace.json.gz"
+}
+
+# An export against the same run as a trace: every kernel agrees, to the launch and the ns; a
+# trace on a clock of its own says exactly the same.
+test_agree_on_one_run_seen_twice() {
+	agree_base
+	agree_csv "$WORK/agree.sqlite" "$WORK/agree.pt.trace.json.gz" base agree.csv
+	py agree "$WORK/agree.csv" "$WORK/agree.sqlite" "$WORK/agree.pt.trace.json.gz" base paired
+	awk -F, 'NR > 1 && $NF != "agree" { bad = 1 } END { exit bad || NR < 2 }' "$WORK/agree.csv" ||
+		fail "a row does not agree: $(<"$WORK/agree.csv")"
+	gen offset --kineto "$WORK/offset.pt.trace.json" --kineto-clock-offset 987654321
+	agree_csv "$WORK/agree.sqlite" "$WORK/offset.pt.trace.json" base offset.csv
+	cmp -s "$WORK/agree.csv" "$WORK/offset.csv" || fail "a clock offset changed agree"
+	agree_csv "$WORK/agree.sqlite" "$WORK/agree.sqlite" exact self-agree.csv
+	py agree "$WORK/self-agree.csv" "$WORK/agree.sqlite" "$WORK/agree.sqlite" exact paired
+}
+
+# Launches written twice in a trace or an export are counted and left out, on either side.
+test_agree_counts_duplicates() {
+	agree_base
+	gen dup --kineto "$WORK/dup.pt.trace.json.gz" --kineto-dup-kernels 7
+	agree_csv "$WORK/agree.sqlite" "$WORK/dup.pt.trace.json.gz" base dup.csv
+	py agree "$WORK/dup.csv" "$WORK/agree.sqlite" "$WORK/dup.pt.trace.json.gz" base paired
+	[[ $(<"$WORK/dup.csv") == *"B counts "*" twice"* ]] || fail "no duplicate found: $(<"$WORK/dup.csv")"
+	agree_csv "$WORK/dup.pt.trace.json.gz" "$WORK/agree.sqlite" base dup-swapped.csv
+	py agree "$WORK/dup-swapped.csv" "$WORK/dup.pt.trace.json.gz" "$WORK/agree.sqlite" base paired
+	# nsys against nsys: an export whose GPU rows are partly written twice
+	gen dup-rows --dup-gpu-rows 12
+	agree_csv "$WORK/agree.sqlite" "$WORK/dup-rows.sqlite" exact dup-rows.csv
+	py agree "$WORK/dup-rows.csv" "$WORK/agree.sqlite" "$WORK/dup-rows.sqlite" exact paired
+	[[ $(<"$WORK/dup-rows.csv") == *"B counts "*" twice"* ]] || fail "no duplicate row found"
+}
+
+# A trace that lost launches: B misses exactly those.
+test_agree_finds_missed_launches() {
+	agree_base
+	gen missed --drop-launches 3 --kineto "$WORK/missed.pt.trace.json.gz"
+	agree_csv "$WORK/agree.sqlite" "$WORK/missed.pt.trace.json.gz" base missed.csv
+	py agree "$WORK/missed.csv" "$WORK/agree.sqlite" "$WORK/missed.pt.trace.json.gz" base subset
+	local n
+	n=$(grep -o 'B misses [0-9]* launch' "$WORK/missed.csv" | awk '{ s += $3 } END { print s + 0 }')
+	[[ $n == 3 ]] || fail "B misses $n launches, 3 dropped: $(<"$WORK/missed.csv")"
+}
+
+# A trace whose kernels last 3% longer: every kernel's median difference and interval are about
+# +3%, and its verdict says so; with --alpha 1 there is no interval and no verdict on durations.
+test_agree_measures_a_bias() {
+	agree_base
+	gen bias --kineto "$WORK/bias.pt.trace.json.gz" --kineto-bias 3
+	agree_csv "$WORK/agree.sqlite" "$WORK/bias.pt.trace.json.gz" base bias.csv
+	py agree "$WORK/bias.csv" "$WORK/agree.sqlite" "$WORK/bias.pt.trace.json.gz" base paired
+	awk -F, 'NR > 1 && $10 != "3.0" { bad = 1 } END { exit bad || NR < 2 }' "$WORK/bias.csv" ||
+		fail "a median is not +3.0%: $(<"$WORK/bias.csv")"
+	agree_csv "$WORK/agree.sqlite" "$WORK/bias.pt.trace.json.gz" base bias-untested.csv --alpha 1
+	py agree "$WORK/bias-untested.csv" "$WORK/agree.sqlite" "$WORK/bias.pt.trace.json.gz" base paired 1
+}
+
+# Real traces against copies whose kernels each last a random 0.95 to 1.10 times as long: every
+# kernel's median, interval (at two levels) and verdict are those of its own pairs.
+test_agree_intervals_on_real_traces() {
+	local e seed=1
+	for e in "$HTA"/nccl_parser_config/nccl_data.json.gz \
+		"$HTA"/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz; do
+		[[ -f $e ]] || continue
+		seed+=1
+		python3 "$HERE/check.py" jitter_trace "$e" "$WORK/jitter.json.gz" "$seed" || fail "jitter $e"
+		agree_csv "$e" "$WORK/jitter.json.gz" exact jitter.csv
+		py agree "$WORK/jitter.csv" "$e" "$WORK/jitter.json.gz" exact paired
+		agree_csv "$e" "$WORK/jitter.json.gz" exact jitter01.csv --alpha 0.01
+		py agree "$WORK/jitter01.csv" "$e" "$WORK/jitter.json.gz" exact paired 0.01
+	done
 }
 
 # ---- real PyTorch traces --------------------------------------------------------------------------

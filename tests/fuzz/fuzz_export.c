@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *check[] = { "-f", "json", path };
 	fuzz_run("check", 3, check);
 	/* the export against itself: every comparison reads both sides */
-	const char *diff[] = { "-q", "-r", "kern_diff,launch_diff,gpu_time_diff,api_diff,mem_diff,"
+	const char *diff[] = { "-q", "-r", "kern_diff,launch_diff,agree,gpu_time_diff,api_diff,mem_diff,"
 			       "nvtx_diff,verdict:gate=5", "-f", "csv", "--names",
 			       h & 1 ? "base" : "exact", path, path };
 	fuzz_run("diff", 9, diff);

@@ -101,6 +101,8 @@ struct kineto {
     bool *stream_used; /* [device * stream_slots + streamId]: the GPU threads the metadata names */
     int64_t stream_slots;
     int64_t span_start;
+    int64_t clock_offset;                  /* --kineto-clock-offset */
+    int64_t kernels_seen, kernels_doubled; /* --kineto-dup-kernels */
 };
 
 static void flush_buffer(struct kineto *k)
@@ -159,6 +161,8 @@ static void emit_string(struct kineto *k, const char *s)
 /* Kineto's "{}.{:03}" of a nanosecond count: microseconds with exactly three decimals. */
 #define US "%" PRId64 ".%03d"
 #define US_ARG(ns) (ns) / 1000, (int)((ns) % 1000)
+/* A timestamp on the trace's clock (--kineto-clock-offset). */
+#define TS_ARG(k, ns) US_ARG((ns) + (k)->clock_offset)
 
 /* A process id and thread id of a globalTid (VM << 48 | PID << 24 | TID). */
 static int64_t gtid_pid(uint64_t gtid) { return (int64_t)(gtid >> 24 & 0xffffff); }
@@ -184,6 +188,7 @@ void kineto_open(struct gen *g)
     k->stream_slots = 7 + c->devices * c->streams; /* streamIds run from 7 (setup.c) */
     k->stream_used = xcalloc((size_t)(c->devices * k->stream_slots), sizeof *k->stream_used);
     k->span_start = INT64_MAX;
+    k->clock_offset = c->kineto_clock_offset;
     for (int p = 0; p < c->processes; p++)
         k->span_start = min64(k->span_start, g->procs[p].start_time - 2000000); /* OS runtime's marker */
     g->kin = k;
@@ -262,7 +267,7 @@ static void event_head(struct kineto *k, const char *cat, const char *name, int6
     emit_string(k, name);
     emit(k, ", \"pid\": %" PRId64 ", \"tid\": %" PRId64 ",\n    \"ts\": " US ", \"dur\": " US
             ",\n    \"args\": {\n      ",
-         pid, tid, US_ARG(start), US_ARG(end - start));
+         pid, tid, TS_ARG(k, start), US_ARG(end - start));
 }
 
 static void args_external_id(struct kineto *k, int64_t external_id)
@@ -278,7 +283,7 @@ static void flow(struct kineto *k, bool start, int64_t id, int64_t pid, int64_t 
     emit(k,
          "\n  {\n    \"ph\": \"%c\", \"id\": %" PRId64 ", \"pid\": %" PRId64 ", \"tid\": %" PRId64 ", \"ts\": " US
          ",\n    \"cat\": \"ac2g\", \"name\": \"ac2g\"%s\n  },",
-         start ? 's' : 'f', id, pid, tid, US_ARG(ts), start ? "" : ", \"bp\": \"e\"");
+         start ? 's' : 'f', id, pid, tid, TS_ARG(k, ts), start ? "" : ", \"bp\": \"e\"");
 }
 
 void kineto_call(struct gen *g, const struct thread *th, const struct api_ids *api, int64_t start, int64_t end,
@@ -380,6 +385,27 @@ static int64_t active_blocks_per_sm(const struct kineto_kernel *kk, int64_t thre
     return blocks;
 }
 
+/* --kineto-bias: a kernel's duration in the trace. */
+static int64_t biased_duration(const struct config *c, int64_t ns)
+{
+    return (ns * (100 + c->kineto_bias) + 50) / 100;
+}
+
+/* --kineto-dup-kernels: whether the next kernel event is written twice: one in every step of
+ * --kernels / N events, the middle one, until N are. */
+static bool doubled(struct gen *g)
+{
+    struct kineto *k = g->kin;
+    int64_t n = g->cfg->kineto_dup_kernels, i = k->kernels_seen++;
+    if (k->kernels_doubled == n)
+        return false;
+    int64_t step = g->cfg->kernels / n > 1 ? g->cfg->kernels / n : 1;
+    if (i % step != step / 2)
+        return false;
+    k->kernels_doubled++;
+    return true;
+}
+
 void kineto_kernel(struct gen *g, const struct thread *th, const struct gpu_span *s, int ctx, int stream,
                    int64_t corr, const struct kineto_kernel *kk)
 {
@@ -399,17 +425,22 @@ void kineto_kernel(struct gen *g, const struct thread *th, const struct gpu_span
         resident = (float)active;
     float occupancy = resident * (float)threads;
     occupancy = occupancy / (float)(GPU_MODEL.max_warps_per_sm * GPU_MODEL.warp_size);
-    gpu_head(g, th, "kernel", kk->name, s, ctx, stream);
-    emit(k,
-         "      \"queued\": 0, \"device\": %d, \"context\": %" PRId64 ",      \"stream\": %" PRId64
-         ", \"correlation\": %" PRId64 ",      \"registers per thread\": %" PRId64
-         ",      \"shared memory\": %" PRId64 ",      \"blocks per SM\": %f,      \"warps per SM\": %f,"
-         "      \"grid\": [%d, %d, %d],      \"block\": [%d, %d, %d],      \"est. achieved occupancy %%\": %d",
-         c->device, c->context_id, stream_id(g, ctx, stream), corr, kk->registers,
-         kk->static_smem + kk->dynamic_smem, (double)blocks_per_sm, (double)warps_per_sm, kk->grid[0], kk->grid[1],
-         kk->grid[2], kk->block[0], kk->block[1], kk->block[2], (int)(0.5 + (double)occupancy * 100.0));
-    event_tail(k);
-    gpu_flow(g, s, ctx, stream, corr);
+    struct gpu_span timed = *s;
+    timed.gpu_end = s->gpu_start + biased_duration(g->cfg, s->gpu_end - s->gpu_start);
+    for (int copy = doubled(g) ? 2 : 1; copy > 0; copy--) {
+        gpu_head(g, th, "kernel", kk->name, &timed, ctx, stream);
+        emit(k,
+             "      \"queued\": 0, \"device\": %d, \"context\": %" PRId64 ",      \"stream\": %" PRId64
+             ", \"correlation\": %" PRId64 ",      \"registers per thread\": %" PRId64
+             ",      \"shared memory\": %" PRId64 ",      \"blocks per SM\": %f,      \"warps per SM\": %f,"
+             "      \"grid\": [%d, %d, %d],      \"block\": [%d, %d, %d],      \"est. achieved occupancy %%\": %d",
+             c->device, c->context_id, stream_id(g, ctx, stream), corr, kk->registers,
+             kk->static_smem + kk->dynamic_smem, (double)blocks_per_sm, (double)warps_per_sm, kk->grid[0],
+             kk->grid[1], kk->grid[2], kk->block[0], kk->block[1], kk->block[2],
+             (int)(0.5 + (double)occupancy * 100.0));
+        event_tail(k);
+        gpu_flow(g, &timed, ctx, stream, corr);
+    }
 }
 
 void kineto_memcpy(struct gen *g, const struct thread *th, const struct gpu_span *s, int ctx, int stream,
@@ -477,7 +508,7 @@ static void metadata(struct kineto *k, const char *what, int64_t pid, int64_t ti
 {
     emit(k, "\n  {\n    \"name\": \"%s\", \"ph\": \"M\", \"ts\": " US ", \"pid\": %" PRId64 ", \"tid\": %" PRId64
             ",\n    \"args\": {\n      \"%s\": ",
-         what, US_ARG(k->span_start), pid, tid, key);
+         what, TS_ARG(k, k->span_start), pid, tid, key);
     if (text)
         emit_string(k, value);
     else
@@ -526,24 +557,27 @@ void kineto_finish(struct gen *g)
         metadata(k, "thread_sort_index", gtid_pid(th->gtid), gtid_tid(th->gtid), "sort_index", false, NULL,
                  gtid_tid(th->gtid));
     }
+    if (k->kernels_doubled < c->kineto_dup_kernels)
+        fail("--kineto-dup-kernels %" PRId64 ": the trace has only %" PRId64 " kernels to write twice in steps of %"
+             PRId64, c->kineto_dup_kernels, k->kernels_doubled, c->kernels / c->kineto_dup_kernels);
     int64_t end = g->last_time + 5000000; /* the session's end (ANALYSIS_DETAILS) */
     emit(k,
          "\n  {\n    \"ph\": \"X\", \"cat\": \"Trace\", \"ts\": " US ", \"dur\": " US
          ",\n    \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\",\n    \"name\": \"PyTorch Profiler (0)\",\n"
          "    \"args\": {\n      \"Op count\": 0\n    }\n  },",
-         US_ARG(k->span_start), US_ARG(end - k->span_start));
+         TS_ARG(k, k->span_start), US_ARG(end - k->span_start));
     emit(k,
          "\n  {\n    \"name\": \"process_sort_index\", \"ph\": \"M\", \"ts\": " US
          ",\n    \"pid\": \"Spans\", \"tid\": 0,\n    \"args\": {\n      \"sort_index\": 536870912\n    }\n  },",
-         US_ARG(k->span_start));
+         TS_ARG(k, k->span_start));
     emit(k,
          "\n  {\n    \"name\": \"Iteration Start: PyTorch Profiler\", \"ph\": \"i\", \"s\": \"g\",\n"
          "    \"pid\": \"Traces\", \"tid\": \"Trace PyTorch Profiler\", \"ts\": " US "\n  },",
-         US_ARG(k->span_start));
+         TS_ARG(k, k->span_start));
     emit(k,
          "\n  {\n    \"name\": \"Record Window End\", \"ph\": \"i\", \"s\": \"g\",\n"
          "    \"pid\": \"\", \"tid\": \"\", \"ts\": " US "\n  }\n  ],",
-         US_ARG(end));
+         TS_ARG(k, end));
     emit(k,
          "\n  \"traceName\": \"nsysgen-seed%" PRIu64 ".pt.trace.json\",\n  \"displayTimeUnit\": \"ms\",\n"
          "  \"baseTimeNanoseconds\": %" PRId64 "\n}\n",

@@ -41,6 +41,11 @@
  *    call and its GPU work carry the External id of the innermost one open around the call;
  *  - "M" events name each process and GPU, each thread, each stream that ran something; the profiler's
  *    span runs from 2 ms before the first process starts to the session's end.
+ * Three options make the trace differ from the export as another profiler's capture of the run can
+ * (the export stays byte for byte the same): --kineto-dup-kernels N writes N kernel events twice (the
+ * same event, pid, tid, ts and dur), --kineto-bias N makes every kernel's dur N% longer (rounded
+ * to the ns, halves up; ts stays), --kineto-clock-offset N puts every ts N ns later
+ * (baseTimeNanoseconds stays).
  * Every process goes into the one FILE under its own pid; processes that share a device (more
  * processes than devices) share its GPU pid and stream tids there. Graph executions, migrations, OS
  * runtime calls, NVTX marks and start/end ranges, the graphics, MPI and other tables have no Kineto
@@ -171,6 +176,8 @@ struct config {
     int64_t corr_stride;
     /* the same run as a PyTorch profiler (Kineto) trace (kineto.c); NULL: none */
     const char *kineto_path;
+    /* the trace alone differs from the export, as another profiler's capture of the run can */
+    int64_t kineto_dup_kernels, kineto_bias, kineto_clock_offset;
     /* perturbations of the run, for the tests of a diff's regression gate (perturb.c) */
     struct name_pct slow_kernel;
     int64_t drop_launches, insert_launches;

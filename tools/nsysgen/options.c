@@ -162,6 +162,18 @@ static const struct option_spec OPTIONS[] = {
      "unified-memory migrations, graph executions (--graphs: the calls are there) and the rows of the other "
      "options have no Kineto form, and the export faults apply to the export alone. The export is the same "
      "with or without it"},
+    /* the trace alone differs from the export, as another profiler's capture of the run can */
+    {"--kineto-dup-kernels", NULL, OPT_COUNT, FIELD(kineto_dup_kernels), 0, MAX_OPS, true,
+     "with --kineto: N kernel events of the trace are written twice (the same event: name, pid, tid, ts, "
+     "dur and correlation), spread over the run: every (--kernels / N)th kernel event, from the middle of "
+     "the first such step on; the export is the same"},
+    {"--kineto-bias", NULL, OPT_COUNT, FIELD(kineto_bias), -99, 1000, true,
+     "with --kineto: every kernel event's dur in the trace is N% longer than the export's duration "
+     "(rounded to the ns, halves up; a negative N makes it shorter); its ts, the other events and the "
+     "export are the same"},
+    {"--kineto-clock-offset", NULL, OPT_COUNT, FIELD(kineto_clock_offset), 0, INT64_C(1000000000000000), true,
+     "with --kineto: every ts of the trace is N ns later, as on a clock of its own (durations and "
+     "baseTimeNanoseconds stay); the export is the same"},
     /* perturbations, for a diff's regression gate: the run with a known change, export and trace alike */
     {"--slow-kernel", NULL, OPT_NAME_PCT, FIELD(slow_kernel), -99, 100000, true,
      "every launch of the kernels whose base name (shortName) is NAME lasts PCT% longer (rounded to the ns; "
@@ -552,6 +564,10 @@ struct config parse_args(int argc, char **argv)
         usage_error("--processes times --threads must be at most 100000");
     if (c.kineto_path && strcmp(c.kineto_path, c.out_path) == 0)
         usage_error("--kineto and --output name the same file");
+    if (!c.kineto_path && (c.kineto_dup_kernels || c.kineto_bias || c.kineto_clock_offset))
+        usage_error("--kineto-dup-kernels, --kineto-bias and --kineto-clock-offset need --kineto");
+    if (c.kineto_dup_kernels > c.kernels - c.drop_launches)
+        usage_error("--kineto-dup-kernels %" PRId64 " is more than the run's launches", c.kineto_dup_kernels);
     if (c.drop_launches > c.kernels)
         usage_error("--drop-launches %" PRId64 " is more than the %" PRId64 " launches of --kernels", c.drop_launches,
                     c.kernels);
