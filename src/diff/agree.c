@@ -315,6 +315,11 @@ static const char *verdict(struct nst_arena *arena, const struct kernel *k,
 	if (ok && d->has_ci && (d->lo > 0 || d->hi < 0))
 		snprintf(buf + len, sizeof buf - len, "%sB durations %+.1f%% [%.1f, %.1f]",
 			 len ? "; " : "", pct1(d->median_pct), pct1(d->lo), pct1(d->hi));
+	/* too few launches for an interval (or --alpha 1): the difference is
+	 * told, not judged, so that "agree" never hides one */
+	else if (ok && !d->has_ci && d->has_pct && pct1(d->median_pct) != 0)
+		snprintf(buf + len, sizeof buf - len, "%sB durations %+.1f%% (no interval)",
+			 len ? "; " : "", pct1(d->median_pct));
 	return nst_arena_strndup(arena, buf[0] ? buf : "agree", strlen(buf[0] ? buf : "agree"));
 }
 
@@ -423,8 +428,9 @@ const struct nst_report nst_diff_agree = {
 		"by default), distribution-free and exact for any n (none below 6 launches\n"
 		"at 95%).  Verdict: agree, or what differs (B counts N launches twice, B\n"
 		"misses N launches, A misses N launches, B durations +3.0% [2.8, 3.2] when\n"
-		"the interval excludes 0).  Rows: most disagreeing launches first, then by\n"
-		"name.",
+		"the interval excludes 0, B durations +3.0% (no interval) when there is a\n"
+		"difference but no interval to judge it by).  Rows: most disagreeing\n"
+		"launches first, then by name.",
 	.flags = NST_REPORT_ADDITION,
 	.diff = diff,
 	.sources = sources,

@@ -645,6 +645,8 @@ def agree(path, a_path, b_path, names, mode, alpha="0.05"):
             parts.append(f"B misses {plural(only_a, 'launch')}")
         if ci and (ci[0] > 0 or ci[1] < 0):
             parts.append(f"B durations {tenth(median(pct)):+.1f}% [{tenth(ci[0]):.1f}, {tenth(ci[1]):.1f}]")
+        elif not ci and pct and tenth(median(pct)) != 0:
+            parts.append(f"B durations {tenth(median(pct)):+.1f}% (no interval)")
         if r["Verdict"] != ("; ".join(parts) or "agree"):
             die(f"{n}: verdict {r['Verdict']!r}, expected {'; '.join(parts) or 'agree'!r}")
     order = [(-(int(r["A Only"]) + int(r["B Only"]) + int(r["A Duplicates"]) + int(r["B Duplicates"])),
