@@ -141,7 +141,8 @@ test_renumbered_devices_pair_by_their_kernels() {
 
 # Two runs of one program whose ranks swapped GPUs, the second with a kernel 50% slower: each
 # device pairs with the one that ran its rank's kernels, and the busy times compared are those
-# of one rank. A device left with copies and sets only pairs by its id.
+# of one rank; two ranks of one job on GPUs 1 and 3 pair. A device left with copies and sets
+# only pairs by its id.
 test_two_runs_on_other_gpus() {
 	gen swapped --slow-kernel saxpy:50
 	py renumber "$WORK/swapped.sqlite" 0:1,1:0
@@ -152,6 +153,15 @@ test_two_runs_on_other_gpus() {
 	run diff -q --devices id -r gpu_time_diff -f csv "$WORK/ex.sqlite" "$WORK/swapped.sqlite"
 	printf '%s\n' "$OUT" >"$WORK/swapped-id.csv"
 	py devices "$WORK/swapped-id.csv" "$WORK/ex.sqlite" "$WORK/swapped.sqlite" id 0=0,1=1
+	# two ranks' exports of one job, rank 3 slowed, as rank 1 on GPU 1 and rank 3 on GPU 3
+	local r
+	for r in 1 3; do
+		"$NSYSGEN" -q --seed 5 --ranks 4 --rank $r --devices 1 --iterations 6 --slow-rank 3:1.5 \
+			--kernels 100 -o "$WORK/rank$r.sqlite" >/dev/null || fail "nsysgen --rank $r"
+		py renumber "$WORK/rank$r.sqlite" 0:$r
+	done
+	diff_csv "$WORK/rank1.sqlite" "$WORK/rank3.sqlite" gpu_time_diff ranks.csv
+	py devices "$WORK/ranks.csv" "$WORK/rank1.sqlite" "$WORK/rank3.sqlite" auto 1=3
 	cp "$WORK/ex.sqlite" "$WORK/copies.sqlite"
 	py drop_kernels "$WORK/copies.sqlite" 1
 	py renumber "$WORK/copies.sqlite" 0:3
