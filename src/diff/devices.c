@@ -100,17 +100,22 @@ enum nst_status diff_devices_pair(const struct diff_device_work *const dev[2],
 
 /* ---- what ran on each device of a side ------------------------------------------------ */
 
-/* One side's kernels: launches by (device, name key), in that order. */
+/* One side's kernels: launches by (device, name), read as StringIds ids
+ * of its export, then given name keys shared with the other side and
+ * sorted by (device, name key). */
 struct side_work {
 	size_t n;
 	int64_t *device;
+	int64_t *sid;
 	uint32_t *name;
 	int64_t *launches;
+	struct nst_db *db;  /* the export whose ids sid holds */
 };
 
 static void side_work_release(struct side_work *w)
 {
 	free(w->device);
+	free(w->sid);
 	free(w->name);
 	free(w->launches);
 	memset(w, 0, sizeof *w);
@@ -128,7 +133,7 @@ static int device_then_name(uint32_t a, uint32_t b, void *arg)
 static enum nst_status sort_work(struct side_work *w, struct nst_error *err)
 {
 	uint32_t *idx = nst_big_alloc(w->n, sizeof *idx);
-	struct side_work s = { 0 };
+	struct side_work s = { .db = w->db };
 	s.device = nst_big_alloc(w->n, sizeof *s.device);
 	s.name = nst_big_alloc(w->n, sizeof *s.name);
 	s.launches = nst_big_alloc(w->n, sizeof *s.launches);
@@ -156,38 +161,49 @@ static enum nst_status sort_work(struct side_work *w, struct nst_error *err)
 	return NST_OK;
 }
 
-/* The kernel groups of (device, name id) as entries of the side's work,
- * each name's text given its key in names. */
-static enum nst_status work_of_groups(struct nst_ctx *ctx, const struct nst_col *device,
-				      const struct nst_col *name, const struct nst_groups *g,
-				      struct nst_strtab *names, struct side_work *w,
+/* The kernel groups of (device, name id) as entries of the side's work. */
+static enum nst_status work_of_groups(const struct nst_col *device, const struct nst_col *name,
+				      const struct nst_groups *g, struct side_work *w,
 				      struct nst_error *err)
 {
 	w->device = nst_big_alloc(g->n, sizeof *w->device);
+	w->sid = nst_big_alloc(g->n, sizeof *w->sid);
 	w->name = nst_big_alloc(g->n, sizeof *w->name);
 	w->launches = nst_big_alloc(g->n, sizeof *w->launches);
-	if (!w->device || !w->name || !w->launches)
+	if (!w->device || !w->sid || !w->name || !w->launches)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t k = 0; k < g->n; k++) {
-		int64_t sid = nst_col_at(name, g->first[k]);
-		const char *text = sid == NST_NULL_I64 ? NULL : nst_db_string(ctx->db, sid);
-		int64_t key = nst_strtab_intern(names, text ? text : "");
-		if (key < 0)
-			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		w->device[k] = nst_col_at(device, g->first[k]);
-		w->name[k] = (uint32_t)key;
+		w->sid[k] = nst_col_at(name, g->first[k]);
 		w->launches[k] = (int64_t)(g->start[k + 1] - g->start[k]);
 	}
 	w->n = g->n;
 	return NST_OK;
 }
 
+/* Each entry's name key: its text's in names, which both sides share. */
+static enum nst_status name_keys(struct side_work *w, struct nst_strtab *names,
+				 struct nst_error *err)
+{
+	for (size_t k = 0; k < w->n; k++) {
+		const char *text = w->sid[k] == NST_NULL_I64 ? NULL : nst_db_string(w->db, w->sid[k]);
+		int64_t key = nst_strtab_intern(names, text ? text : "");
+		if (key < 0)
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+		w->name[k] = (uint32_t)key;
+	}
+	return NST_OK;
+}
+
 /* A column with no value: NULL on every row (no array, base NULL, step 0). */
 static const struct nst_col all_null = { NULL, NULL, NST_NULL_I64, 0 };
 
-static enum nst_status load_work(struct nst_diff_ctx *d, int side, struct nst_strtab *names,
-				 struct side_work *w, struct nst_error *err)
+/* One side's kernels grouped by (device, name id): on the side's own
+ * thread (diff_both_sides), the costly part on a big capture. */
+static enum nst_status load_work(struct nst_diff_ctx *d, int side, void *arg,
+				 struct nst_error *err)
 {
+	struct side_work *w = (struct side_work *)arg + side;
 	struct nst_ctx ctx;
 	const struct nst_col *keys[2] = { NULL, NULL };
 	size_t rows = 0;
@@ -198,6 +214,7 @@ static enum nst_status load_work(struct nst_diff_ctx *d, int side, struct nst_st
 		st = nst_ev_rows(ctx.ev, KERNEL, &rows, err);
 	if (st != NST_OK || rows == 0)
 		return st;
+	w->db = ctx.db;
 	st = nst_ev_col(ctx.ev, KERNEL, "deviceId", &keys[0], err);
 	if (st == NST_OK)
 		st = nst_kernel_name_ids(&ctx, diff_names_base(d) ? NST_KNAME_SHORT
@@ -209,9 +226,9 @@ static enum nst_status load_work(struct nst_diff_ctx *d, int side, struct nst_st
 		st = nst_group_cols(keys, 2, NULL, rows, &g, err);
 	if (st != NST_OK)
 		return st;
-	st = work_of_groups(&ctx, keys[0], keys[1], &g, names, w, err);
+	st = work_of_groups(keys[0], keys[1], &g, w, err);
 	nst_groups_release(&g);
-	return st == NST_OK ? sort_work(w, err) : st;
+	return st;
 }
 
 /* ---- the rows of gpu_time_sum paired ------------------------------------------------- */
@@ -309,9 +326,11 @@ static enum nst_status load_both(struct nst_diff_ctx *d, struct side_work w[2],
 				 struct nst_error *err)
 {
 	struct nst_strtab names = { 0 };
-	enum nst_status st = NST_OK;
+	enum nst_status st = diff_both_sides(d, load_work, w, err);
 	for (int s = 0; st == NST_OK && s < 2; s++)
-		st = load_work(d, s, &names, &w[s], err);
+		st = name_keys(&w[s], &names, err);
+	for (int s = 0; st == NST_OK && s < 2; s++)
+		st = sort_work(&w[s], err);
 	nst_strtab_release(&names);
 	return st;
 }
