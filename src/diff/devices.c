@@ -335,11 +335,26 @@ static enum nst_status load_both(struct nst_diff_ctx *d, struct side_work w[2],
 	return st;
 }
 
+/* A side's devices: its table's rows, with what ran on each (nothing
+ * under --devices id). */
+static enum nst_status side_devices_of(const struct diff_table *t, const struct side_work *w,
+				       struct side_devices *sd, struct nst_error *err)
+{
+	int col = diff_col(t, "Device");
+	if (col < 0 && t->nrows)
+		return nst_fail(err, NST_ERR_INTERNAL, "no column 'Device' to pair devices by");
+	sd->dev = malloc((t->nrows + 1) * sizeof *sd->dev);
+	sd->partner = malloc((t->nrows + 1) * sizeof *sd->partner);
+	if (!sd->dev || !sd->partner)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	devices_of(t, col, w, sd->dev);
+	return NST_OK;
+}
+
 enum nst_status diff_match_devices(struct nst_diff_ctx *d, const struct diff_table *a,
 				   const struct diff_table *b, struct diff_pair **out,
 				   size_t *n, const char **note, struct nst_error *err)
 {
-	const struct diff_table *t[2] = { a, b };
 	struct side_work w[2];
 	struct side_devices sd[2] = { { NULL, NULL }, { NULL, NULL } };
 	memset(w, 0, sizeof w);
@@ -347,32 +362,20 @@ enum nst_status diff_match_devices(struct nst_diff_ctx *d, const struct diff_tab
 	*n = 0;
 	if (note)
 		*note = NULL;
-	enum nst_status st = NST_OK;
-	int col[2];
-	for (int s = 0; st == NST_OK && s < 2; s++)
-		if ((col[s] = diff_col(t[s], "Device")) < 0 && t[s]->nrows)
-			st = nst_fail(err, NST_ERR_INTERNAL, "no column 'Device' to pair devices by");
-	if (st == NST_OK && diff_devices(d) == NST_DEVICES_AUTO)
-		st = load_both(d, w, err);
-	for (int s = 0; st == NST_OK && s < 2; s++) {
-		sd[s].dev = malloc((t[s]->nrows + 1) * sizeof *sd[s].dev);
-		sd[s].partner = malloc((t[s]->nrows + 1) * sizeof *sd[s].partner);
-		if (!sd[s].dev || !sd[s].partner)
-			st = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-		else
-			devices_of(t[s], col[s], &w[s], sd[s].dev);
-	}
+	enum nst_status st = diff_devices(d) == NST_DEVICES_AUTO ? load_both(d, w, err) : NST_OK;
+	if (st == NST_OK)
+		st = side_devices_of(a, &w[0], &sd[0], err);
+	if (st == NST_OK)
+		st = side_devices_of(b, &w[1], &sd[1], err);
 	const struct diff_device_work *dev[2] = { sd[0].dev, sd[1].dev };
+	int64_t *const partner[2] = { sd[0].partner, sd[1].partner };
 	const size_t nrows[2] = { a->nrows, b->nrows };
 	if (st == NST_OK)
-		st = diff_devices_pair(dev, nrows, (int64_t *const[2]){ sd[0].partner, sd[1].partner },
-				       err);
+		st = diff_devices_pair(dev, nrows, partner, err);
 	if (st == NST_OK)
-		st = pairs_of((const int64_t *const[2]){ sd[0].partner, sd[1].partner }, nrows, out,
-			      n, err);
+		st = pairs_of((const int64_t *const[2]){ partner[0], partner[1] }, nrows, out, n, err);
 	if (st == NST_OK && note)
-		st = pairing_note(d->arena, sd[0].dev, sd[0].partner, a->nrows, sd[1].dev, note,
-				  err);
+		st = pairing_note(d->arena, sd[0].dev, partner[0], a->nrows, sd[1].dev, note, err);
 	for (int s = 0; s < 2; s++) {
 		free(sd[s].dev);
 		free(sd[s].partner);
