@@ -257,7 +257,8 @@ static void devices_of(const struct diff_table *t, int col, const struct side_wo
 		size_t j = i;
 		while (j < w->n && w->device[j] == id)
 			j++;
-		dev[r] = (struct diff_device_work){ id, w->name + i, w->launches + i, j - i };
+		dev[r] = j > i ? (struct diff_device_work){ id, w->name + i, w->launches + i, j - i }
+			       : (struct diff_device_work){ id, NULL, NULL, 0 };
 	}
 }
 
