@@ -84,6 +84,42 @@ enum nst_status diff_match(const struct diff_table *a, const struct diff_table *
 			   const char *const *keys, size_t nkeys, struct diff_pair **out,
 			   size_t *n, struct nst_error *err);
 
+/* ---- devices paired (devices.c) ----------------------------------------------- */
+
+/* The kernels one device ran, as a multiset: name keys (the same text has
+ * the same key on both sides) ascending, each with its launches. */
+struct diff_device_work {
+	int64_t id;              /* deviceId; NST_NULL_I64 for NULL */
+	const uint32_t *name;
+	const int64_t *launches;
+	size_t n;
+};
+
+/* Pairs the devices of two sides: for each pair of devices the launches
+ * they share (the size of the multisets' intersection), the pairs chosen
+ * greedily, most launches shared first (ties: the same id first, then
+ * the lower id of side 0, then of side 1), each device at most once; the
+ * devices left, those that share no launch (no kernels: only memory
+ * copies or sets), pair by equal id where both are free.
+ * partner[s][i] is the index of side s's device i's partner on the other
+ * side, -1 where it has none. */
+enum nst_status diff_devices_pair(const struct diff_device_work *const dev[2],
+				  const size_t ndev[2], int64_t *const partner[2],
+				  struct nst_error *err);
+
+/* The rows of two gpu_time_sum tables (by device: a "Device" column)
+ * paired by device as diff_devices(d) says: NST_DEVICES_AUTO by the
+ * kernels each device ran under the diff's filter (names by --names;
+ * diff_devices_pair), NST_DEVICES_ID by equal id.  Pairs in the order of
+ * a's rows, then b's rows that have no partner; *out is malloc'ed.  With
+ * note not NULL, *note is the pairing in words when a pair joins two
+ * different ids (text in d->arena, a line), else NULL.  The reports whose
+ * columns the kernels' names need (cuda_gpu_kern_sum's) belong in the
+ * caller's sources. */
+enum nst_status diff_match_devices(struct nst_diff_ctx *d, const struct diff_table *a,
+				   const struct diff_table *b, struct diff_pair **out,
+				   size_t *n, const char **note, struct nst_error *err);
+
 /* ---- cells ------------------------------------------------------------------ */
 
 /* The integer of a cell (a REAL is truncated; NULL and text are 0). */
@@ -175,6 +211,11 @@ struct diff_measure {
 typedef enum nst_status (*diff_samples_fn)(struct nst_diff_ctx *d, int side,
 					   struct diff_samples *out, struct nst_error *err);
 
+/* Rows of two sides paired otherwise than by equal key text. */
+typedef enum nst_status (*diff_match_fn)(struct nst_diff_ctx *d, const struct diff_table *a,
+					 const struct diff_table *b, struct diff_pair **out,
+					 size_t *n, const char **note, struct nst_error *err);
+
 /* One or two `nstats stats` reports on each side (spec[1], when set, is
  * the report under --names base), rows matched by the key columns (the
  * second source's rows join the first's by the same keys), one line a
@@ -187,6 +228,11 @@ struct diff_keyed {
 	struct { const char *spec[2]; } source[2];
 	const char *const *keys;
 	size_t nkeys;
+	/* How the first source's rows of the two sides pair: NULL, by equal
+	 * keys; else by this (diff_match_devices), each side's keys shown
+	 * apart ("Device A", "Device B") and *note, when set, heading the
+	 * output. */
+	diff_match_fn match;
 	const struct diff_measure *m;
 	size_t nm;
 	size_t order;

@@ -19,13 +19,20 @@ struct side {
 };
 
 /* A row of the comparison: rows of source 0 on each side, and the key
- * cells from whichever side has the row. */
+ * cells from whichever side has the row (with a match function, side A's
+ * then side B's). */
 struct line {
 	struct diff_pair p;
 	int64_t order; /* |B - A| of the ordering measure */
-	struct nst_cell key[MAX_KEYS];
+	struct nst_cell key[2 * MAX_KEYS];
 	struct diff_shift shift; /* with k->samples */
 };
+
+/* Key cells of a line: one set, or one for each side. */
+static size_t nkey_cells(const struct diff_keyed *k)
+{
+	return k->match ? 2 * k->nkeys : k->nkeys;
+}
 
 static enum nst_status load_side(struct nst_diff_ctx *d, const struct diff_keyed *k, int s,
 				 struct side *sd, struct nst_error *err)
@@ -90,7 +97,10 @@ static struct nst_cell value(const struct side *sd, const struct diff_measure *m
 static size_t columns(const struct diff_keyed *k, struct nst_arena *a, const char **cols)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < k->nkeys; i++)
+	for (int s = 0; k->match && s < 2; s++)
+		for (size_t i = 0; i < k->nkeys; i++)
+			cols[n++] = nst_arena_printf(a, "%s %c", k->keys[i], "AB"[s]);
+	for (size_t i = 0; !k->match && i < k->nkeys; i++)
 		cols[n++] = k->keys[i];
 	if (k->status)
 		cols[n++] = "Status";
@@ -126,7 +136,7 @@ static enum nst_status emit_line(struct nst_diff_ctx *d, const struct diff_keyed
 {
 	struct nst_cell row[MAX_COLS];
 	size_t n = 0;
-	for (size_t i = 0; i < k->nkeys; i++)
+	for (size_t i = 0; i < nkey_cells(k); i++)
 		row[n++] = l->key[i];
 	if (k->status)
 		row[n++] = status_of(d, k, sd, l);
@@ -153,8 +163,23 @@ static int bigger_change(uint32_t x, uint32_t y, void *arg)
 	return (l[x].order < l[y].order) - (l[x].order > l[y].order);
 }
 
+/* Each side's key cells, NULL where a side has no row. */
+static void side_key_cells(const struct diff_keyed *k, const struct side *sd, struct line *l)
+{
+	for (int s = 0; s < 2; s++) {
+		const struct diff_table *t = &sd[s].t[0];
+		for (size_t i = 0; i < k->nkeys; i++)
+			l->key[s * k->nkeys + i] =
+				diff_side_cell(t, s ? l->p.b : l->p.a, diff_col(t, k->keys[i]));
+	}
+}
+
 static void key_cells(const struct diff_keyed *k, const struct side *sd, struct line *l)
 {
+	if (k->match) {
+		side_key_cells(k, sd, l);
+		return;
+	}
 	int side = l->p.a >= 0 ? 0 : 1;
 	const struct diff_table *t = &sd[side].t[0];
 	int64_t r = side ? l->p.b : l->p.a;
@@ -184,15 +209,18 @@ static enum nst_status test_lines(const struct side *sd, struct line *l, size_t 
 	return rc == 0 ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 }
 
-/* The comparison's lines, in key order, then by the ordering measure's
- * change when the comparison has one (a stable sort keeps key order
- * among equals); *idx is the order to print them in. */
-static enum nst_status lines_of(const struct diff_keyed *k, const struct side *sd,
-				struct line **out, uint32_t **idx, size_t *n,
-				struct nst_error *err)
+/* The comparison's lines, in key order (or the match function's), then
+ * by the ordering measure's change when the comparison has one (a stable
+ * sort keeps that order among equals); *idx is the order to print them
+ * in. */
+static enum nst_status lines_of(struct nst_diff_ctx *d, const struct diff_keyed *k,
+				const struct side *sd, struct line **out, uint32_t **idx,
+				size_t *n, const char **note, struct nst_error *err)
 {
 	struct diff_pair *p = NULL;
-	enum nst_status st = diff_match(&sd[0].t[0], &sd[1].t[0], k->keys, k->nkeys, &p, n, err);
+	enum nst_status st = k->match
+		? k->match(d, &sd[0].t[0], &sd[1].t[0], &p, n, note, err)
+		: diff_match(&sd[0].t[0], &sd[1].t[0], k->keys, k->nkeys, &p, n, err);
 	struct line *l = st == NST_OK ? malloc((*n ? *n : 1) * sizeof *l) : NULL;
 	*idx = st == NST_OK ? malloc((*n ? *n : 1) * sizeof **idx) : NULL;
 	if (st == NST_OK && (!l || !*idx))
@@ -224,14 +252,16 @@ enum nst_status diff_keyed_run(struct nst_diff_ctx *d, const struct diff_keyed *
 	struct line *l = NULL;
 	uint32_t *idx = NULL;
 	size_t n = 0;
-	const char *cols[MAX_COLS];
+	const char *cols[MAX_COLS], *note = NULL;
 	enum nst_status st = diff_both_sides(d, load_one, &(struct sides){ k, sd }, err);
 	if (st == NST_OK)
-		st = lines_of(k, sd, &l, &idx, &n, err);
+		st = lines_of(d, k, sd, &l, &idx, &n, &note, err);
 	size_t ncols = st == NST_OK ? columns(k, d->arena, cols) : 0;
 	for (size_t i = 0; i < ncols; i++)
 		if (!cols[i])
 			st = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (st == NST_OK && note && out->note)
+		st = out->note(out->ctx, NST_NOTE_ADVICE, note, err);
 	if (st == NST_OK)
 		st = out->begin(out->ctx, cols, ncols, err);
 	for (size_t i = 0; st == NST_OK && i < n; i++)

@@ -6,7 +6,7 @@
 #include "page/page.h"
 
 static const char *const gpu_columns[] = {
-	"Device", "A Busy", "B Busy", "Diff Busy", "A Idle", "B Idle", "Diff Idle",
+	"Device A", "Device B", "A Busy", "B Busy", "Diff Busy", "A Idle", "B Idle", "Diff Idle",
 	"A GPU Span Util", "B GPU Span Util", NULL,
 };
 static const char *const kern_columns[] = {
@@ -63,7 +63,7 @@ static enum nst_status gpus(struct page *p, struct nst_error *err)
 	if (s == NST_OK && t.rows.nrows) {
 		page_bars(p, &(struct page_bars){
 			.title = "Change of busy time per GPU (B - A)",
-			.axis = "change of busy time", .t = &t, .label = "Device",
+			.axis = "change of busy time", .t = &t, .label = "Device A",
 			.value = "Diff Busy", .unit = "ns", .max = 64,
 			.prefix = "GPU "
 		});

@@ -2,7 +2,8 @@
 """Checks for tests/diff/run.sh, computed with python3's csv and sqlite3 modules only.
 
   check.py zero CSV [COLUMN,...]       an export against itself: no difference anywhere (but in
-                                       those columns, named without their "A "/"B "/"Diff ")
+                                       those columns, named without their "A "/"B "/"Diff " or
+                                       " A"/" B": Device for "Device A" and "Device B")
   check.py swapped AB.csv BA.csv       B vs A is A vs B with every delta negated
   check.py kern_sums CSV A B MODE      kern_diff's instances and totals are SQL's (MODE exact|base)
   check.py edit DB                     edits a copy of an export; prints what launch_diff must find
@@ -25,6 +26,13 @@
                                        intervals at level 1 - ALPHA (default 0.05)
   check.py jitter_trace IN OUT SEED    a copy of a PyTorch trace with every kernel's dur scaled by
                                        its own random factor from 0.95 to 1.10
+  check.py renumber DB OLD:NEW,...     renumbers the devices of an export in every table that
+                                       names one (a copy of a run on other GPUs)
+  check.py drop_kernels DB DEVICE      deletes a device's kernels (it keeps its copies and sets)
+  check.py devices CSV A B MODE PAIRS  gpu_time_diff: its devices paired as MODE (auto: by the
+                                       kernels they ran, id: by id) says, computed here, and as
+                                       PAIRS (A=B,...; - for no such claim) says; every row's busy
+                                       time and kernel sum on each side are SQL's
 Traces are read with json and gzip, their microseconds as exact decimals.
 A failed check prints why and exits 1.
 """
@@ -77,8 +85,9 @@ def sides(header):
 
 def zero(path, ignore=""):
     header, rs = rows(path)
-    ignored = {"A " + c for c in ignore.split(",") if c} | {"B " + c for c in ignore.split(",") if c} | \
-        {"Diff " + c for c in ignore.split(",") if c}
+    names = [c for c in ignore.split(",") if c]
+    ignored = {p + c for c in names for p in ("A ", "B ", "Diff ")} | \
+        {c + s for c in names for s in (" A", " B")}
     for r in rs:
         for c, v in r.items():
             if c in ignored:
@@ -116,9 +125,11 @@ def swapped(ab_path, ba_path):
     pairs = sides(header)
     keys = [c for c in header if not any(c in p for p in pairs) and not c.startswith("Diff ")
             and not c.endswith("Change (%)") and c != "Status" and c not in NEGATED + SAME + RELATIVE]
-    def key(r):
-        return tuple(r[k] for k in keys)
-    by_key = {key(r): r for r in ba}
+    # keys shown for each side ("Device A", "Device B") trade places
+    side_keys = [(a, b) for a, b in pairs if not a.startswith("A ")]
+    def key(r, swap=False):
+        return tuple(r[b if swap else a] for a, b in side_keys) + tuple(r[k] for k in keys)
+    by_key = {key(r, True): r for r in ba}
     for r in ab:
         s = by_key.get(key(r))
         if s is None:
@@ -663,6 +674,117 @@ def jitter_trace(src, dst, seed):
         e["dur"] = Decimal(us_to_ns(Decimal(e["dur"]) * factor)) / 1000
     with gzip.open(dst, "wt", encoding="utf-8") as f:
         f.write(dump_exact(doc))
+# ---- devices -------------------------------------------------------------------------------------
+
+GPU_TABLES = ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+              "CUPTI_ACTIVITY_KIND_GRAPH_TRACE")
+
+
+def tables_with(db, column):
+    names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    return [t for t in names if any(c[1] == column for c in db.execute(f"PRAGMA table_info({t})"))]
+
+
+def renumber(path, mapping):
+    """Every deviceId of the export (and the GPU's id in TARGET_INFO_GPU) renumbered at once."""
+    m = dict(tuple(int(x) for x in p.split(":")) for p in mapping.split(","))
+    case = "CASE {0} " + " ".join(f"WHEN {a} THEN {b}" for a, b in m.items()) + " ELSE {0} END"
+    db = sqlite3.connect(path)
+    for t in tables_with(db, "deviceId"):
+        db.execute(f"UPDATE {t} SET deviceId = {case.format('deviceId')}")
+    if "TARGET_INFO_GPU" in tables_with(db, "id"):
+        db.execute(f"UPDATE TARGET_INFO_GPU SET id = {case.format('id')}, "
+                   f"cuDevice = {case.format('cuDevice')}")
+    db.commit()
+
+
+def drop_kernels(path, device):
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = ?", (int(device),))
+    db.commit()
+
+
+def gpu_rows(db):
+    have = set(tables_with(db, "deviceId"))
+    return {t: list(db.execute(f"SELECT deviceId, start, end FROM {t}")) for t in GPU_TABLES
+            if t in have}
+
+
+def busy(intervals):
+    """The union's length: each nanosecond in which one ran, once."""
+    total, end = 0, None
+    for s, e in sorted(intervals):
+        if end is None or s > end:
+            total += e - s
+            end = e
+        elif e > end:
+            total += e - end
+            end = e
+    return total
+
+
+def side_numbers(path):
+    """Per device: busy time over every GPU table, the kernels' plain sum (and graphs'), and
+    the kernels as a multiset of demangled names."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    rows = gpu_rows(db)
+    devices = sorted({d for rs in rows.values() for d, _, _ in rs})
+    out = {}
+    for d in devices:
+        ops = [(s, e) for rs in rows.values() for dev, s, e in rs if dev == d]
+        ksum = sum(e - s for t in ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE")
+                   for dev, s, e in rows.get(t, []) if dev == d)
+        out[d] = {"busy": busy(ops), "ksum": ksum, "kernels": Counter()}
+    for d, name, n in db.execute("SELECT k.deviceId, s.value, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                                 "JOIN StringIds s ON s.id = k.demangledName GROUP BY 1, 2"):
+        out[d]["kernels"][name] = n
+    return out
+
+
+def pair_by_work(a, b):
+    """The rule, as stated: the pair that shares the most launches first (ties: the same id, then
+    the lower id of A, then of B), each device once; then free devices of equal ids."""
+    cand = []
+    for i in a:
+        for j in b:
+            n = sum((a[i]["kernels"] & b[j]["kernels"]).values())
+            if n:
+                cand.append((-n, i != j, i, j))
+    pairs, used_a, used_b = {}, set(), set()
+    for _, _, i, j in sorted(cand):
+        if i not in used_a and j not in used_b:
+            pairs[i] = j
+            used_a.add(i), used_b.add(j)
+    for i in a:
+        if i not in used_a and i in b and i not in used_b:
+            pairs[i] = i
+            used_a.add(i), used_b.add(i)
+    return pairs
+
+
+def devices(path, a_path, b_path, mode, claim):
+    _, rs = rows(path)
+    a, b = side_numbers(a_path), side_numbers(b_path)
+    pairs = pair_by_work(a, b) if mode == "auto" else {i: i for i in a if i in b}
+    if claim != "-":
+        said = dict(tuple(int(x) for x in p.split("=")) for p in claim.split(","))
+        if {i: j for i, j in pairs.items() if i != j or i in said} != said:
+            die(f"the rule pairs {pairs}, the construction says {said}")
+    want = [(str(i), str(pairs[i]) if i in pairs else "") for i in sorted(a)] + \
+        [("", str(j)) for j in sorted(b) if j not in pairs.values()]
+    got = [(r["Device A"], r["Device B"]) for r in rs]
+    if got != want:
+        die(f"devices paired {got}, expected {want}")
+    for r in rs:
+        for side, nums, dev in (("A", a, r["Device A"]), ("B", b, r["Device B"])):
+            for col, what in (("Busy", "busy"), ("Kernel Sum", "ksum")):
+                cell = r[f"{side} {col} (ns)"]
+                want_cell = str(nums[int(dev)][what]) if dev else ""
+                if cell != want_cell:
+                    die(f"{side} {col} of device {dev or '-'}: {cell}, SQL says {want_cell} ({r})")
+        if r["Device A"] and r["Device B"] and \
+                int(r["Diff Busy (ns)"]) != int(r["B Busy (ns)"]) - int(r["A Busy (ns)"]):
+            die(f"Diff Busy is not B - A in {r}")
 
 
 def main():
@@ -671,7 +793,8 @@ def main():
      "launches": launches, "only": only, "launch_counts": launch_counts,
      "perturb_trace": perturb_trace, "trace_kern": trace_kern,
      "trace_launches": trace_launches, "plant": plant, "statuses": statuses,
-     "agree": agree, "jitter_trace": jitter_trace}[cmd](*args)
+     "agree": agree, "jitter_trace": jitter_trace, "renumber": renumber,
+     "drop_kernels": drop_kernels, "devices": devices}[cmd](*args)
 
 
 if __name__ == "__main__":

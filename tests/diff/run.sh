@@ -115,6 +115,74 @@ test_launch_diff_finds_what_changed() {
 	py launches "$WORK/edited.csv" "$WORK/expect.txt" "$WORK/ex.sqlite"
 }
 
+# ---- devices paired by their work -------------------------------------------------------------
+
+# A copy of ex.sqlite with its devices renumbered (0 -> 3, 1 -> 2), as the same run on other GPUs:
+# by default each device pairs with its copy and nothing differs; by id, nothing pairs.
+test_renumbered_devices_pair_by_their_kernels() {
+	cp "$WORK/ex.sqlite" "$WORK/renum.sqlite"
+	py renumber "$WORK/renum.sqlite" 0:3,1:2
+	diff_csv "$WORK/ex.sqlite" "$WORK/renum.sqlite" gpu_time_diff renum.csv
+	py devices "$WORK/renum.csv" "$WORK/ex.sqlite" "$WORK/renum.sqlite" auto 0=3,1=2
+	py zero "$WORK/renum.csv" Device
+	run diff -q -r gpu_time_diff -f column "$WORK/ex.sqlite" "$WORK/renum.sqlite"
+	rc_is 0
+	[[ $OUT == *$'\nDevices paired by the kernels they ran: device 0 (A) = device 3 (B), device 1 (A) = device 2 (B)\n'* ]] ||
+		fail "no note of the pairing: ${OUT:0:300}"
+	run diff -q --devices id -r gpu_time_diff -f csv "$WORK/ex.sqlite" "$WORK/renum.sqlite"
+	rc_is 0
+	printf '%s\n' "$OUT" >"$WORK/renum-id.csv"
+	py devices "$WORK/renum-id.csv" "$WORK/ex.sqlite" "$WORK/renum.sqlite" id -
+	[[ $(grep -c '^[01],,' "$WORK/renum-id.csv") == 2 && $(grep -c '^,[23],' "$WORK/renum-id.csv") == 2 ]] ||
+		fail "by id, devices 0 and 1 are not only in A and 2 and 3 only in B: $(cut -c1-20 "$WORK/renum-id.csv")"
+	run diff -q -r gpu_time_diff -f column "$WORK/ex.sqlite" "$WORK/ex.sqlite"
+	[[ $OUT != *"Devices paired"* ]] || fail "a note where every device keeps its id"
+	run diff -q "$WORK/ex.sqlite" "$WORK/renum.sqlite"
+	rc_is 0
+}
+
+# Two runs of one program whose ranks swapped GPUs, the second with a kernel 50% slower: each
+# device pairs with the one that ran its rank's kernels, and the busy times compared are those
+# of one rank; two ranks of one job on GPUs 1 and 3 pair. A device left with copies and sets
+# only pairs by its id.
+test_two_runs_on_other_gpus() {
+	gen swapped --slow-kernel saxpy:50
+	py renumber "$WORK/swapped.sqlite" 0:1,1:0
+	diff_csv "$WORK/ex.sqlite" "$WORK/swapped.sqlite" gpu_time_diff swapped-gpus.csv
+	py devices "$WORK/swapped-gpus.csv" "$WORK/ex.sqlite" "$WORK/swapped.sqlite" auto 0=1,1=0
+	diff_csv "$WORK/b.sqlite" "$WORK/ex.sqlite" gpu_time_diff other-run.csv
+	py devices "$WORK/other-run.csv" "$WORK/b.sqlite" "$WORK/ex.sqlite" auto -
+	run diff -q --devices id -r gpu_time_diff -f csv "$WORK/ex.sqlite" "$WORK/swapped.sqlite"
+	printf '%s\n' "$OUT" >"$WORK/swapped-id.csv"
+	py devices "$WORK/swapped-id.csv" "$WORK/ex.sqlite" "$WORK/swapped.sqlite" id 0=0,1=1
+	# two ranks' exports of one job, rank 3 slowed, as rank 1 on GPU 1 and rank 3 on GPU 3
+	local r
+	for r in 1 3; do
+		"$NSYSGEN" -q --seed 5 --ranks 4 --rank $r --devices 1 --iterations 6 --slow-rank 3:1.5 \
+			--kernels 100 -o "$WORK/rank$r.sqlite" >/dev/null || fail "nsysgen --rank $r"
+		py renumber "$WORK/rank$r.sqlite" 0:$r
+	done
+	diff_csv "$WORK/rank1.sqlite" "$WORK/rank3.sqlite" gpu_time_diff ranks.csv
+	py devices "$WORK/ranks.csv" "$WORK/rank1.sqlite" "$WORK/rank3.sqlite" auto 1=3
+	cp "$WORK/ex.sqlite" "$WORK/copies.sqlite"
+	py drop_kernels "$WORK/copies.sqlite" 1
+	py renumber "$WORK/copies.sqlite" 0:3
+	diff_csv "$WORK/ex.sqlite" "$WORK/copies.sqlite" gpu_time_diff copies.csv
+	py devices "$WORK/copies.csv" "$WORK/ex.sqlite" "$WORK/copies.sqlite" auto 0=3,1=1
+}
+
+# The real 2-GPU pair with the candidate's GPUs renumbered 0 -> 5, 1 -> 4: no id in common; both
+# ranks ran nearly the same kernels, and the pairing is the rule's, computed from SQL.
+test_a_real_pair_on_other_gpus() {
+	[[ -f $REAL/mfu_2gpu_before.sqlite ]] || return
+	cp "$REAL/mfu_2gpu_after.sqlite" "$WORK/after-renum.sqlite"
+	py renumber "$WORK/after-renum.sqlite" 0:5,1:4
+	diff_csv "$REAL/mfu_2gpu_before.sqlite" "$WORK/after-renum.sqlite" gpu_time_diff real-renum.csv
+	py devices "$WORK/real-renum.csv" "$REAL/mfu_2gpu_before.sqlite" "$WORK/after-renum.sqlite" auto -
+	diff_csv "$REAL/mfu_2gpu_before.sqlite" "$REAL/mfu_2gpu_after.sqlite" gpu_time_diff real.csv
+	py devices "$WORK/real.csv" "$REAL/mfu_2gpu_before.sqlite" "$REAL/mfu_2gpu_after.sqlite" auto 0=0,1=1
+}
+
 # ---- nsysgen's perturbations: regressions of a known size ------------------------------------
 
 # gen NAME OPTIONS...: WORK/NAME.sqlite, the suite's base run with OPTIONS added
