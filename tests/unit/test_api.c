@@ -775,7 +775,8 @@ static enum nst_status delta_row(void *ctx, const struct nst_cell *cells, struct
 	(void)err;
 	d->rows++;
 	d->nonzero += cells[d->diff_total].kind != NST_INT || cells[d->diff_total].v.i != 0;
-	d->same &= strcmp(cells[d->status].v.s, "same") == 0;
+	/* the same instances on both sides: no significant change */
+	d->same &= strcmp(cells[d->status].v.s, "~") == 0;
 	return NST_OK;
 }
 
