@@ -20,7 +20,7 @@ static const char style[] =
 	"color:#222;background:#fff}\n"
 	"h1{font-size:22px;margin:16px 0 4px}h2{font-size:18px;margin:28px 0 4px;"
 	"border-bottom:1px solid #ccc}\n"
-	"p.from,p.more,p.sub{color:#555;font-size:12px;margin:2px 0 8px}p.absent{color:#555;"
+	"p.from,p.more,p.sub,p.legend{color:#555;font-size:12px;margin:2px 0 8px}p.absent{color:#555;"
 	"font-style:italic}\n"
 	".scroll{overflow-x:auto}table.rows{border-collapse:collapse;font-size:12px;margin:4px 0}\n"
 	"table.rows th,table.rows td{padding:2px 8px;border-bottom:1px solid #eee;text-align:right;"

@@ -125,6 +125,23 @@ while IFS=$'\t' read -r -a args; do
 done < <(pages)
 [[ -n $browser && -f $WORK/pages/example.html ]] && self_test
 
+# ---- two medians named apart -------------------------------------------------------------------
+# P50 (nearest rank) and nsys's Med (mean of the two middle values) each say which they are: in
+# their header's tooltip and in a legend under every table that shows them
+medians_named() { # medians_named PAGE
+	local page=$WORK/pages/$1.html tables med p50
+	tables=$(grep -c '<table class="rows"' "$page")
+	med=$(grep -c '<th title="Med: nsys&#39;s median, the mean of the two middle values">Med</th>' "$page")
+	p50=$(grep -c '<th title="P50: nearest-rank median, a duration that occurred">P50</th>' "$page")
+	((med >= 3 && p50 == 1)) && ok || fail "$1: Med in $med headers, P50 in $p50, with their notes"
+	(($(grep -c '<p class="legend">Med: nsys&#39;s median, the mean of the two middle values.</p>' "$page") == med)) &&
+		ok || fail "$1: not one Med legend under each of the $med tables with Med"
+	(($(grep -c '<p class="legend">P50: nearest-rank median, a duration that occurred.</p>' "$page") == p50)) &&
+		ok || fail "$1: no P50 legend under the kernels' table"
+	(($(grep -c '<p class="legend">' "$page") < tables)) && ok || fail "$1: a legend under every table"
+}
+[[ -f $WORK/pages/small.html ]] && medians_named small
+
 # ---- bounded size ------------------------------------------------------------------------------
 if [[ ${REPORT_BIG:-1} != 0 ]]; then
 	gen --seed 2 --kernels 10000 -o "$WORK/in/k10.sqlite"
