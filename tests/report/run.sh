@@ -142,6 +142,13 @@ medians_named() { # medians_named PAGE
 }
 [[ -f $WORK/pages/small.html ]] && medians_named small
 
+# gpu_time_sum's Overlap is Kernel Sum - Kernel Union: its caption says so, not "ran at once"
+if [[ -f $WORK/pages/small.html ]]; then
+	grep -q 'Overlap: kernel time counted more than once, the sum of kernel durations minus their union' \
+		"$WORK/pages/small.html" && ! grep -q 'ran at once' "$WORK/pages/small.html" && ok ||
+		fail "small: the GPU table's caption does not say what Overlap is"
+fi
+
 # ---- bounded size ------------------------------------------------------------------------------
 if [[ ${REPORT_BIG:-1} != 0 ]]; then
 	gen --seed 2 --kernels 10000 -o "$WORK/in/k10.sqlite"
