@@ -2,7 +2,11 @@
  *
  * The first `autolines` rows are held back: they decide each column's
  * width and alignment, then they are printed and later rows stream
- * through with the same layout.  As in nsys:
+ * through with the same layout.  With autolines=0 every row is held, so
+ * that a report of millions of rows is not held in memory: past
+ * SPILL_BYTES of text the held rows go to a temporary file, read back
+ * once the widths are known (what stays in memory is a few numbers a
+ * column).  As in nsys:
  *   - a column is right-aligned when its sized cells hold more numbers
  *     than texts (NULLs do not vote), and numbers line up on the decimal
  *     point: integers get blanks as wide as the widest fraction plus one;
@@ -18,6 +22,7 @@
 #define ELLIPSIS "\xE2\x80\xA6"
 #define FRAC_NONE (-1)   /* a number without a decimal point */
 #define FRAC_FLUSH (-2)  /* text or exponent form: never padded */
+#define SPILL_BYTES ((size_t)8 << 20)
 
 struct bcell {
 	size_t off;          /* in nst_colbuf.text */
@@ -31,7 +36,9 @@ struct nst_colbuf {
 	size_t len, cap;
 	struct bcell *cells;
 	size_t ncells, cells_cap;
-	size_t rows;
+	size_t rows;         /* held in memory, after those spilled */
+	FILE *spill;         /* rows held in a temporary file, or NULL */
+	size_t spilled;      /* rows in it */
 	bool laid_out;
 };
 
@@ -57,6 +64,8 @@ void nst_columnar_free(struct nst_fmt *f)
 		return;
 	free(f->buf->text);
 	free(f->buf->cells);
+	if (f->buf->spill)
+		fclose(f->buf->spill);
 	free(f->buf);
 	f->buf = NULL;
 }
@@ -308,24 +317,46 @@ static void vote(struct nst_fcol *c, const struct shown *sh)
 		c->maxfrac = sh->frac;
 }
 
-static size_t sized_width(const struct nst_fmt *f, const struct nst_fcol *c,
-			  size_t k)
+/* The widest cell of each kind so far: its width once padded depends on
+ * the widest fraction of all the sized rows (pad_of), known only when
+ * the last is held. */
+static void measure(struct nst_fcol *c, const struct shown *sh)
 {
-	const struct nst_colbuf *b = f->buf;
+	size_t chars, *widest;
+
+	if (sh->null)
+		return;
+	chars = nst_utf8_chars(sh->s, sh->len);
+	if (sh->frac == FRAC_FLUSH) {
+		widest = &c->widest_flush;
+	} else if (sh->frac == FRAC_NONE) {
+		widest = &c->widest_int;
+	} else {
+		widest = &c->widest_whole;
+		chars -= (size_t)sh->frac;
+	}
+	if (chars > *widest)
+		*widest = chars;
+}
+
+static size_t max_size(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The widest sized cell, padded: a fraction's whole part (with its point)
+ * plus the widest fraction, an integer plus its blanks (pad_of). */
+static size_t sized_width(const struct nst_fmt *f, const struct nst_fcol *c)
+{
 	size_t w = f->spec.nohdr ? 0 : nst_utf8_chars(c->header, c->header_len);
 
 	if (c->fixed_width > 0)
 		return (size_t)c->fixed_width;
-	for (size_t r = 0; r < b->rows; r++) {
-		const struct bcell *bc = &b->cells[r * f->ncols + k];
-		size_t cw;
-		if (bc->null)
-			continue;
-		cw = nst_utf8_chars(b->text + bc->off, bc->len) +
-		     pad_of(c, bc->frac);
-		if (cw > w)
-			w = cw;
-	}
+	w = max_size(w, c->widest_flush);
+	if (c->widest_int)
+		w = max_size(w, c->widest_int + pad_of(c, FRAC_NONE));
+	if (c->widest_whole)
+		w = max_size(w, c->widest_whole + (size_t)c->maxfrac);
 	if (f->spec.colmax > 0 && w > (size_t)f->spec.colmax)
 		w = (size_t)f->spec.colmax;
 	return w;
@@ -344,6 +375,74 @@ static void put_row_cells(struct nst_fmt *f, const struct bcell *row, const char
 	line_end(f);
 }
 
+/* ---- rows held in a temporary file ---- */
+
+/* The rows in memory appended to the spill file (a cell: its struct
+ * bcell, then its bytes), and memory emptied for the next. */
+static int spill_rows(struct nst_fmt *f)
+{
+	struct nst_colbuf *b = f->buf;
+
+	if (!b->spill && !(b->spill = tmpfile()))
+		return -1;
+	for (size_t i = 0; i < b->ncells; i++) {
+		const struct bcell *c = &b->cells[i];
+		if (fwrite(c, sizeof *c, 1, b->spill) != 1 ||
+		    fwrite(b->text + c->off, 1, c->len, b->spill) != c->len)
+			return -1;
+	}
+	b->spilled += b->rows;
+	b->rows = b->ncells = b->len = 0;
+	return 0;
+}
+
+/* Reads one spilled row into cells[ncols], its text into *text (grown). */
+static int unspill_row(struct nst_fmt *f, struct bcell *cells, char **text, size_t *cap)
+{
+	FILE *in = f->buf->spill;
+	size_t len = 0;
+
+	for (size_t k = 0; k < f->ncols; k++) {
+		struct bcell *c = &cells[k];
+		if (fread(c, sizeof *c, 1, in) != 1)
+			return -1;
+		if (len + c->len > *cap) {
+			size_t want = max_size(2 * *cap, len + c->len);
+			char *n = realloc(*text, want);
+			if (!n)
+				return -1;
+			*text = n;
+			*cap = want;
+		}
+		if (fread(*text + len, 1, c->len, in) != c->len)
+			return -1;
+		c->off = len;
+		len += c->len;
+	}
+	return 0;
+}
+
+static void put_spilled_rows(struct nst_fmt *f)
+{
+	struct nst_colbuf *b = f->buf;
+	struct bcell *cells = calloc(f->ncols ? f->ncols : 1, sizeof *cells);
+	char *text = NULL;
+	size_t cap = 0;
+
+	if (!cells || fflush(b->spill) != 0 || fseek(b->spill, 0, SEEK_SET) != 0)
+		f->spill_failed = true;
+	for (size_t r = 0; r < b->spilled && !f->spill_failed; r++) {
+		if (unspill_row(f, cells, &text, &cap))
+			f->spill_failed = true;
+		else
+			put_row_cells(f, cells, text);
+	}
+	free(cells);
+	free(text);
+	fclose(b->spill);
+	b->spill = NULL;
+}
+
 /* Fixes the layout from the held rows, prints them and lets later rows
  * stream. */
 static void lay_out(struct nst_fmt *f)
@@ -353,9 +452,11 @@ static void lay_out(struct nst_fmt *f)
 	for (size_t k = 0; k < f->ncols; k++) {
 		struct nst_fcol *c = &f->cols[k];
 		c->right = c->nums > c->texts;
-		c->width = sized_width(f, c, k);
+		c->width = sized_width(f, c);
 	}
 	header_lines(f);
+	if (b->spill)
+		put_spilled_rows(f);
 	for (size_t r = 0; r < b->rows; r++)
 		put_row_cells(f, &b->cells[r * f->ncols], b->text);
 	free(b->text);
@@ -375,10 +476,15 @@ static int hold_row(struct nst_fmt *f, const struct nst_cell *cells)
 		nst_fmt_value(f, c, &cells[c->src], scratch, &v);
 		show_value(f, &v, shown_as_printed(f, c, &cells[c->src]), shown_buf, &sh);
 		vote(c, &sh);
+		measure(c, &sh);
 		if (keep(f->buf, &sh))
 			return -1;
 	}
 	f->buf->rows++;
+	if (f->spec.autolines == 0 && f->buf->len >= SPILL_BYTES && spill_rows(f)) {
+		f->spill_failed = true;
+		return -1;
+	}
 	return 0;
 }
 
@@ -434,5 +540,5 @@ void nst_columnar_end(struct nst_fmt *f)
 		table_rule(f);
 	if (f->footer)
 		fprintf(f->out, "\n%s\n", f->footer);
-	f->failed |= f->nomem;
+	f->failed |= f->nomem || f->spill_failed;
 }

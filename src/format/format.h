@@ -64,6 +64,7 @@ struct nst_fmt_spec {
 	 * that returned rows with an empty line there, not in files. */
 	bool console;
 	int autolines;          /* column/table: rows used to size columns */
+	bool autolines_given;   /* ... given as autolines=N, not the default */
 	int colmax;             /* column/table: widest column */
 	/* column/table: explicit widths by position, hidden columns counted;
 	 * NST_FMT_WIDTH_AUTO sizes the column, 0 drops it. */

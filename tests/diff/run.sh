@@ -91,6 +91,44 @@ test_every_format_parses() {
 	done
 }
 
+# column_fits FILE: every line of the table is as wide as its rule (in characters) and each
+# Status is a whole word and every time aligned right, however many rows come before the first of
+# its kind; prints what is not
+column_fits() {
+	python3 - "$1" <<'PY'
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+rule = next(i for i, l in enumerate(lines) if re.fullmatch(r" -+(  -+)+", l))
+spans = [m.span() for m in re.finditer(r"-+", lines[rule])]
+status = [k for k, (a, b) in enumerate(spans) if lines[rule - 1][a:b].strip() == "Status"][0]
+rows = [l for l in lines[rule + 1:] if l]
+bad = [l for l in rows if len(l) != len(lines[rule])]
+words = {l[spans[status][0]:spans[status][1]].strip() for l in rows}
+# numbers line up on the right: a time's cell is blank or ends at its column's edge
+times = [(a, b) for a, b in spans if lines[rule - 1][a:b].strip().endswith("(ns)")]
+ragged = [l for l in rows for a, b in times if l[a:b].strip() and l[b - 1] == " "]
+if bad or ragged or not words <= {"matched", "added", "removed"} or len(rows) < 200:
+    sys.exit(f"{len(bad)} of {len(rows)} rows differ in width from the rule, {len(ragged)} times "
+             f"are not aligned right; statuses {sorted(words)}")
+PY
+}
+
+test_launch_diff_columns_fit_every_row() {
+	[[ -f $REAL/mfu_2gpu_before.sqlite ]] || { echo "diff: note: no ../shared, real pair skipped"; return; }
+	local msg
+	# its first hundred rows are launches only A has: B's columns are empty there
+	run diff -q -r launch_diff -f column "$REAL/mfu_2gpu_before.sqlite" "$REAL/mfu_2gpu_after.sqlite"
+	rc_is 0
+	printf '%s\n' "$OUT" >"$WORK/launch.txt"
+	msg=$(column_fits "$WORK/launch.txt" 2>&1) || fail "launch_diff's columns do not fit every row: $msg"
+	# autolines=N given: the first N rows size the columns, as in nsys (and the check sees it)
+	run diff -q -r launch_diff -f column:autolines=100 "$REAL/mfu_2gpu_before.sqlite" "$REAL/mfu_2gpu_after.sqlite"
+	rc_is 0
+	printf '%s\n' "$OUT" >"$WORK/launch100.txt"
+	column_fits "$WORK/launch100.txt" >/dev/null 2>&1 &&
+		fail "autolines=100: later rows fit the first hundred's widths, or the check cannot fail"
+}
+
 # ---- numbers against SQL ----------------------------------------------------------------------
 
 test_kern_diff_is_the_sums_of_the_kernel_rows() {
