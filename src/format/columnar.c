@@ -13,22 +13,40 @@
  *   - a cell wider than its column is cut and ends in U+2026, counting
  *     characters, not bytes;
  *   - headers are centred, the left side getting the smaller half.
+ * With distinct_names (nstats's own reports) and every row sizing the
+ * columns, a text too wide for its column is shortened in its middle
+ * instead, together with the other texts of its column that are too
+ * wide, so that distinct texts stay distinct (core/shorten.h); past
+ * MAX_WIDE_TEXTS of them in a column it is cut as nsys cuts it.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/shorten.h"
+#include "core/strtab.h"
 #include "format/format_int.h"
 
 #define ELLIPSIS "\xE2\x80\xA6"
 #define FRAC_NONE (-1)   /* a number without a decimal point */
 #define FRAC_FLUSH (-2)  /* text or exponent form: never padded */
 #define SPILL_BYTES ((size_t)8 << 20)
+/* Shortening texts together costs the square of their number. */
+#define MAX_WIDE_TEXTS 512
 
 struct bcell {
 	size_t off;          /* in nst_colbuf.text */
 	size_t len;          /* bytes; 0 with null */
 	int frac;
 	bool null;
+};
+
+/* The distinct texts of a column too wide for it, and how each is shown. */
+struct wide_texts {
+	struct nst_strtab texts; /* owned copies */
+	char **shown;            /* by id, once laid out; NULL: cut as nsys does */
+	size_t nshown;
+	bool too_many;
 };
 
 struct nst_colbuf {
@@ -39,6 +57,7 @@ struct nst_colbuf {
 	size_t rows;         /* held in memory, after those spilled */
 	FILE *spill;         /* rows held in a temporary file, or NULL */
 	size_t spilled;      /* rows in it */
+	struct wide_texts *wide; /* by column, with distinct_names; else NULL */
 	bool laid_out;
 };
 
@@ -55,13 +74,35 @@ int nst_columnar_begin(struct nst_fmt *f)
 {
 	f->ints_as_printed = nst_num_marks_plain(&f->spec.numeric) && !f->spec.nofmt;
 	f->buf = calloc(1, sizeof *f->buf);
-	return f->buf ? 0 : -1;
+	if (!f->buf)
+		return -1;
+	if (f->spec.distinct_names && f->spec.autolines == 0 &&
+	    !(f->buf->wide = calloc(f->ncols ? f->ncols : 1, sizeof *f->buf->wide)))
+		return -1;
+	return 0;
+}
+
+static void wide_release(struct nst_fmt *f)
+{
+	struct wide_texts *w = f->buf->wide;
+
+	for (size_t k = 0; w && k < f->ncols; k++) {
+		for (size_t i = 0; i < w[k].texts.n; i++)
+			free((char *)w[k].texts.text[i]);
+		for (size_t i = 0; i < w[k].nshown; i++)
+			free(w[k].shown[i]);
+		free(w[k].shown);
+		nst_strtab_release(&w[k].texts);
+	}
+	free(w);
+	f->buf->wide = NULL;
 }
 
 void nst_columnar_free(struct nst_fmt *f)
 {
 	if (!f->buf)
 		return;
+	wide_release(f);
 	free(f->buf->text);
 	free(f->buf->cells);
 	if (f->buf->spill)
@@ -165,11 +206,89 @@ static void add_clipped(struct nst_fmt *f, const char *s, size_t len, size_t cha
 	add_str(f, ELLIPSIS);
 }
 
+/* ---- texts too wide for their column (distinct_names) ---- */
+
+/* The id of s[0..len) among w's texts, -1 when it is none of them (or
+ * memory ran out: the text is then cut as nsys cuts it). */
+static int64_t wide_id(struct wide_texts *w, const char *s, size_t len)
+{
+	char *copy = malloc(len + 1);
+	size_t before = w->texts.n;
+	int64_t id;
+
+	if (!copy)
+		return -1;
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	id = nst_strtab_intern(&w->texts, copy);
+	if (id < 0 || (size_t)id < before)
+		free(copy);
+	return id;
+}
+
+/* Keeps a text cell wider than any column may be, once per text. */
+static int note_wide(struct nst_fmt *f, size_t k, const struct shown *sh)
+{
+	struct wide_texts *w = f->buf->wide ? &f->buf->wide[k] : NULL;
+	const struct nst_fcol *c = &f->cols[k];
+	size_t most = c->fixed_width > 0 ? (size_t)c->fixed_width
+		      : f->spec.colmax > 0 ? (size_t)f->spec.colmax : SIZE_MAX;
+
+	if (!w || w->too_many || sh->null || sh->frac != FRAC_FLUSH ||
+	    nst_utf8_chars(sh->s, sh->len) <= most)
+		return 0;
+	if (wide_id(w, sh->s, sh->len) < 0)
+		return -1;
+	if (w->texts.n > MAX_WIDE_TEXTS)
+		w->too_many = true;
+	return 0;
+}
+
+/* Each column's wide texts shortened to its width, together. */
+static int shorten_wide(struct nst_fmt *f)
+{
+	struct wide_texts *w = f->buf->wide;
+
+	for (size_t k = 0; w && k < f->ncols; k++) {
+		if (w[k].too_many || !w[k].texts.n)
+			continue;
+		if (!(w[k].shown = calloc(w[k].texts.n, sizeof *w[k].shown)))
+			return -1;
+		w[k].nshown = w[k].texts.n;
+		if (!nst_shorten_all(w[k].texts.text, w[k].texts.n, f->cols[k].width, w[k].shown))
+			return -1;
+	}
+	return 0;
+}
+
+/* How column k shows s[0..len), too wide for it: shortened with the
+ * column's other wide texts, or NULL to cut it as nsys does. */
+static const char *wide_shown(struct nst_fmt *f, size_t k, const char *s, size_t len)
+{
+	struct wide_texts *w = f->buf->wide ? &f->buf->wide[k] : NULL;
+	int64_t id;
+
+	if (!w || !w->shown)
+		return NULL;
+	id = wide_id(w, s, len);
+	if (id < 0 || (size_t)id >= w->nshown ||
+	    nst_text_width(w->shown[id]) > f->cols[k].width)
+		return NULL;
+	return w->shown[id];
+}
+
 static void add_cell(struct nst_fmt *f, const struct nst_fcol *c, const char *s, size_t len,
 		     int frac)
 {
 	size_t chars = nst_utf8_chars(s, len), pad = pad_of(c, frac);
+	const char *shorter;
 
+	if (chars + pad > c->width && frac == FRAC_FLUSH &&
+	    (shorter = wide_shown(f, (size_t)(c - f->cols), s, len))) {
+		add_str(f, shorter);
+		add_repeat(f, ' ', c->width - nst_text_width(shorter));
+		return;
+	}
 	if (chars + pad > c->width) {
 		add_clipped(f, s, len, chars, c->width);
 		return;
@@ -454,6 +573,8 @@ static void lay_out(struct nst_fmt *f)
 		c->right = c->nums > c->texts;
 		c->width = sized_width(f, c);
 	}
+	if (shorten_wide(f))
+		f->nomem = true;
 	header_lines(f);
 	if (b->spill)
 		put_spilled_rows(f);
@@ -461,6 +582,7 @@ static void lay_out(struct nst_fmt *f)
 		put_row_cells(f, &b->cells[r * f->ncols], b->text);
 	free(b->text);
 	free(b->cells);
+	wide_release(f);
 	memset(b, 0, sizeof *b);
 	b->laid_out = true;
 }
@@ -477,7 +599,7 @@ static int hold_row(struct nst_fmt *f, const struct nst_cell *cells)
 		show_value(f, &v, shown_as_printed(f, c, &cells[c->src]), shown_buf, &sh);
 		vote(c, &sh);
 		measure(c, &sh);
-		if (keep(f->buf, &sh))
+		if (note_wide(f, k, &sh) || keep(f->buf, &sh))
 			return -1;
 	}
 	f->buf->rows++;

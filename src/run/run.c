@@ -142,6 +142,8 @@ static enum nst_status text_begin(void *ctx, const char *const *cols, size_t n,
 	 * (the formatter holds them in a file past a few MB). */
 	if (run->job->report->diff && !spec.autolines_given)
 		spec.autolines = 0;
+	/* kernels that differ only in their middles must not read alike */
+	spec.distinct_names = run->job->report->diff != NULL;
 	t->fmt = nst_fmt_open(&spec, t->fp, t->title, t->name);
 	if (!t->fmt)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");

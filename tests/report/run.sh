@@ -5,6 +5,7 @@
 #   - parsed by html5lib's strict parser, each SVG as XML, valid UTF-8, under 3 MB
 #     (check_html.py, Debian's /usr/bin/python3);
 #   - its tables equal to the reports' csv, cell for cell (check_numbers.py);
+#   - in each chart, rows whose names differ have labels that differ (check_labels.py);
 #   - loaded in headless Chromium, without network (unshare -n where it works): no console message
 #     (--enable-logging prints them as CONSOLE lines), no request to the network in its net log
 #     (check_netlog.py), the numbers of the DOM it dumps equal to the csv again, and a screenshot
@@ -62,6 +63,10 @@ pages() {
 		n=$((n + 1))
 		[[ -f $DATA/$e ]] && printf '%s\t%s\n' "real$n" "$DATA/$e"
 	done
+	# a real pair compared: PyTorch kernels whose names differ only in their middles
+	e=$DATA/real/GindaChen__nsys-ai/tests/fixtures
+	[[ -f $e/mfu_2gpu_before.sqlite && -f $e/mfu_2gpu_after.sqlite ]] &&
+		printf '%s\t%s\t%s\n' real-pair "$e/mfu_2gpu_before.sqlite" "$e/mfu_2gpu_after.sqlite"
 }
 
 # ---- the browser -------------------------------------------------------------------------------
@@ -111,6 +116,8 @@ check_page() { # check_page NAME INPUT...
 	fi
 	python3 "$here/check_numbers.py" "$NSTATS" "$page" "$@" >"$WORK/$name.numbers" && ok ||
 		fail "$name: numbers differ from the reports': $(head -c 600 "$WORK/$name.numbers")"
+	python3 "$here/check_labels.py" "$page" >"$WORK/$name.labels"
+	(($? != 1)) && ok || fail "$name: names read alike in a chart: $(head -c 600 "$WORK/$name.labels")"
 	[[ -n $browser ]] || return
 	browse "$name" "$page" && ok || fail "$name: the browser failed (status $?): $(tail -c 300 "$WORK/$name.stderr")"
 	[[ ! -s $WORK/$name.console ]] && ok || fail "$name: console messages: $(head -c 400 "$WORK/$name.console")"
@@ -124,6 +131,13 @@ while IFS=$'\t' read -r -a args; do
 	check_page "${args[@]}"
 done < <(pages)
 [[ -n $browser && -f $WORK/pages/example.html ]] && self_test
+
+# the label check fails on a page whose chart labels were cut alike
+if [[ -f $WORK/pages/example.html ]]; then
+	sed 's/\(text-anchor="end">\)[^<]*[a-z][^<]*</\1same label</' "$WORK/pages/example.html" >"$WORK/alike.html"
+	python3 "$here/check_labels.py" "$WORK/alike.html" >/dev/null
+	(($? == 1)) && ok || fail "labels made alike were not seen (the label check cannot fail)"
+fi
 
 # ---- two medians named apart -------------------------------------------------------------------
 # P50 (nearest rank) and nsys's Med (mean of the two middle values) each say which they are: in
