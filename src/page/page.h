@@ -94,6 +94,10 @@ void page_absent(struct page *p, const char *text);
 
 /* ---- tables (table.c) ------------------------------------------------------------ */
 
+/* A name inside its table cell: at most three lines of it (the style
+ * clamps it), the whole name in its title, for the pointer. */
+void page_name_text(FILE *out, const char *name);
+
 /* Rows [0, max) of t, columns labelled in cols (NULL-terminated; all the
  * visible ones when NULL), each number cell with data-col and data-v;
  * "N more rows not shown" under it when t has more. */

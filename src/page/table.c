@@ -100,10 +100,19 @@ static void put_cell(FILE *out, const struct page_rows *t, size_t row, int col)
 		       PAGE_TEXT_MAX);
 	page_raw(out, "\">");
 	if (c->kind == NST_TEXT)
-		page_esc_short(out, c->v.s, PAGE_TEXT_MAX);
+		page_name_text(out, c->v.s);
 	else
 		page_escz(out, shown);
 	page_raw(out, "</td>");
+}
+
+void page_name_text(FILE *out, const char *name)
+{
+	page_raw(out, "<div class=\"nm\" title=\"");
+	page_esc_short(out, name, PAGE_TEXT_MAX);
+	page_raw(out, "\">");
+	page_esc_short(out, name, PAGE_TEXT_MAX);
+	page_raw(out, "</div>");
 }
 
 void page_table(struct page *p, const struct page_rows *t, const char *const *cols, size_t max)

@@ -9,8 +9,10 @@
 #   - loaded in headless Chromium, without network (unshare -n where it works): no console message
 #     (--enable-logging prints them as CONSOLE lines), no request to the network in its net log
 #     (check_netlog.py), the numbers of the DOM it dumps equal to the csv again, and a screenshot
-#     in BUILD_DIR/report-screenshots/NAME.png. Two pages made to fail (a console.error, an <img>
-#     from http://) show that the browser checks can fail.
+#     in BUILD_DIR/report-screenshots/NAME.png; and at 1280 px (check_layout.py injects
+#     measure_layout.js into a copy), every table row at most three lines tall and every cell
+#     inside the viewport. Pages made to fail (a console.error, an <img> from http://, names
+#     unclamped) show that the browser checks can fail.
 # And the page of a 1M-launch export is about the size of a 10k one's (REPORT_BIG=0 skips it).
 # Chromium missing: its part is skipped with a note, the rest runs. Ends with
 # `report: N passed, M failed`.
@@ -87,6 +89,19 @@ browse() {
 	return $rc
 }
 
+# layout NAME PAGE: PAGE laid out at 1280 px (check_layout.py): every table row at most three
+# lines tall and every cell inside the viewport; its report in WORK/NAME.layout
+layout() {
+	local name=$1 page=$2
+	python3 "$here/check_layout.py" inject "$page" "$WORK/$name.measured.html" || return 2
+	timeout 120 "${NONET[@]}" "$browser" --headless --no-sandbox --disable-gpu --disable-quic \
+		--user-data-dir="$WORK/profile-layout-$name" --no-first-run --disable-extensions \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--window-size=1280,6000 --dump-dom "file://$WORK/$name.measured.html" \
+		>"$WORK/dom/$name.measured.html" 2>/dev/null
+	python3 "$here/check_layout.py" read "$WORK/dom/$name.measured.html" >"$WORK/$name.layout"
+}
+
 # the browser checks, on pages made to fail them
 self_test() {
 	printf '<!DOCTYPE html><html><head><meta charset="utf-8"><title>t</title></head><body><p>t</p><script>console.error("deliberate")</script></body></html>\n' >"$WORK/console-error.html"
@@ -100,6 +115,13 @@ self_test() {
 	sed 's/data-v="\([0-9]*\)"/data-v="1\1"/' "$WORK/pages/example.html" >"$WORK/changed.html"
 	python3 "$here/check_numbers.py" "$NSTATS" "$WORK/changed.html" "$WORK/in/example.sqlite" >/dev/null &&
 		fail "a changed number was not seen (the numbers check cannot fail)" || ok
+	# the layout check fails on names shown whole on one line
+	local wide=$WORK/pages/real-pair.html
+	[[ -f $wide ]] || wide=$WORK/pages/hostile-names.html
+	sed 's#</head>#<style>table.rows td.name .nm{display:block;-webkit-line-clamp:none}table.rows td{white-space:nowrap!important;max-width:none!important}</style></head>#' \
+		"$wide" >"$WORK/unclamped.html"
+	layout self-unclamped "$WORK/unclamped.html"
+	(($? == 1)) && ok || fail "names on one line were not seen (the layout check cannot fail): $(head -c 300 "$WORK/self-unclamped.layout")"
 }
 
 # ---- each page ---------------------------------------------------------------------------------
@@ -125,6 +147,7 @@ check_page() { # check_page NAME INPUT...
 	[[ -s $SHOTS/$name.png ]] && ok || fail "$name: no screenshot"
 	python3 "$here/check_numbers.py" "$NSTATS" "$WORK/dom/$name.html" "$@" >"$WORK/$name.dom" && ok ||
 		fail "$name: the DOM's numbers differ from the reports': $(head -c 600 "$WORK/$name.dom")"
+	layout "$name" "$page" && ok || fail "$name: tables do not fit 1280 px: $(head -c 600 "$WORK/$name.layout")"
 }
 
 while IFS=$'\t' read -r -a args; do
