@@ -413,6 +413,8 @@ static int keep(struct nst_colbuf *b, const struct shown *sh)
 		b->cap = cap;
 	}
 	c = &b->cells[b->ncells++];
+	/* padding too: a spilled cell is written whole */
+	memset(c, 0, sizeof *c);
 	c->off = b->len;
 	c->len = sh->null ? 0 : sh->len;
 	c->frac = sh->frac;
