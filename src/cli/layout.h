@@ -9,27 +9,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define LAY_ELLIPSIS "\xe2\x80\xa6" /* U+2026, one column */
+#include "core/shorten.h"
 
 struct lay_out {
 	FILE *fp;
 	size_t width;
 	bool color;
 };
-
-/* Characters in s. */
-size_t lay_width(const char *s);
-
-/* s in at most w characters: whole when it fits, else its first `head`
- * characters, an ellipsis, and its last w - 1 - head.  Allocated. */
-char *lay_shorten(const char *s, size_t w, size_t head);
-
-/* names[0..n) in at most w characters each, out[i] allocated: shortened
- * in the middle, and where two shortened names would read the same, cut
- * elsewhere (or given a middle part too) until they differ.  Distinct
- * names stay distinct; only as a last resort is a name given more than w
- * characters.  Returns false when out of memory. */
-bool lay_shorten_all(const char *const *names, size_t n, size_t w, char **out);
 
 /* One line, cut to the width with an ellipsis when longer; styled with
  * the SGR parameters sgr (LAY_BOLD...) on a colour terminal. */

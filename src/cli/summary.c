@@ -131,6 +131,9 @@ void doc_summary(struct command_doc *d)
 			 "Columns that do not fit are left out: the kernels' Mean first, then\n"
 			 "P90, P50, P99, then counts.  Busy (%) is a kernel's total time as a\n"
 			 "share of the busy time of the GPUs it ran on (cuda_gpu_kern_dist).\n"
+			 "P50, P90 and P99 are nearest-rank percentiles: P50 is a duration\n"
+			 "that occurred, where nsys's Med (cuda_gpu_kern_sum) is the mean of\n"
+			 "the two middle values; a legend under the kernels says so.\n"
 			 "A section whose report finds nothing says so in one line.  See\n"
 			 "docs/summary.md.\n",
 		.lists = -1,

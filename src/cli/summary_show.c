@@ -263,8 +263,16 @@ static bool show_kernels(const struct sum_settings *set, const struct sum_page *
 	};
 	char title[128];
 	snprintf(title, sizeof title, "Top %zu kernels by total time (cuda_gpu_kern_dist)", set->top);
-	return section(set, &pg->part[SUM_KERNELS], title, "none in this export", f,
-		       COUNT(f));
+	if (!section(set, &pg->part[SUM_KERNELS], title, "none in this export", f, COUNT(f)))
+		return false;
+	/* Two medians of one kernel can differ many times over, and both
+	 * are called a median: say which one this is. */
+	if (pg->part[SUM_KERNELS].begun && pg->part[SUM_KERNELS].nrows) {
+		fputc('\n', set->out.fp);
+		lay_styled(&set->out, "  P50: nearest-rank median (nsys's Med is the mean of the two "
+			   "middle values)", LAY_FAINT);
+	}
+	return true;
 }
 
 /* The time and the size of each kind of transfer side by side, matched

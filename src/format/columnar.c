@@ -2,22 +2,37 @@
  *
  * The first `autolines` rows are held back: they decide each column's
  * width and alignment, then they are printed and later rows stream
- * through with the same layout.  As in nsys:
+ * through with the same layout.  With autolines=0 every row is held, so
+ * that a report of millions of rows is not held in memory: past
+ * SPILL_BYTES of text the held rows go to a temporary file, read back
+ * once the widths are known (what stays in memory is a few numbers a
+ * column).  As in nsys:
  *   - a column is right-aligned when its sized cells hold more numbers
  *     than texts (NULLs do not vote), and numbers line up on the decimal
  *     point: integers get blanks as wide as the widest fraction plus one;
  *   - a cell wider than its column is cut and ends in U+2026, counting
  *     characters, not bytes;
  *   - headers are centred, the left side getting the smaller half.
+ * With distinct_names (nstats's own reports) and every row sizing the
+ * columns, a text too wide for its column is shortened in its middle
+ * instead, together with the other texts of its column that are too
+ * wide, so that distinct texts stay distinct (core/shorten.h); past
+ * MAX_WIDE_TEXTS of them in a column it is cut as nsys cuts it.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/shorten.h"
+#include "core/strtab.h"
 #include "format/format_int.h"
 
 #define ELLIPSIS "\xE2\x80\xA6"
 #define FRAC_NONE (-1)   /* a number without a decimal point */
 #define FRAC_FLUSH (-2)  /* text or exponent form: never padded */
+#define SPILL_BYTES ((size_t)8 << 20)
+/* Shortening texts together costs the square of their number. */
+#define MAX_WIDE_TEXTS 512
 
 struct bcell {
 	size_t off;          /* in nst_colbuf.text */
@@ -26,12 +41,23 @@ struct bcell {
 	bool null;
 };
 
+/* The distinct texts of a column too wide for it, and how each is shown. */
+struct wide_texts {
+	struct nst_strtab texts; /* owned copies */
+	char **shown;            /* by id, once laid out; NULL: cut as nsys does */
+	size_t nshown;
+	bool too_many;
+};
+
 struct nst_colbuf {
 	char *text;
 	size_t len, cap;
 	struct bcell *cells;
 	size_t ncells, cells_cap;
-	size_t rows;
+	size_t rows;         /* held in memory, after those spilled */
+	FILE *spill;         /* rows held in a temporary file, or NULL */
+	size_t spilled;      /* rows in it */
+	struct wide_texts *wide; /* by column, with distinct_names; else NULL */
 	bool laid_out;
 };
 
@@ -48,15 +74,39 @@ int nst_columnar_begin(struct nst_fmt *f)
 {
 	f->ints_as_printed = nst_num_marks_plain(&f->spec.numeric) && !f->spec.nofmt;
 	f->buf = calloc(1, sizeof *f->buf);
-	return f->buf ? 0 : -1;
+	if (!f->buf)
+		return -1;
+	if (f->spec.distinct_names && f->spec.autolines == 0 &&
+	    !(f->buf->wide = calloc(f->ncols ? f->ncols : 1, sizeof *f->buf->wide)))
+		return -1;
+	return 0;
+}
+
+static void wide_release(struct nst_fmt *f)
+{
+	struct wide_texts *w = f->buf->wide;
+
+	for (size_t k = 0; w && k < f->ncols; k++) {
+		for (size_t i = 0; i < w[k].texts.n; i++)
+			free((char *)w[k].texts.text[i]);
+		for (size_t i = 0; i < w[k].nshown; i++)
+			free(w[k].shown[i]);
+		free(w[k].shown);
+		nst_strtab_release(&w[k].texts);
+	}
+	free(w);
+	f->buf->wide = NULL;
 }
 
 void nst_columnar_free(struct nst_fmt *f)
 {
 	if (!f->buf)
 		return;
+	wide_release(f);
 	free(f->buf->text);
 	free(f->buf->cells);
+	if (f->buf->spill)
+		fclose(f->buf->spill);
 	free(f->buf);
 	f->buf = NULL;
 }
@@ -156,11 +206,89 @@ static void add_clipped(struct nst_fmt *f, const char *s, size_t len, size_t cha
 	add_str(f, ELLIPSIS);
 }
 
+/* ---- texts too wide for their column (distinct_names) ---- */
+
+/* The id of s[0..len) among w's texts, -1 when it is none of them (or
+ * memory ran out: the text is then cut as nsys cuts it). */
+static int64_t wide_id(struct wide_texts *w, const char *s, size_t len)
+{
+	char *copy = malloc(len + 1);
+	size_t before = w->texts.n;
+	int64_t id;
+
+	if (!copy)
+		return -1;
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	id = nst_strtab_intern(&w->texts, copy);
+	if (id < 0 || (size_t)id < before)
+		free(copy);
+	return id;
+}
+
+/* Keeps a text cell wider than any column may be, once per text. */
+static int note_wide(struct nst_fmt *f, size_t k, const struct shown *sh)
+{
+	struct wide_texts *w = f->buf->wide ? &f->buf->wide[k] : NULL;
+	const struct nst_fcol *c = &f->cols[k];
+	size_t most = c->fixed_width > 0 ? (size_t)c->fixed_width
+		      : f->spec.colmax > 0 ? (size_t)f->spec.colmax : SIZE_MAX;
+
+	if (!w || w->too_many || sh->null || sh->frac != FRAC_FLUSH ||
+	    nst_utf8_chars(sh->s, sh->len) <= most)
+		return 0;
+	if (wide_id(w, sh->s, sh->len) < 0)
+		return -1;
+	if (w->texts.n > MAX_WIDE_TEXTS)
+		w->too_many = true;
+	return 0;
+}
+
+/* Each column's wide texts shortened to its width, together. */
+static int shorten_wide(struct nst_fmt *f)
+{
+	struct wide_texts *w = f->buf->wide;
+
+	for (size_t k = 0; w && k < f->ncols; k++) {
+		if (w[k].too_many || !w[k].texts.n)
+			continue;
+		if (!(w[k].shown = calloc(w[k].texts.n, sizeof *w[k].shown)))
+			return -1;
+		w[k].nshown = w[k].texts.n;
+		if (!nst_shorten_all(w[k].texts.text, w[k].texts.n, f->cols[k].width, w[k].shown))
+			return -1;
+	}
+	return 0;
+}
+
+/* How column k shows s[0..len), too wide for it: shortened with the
+ * column's other wide texts, or NULL to cut it as nsys does. */
+static const char *wide_shown(struct nst_fmt *f, size_t k, const char *s, size_t len)
+{
+	struct wide_texts *w = f->buf->wide ? &f->buf->wide[k] : NULL;
+	int64_t id;
+
+	if (!w || !w->shown)
+		return NULL;
+	id = wide_id(w, s, len);
+	if (id < 0 || (size_t)id >= w->nshown ||
+	    nst_text_width(w->shown[id]) > f->cols[k].width)
+		return NULL;
+	return w->shown[id];
+}
+
 static void add_cell(struct nst_fmt *f, const struct nst_fcol *c, const char *s, size_t len,
 		     int frac)
 {
 	size_t chars = nst_utf8_chars(s, len), pad = pad_of(c, frac);
+	const char *shorter;
 
+	if (chars + pad > c->width && frac == FRAC_FLUSH &&
+	    (shorter = wide_shown(f, (size_t)(c - f->cols), s, len))) {
+		add_str(f, shorter);
+		add_repeat(f, ' ', c->width - nst_text_width(shorter));
+		return;
+	}
 	if (chars + pad > c->width) {
 		add_clipped(f, s, len, chars, c->width);
 		return;
@@ -285,6 +413,8 @@ static int keep(struct nst_colbuf *b, const struct shown *sh)
 		b->cap = cap;
 	}
 	c = &b->cells[b->ncells++];
+	/* padding too: a spilled cell is written whole */
+	memset(c, 0, sizeof *c);
 	c->off = b->len;
 	c->len = sh->null ? 0 : sh->len;
 	c->frac = sh->frac;
@@ -308,24 +438,46 @@ static void vote(struct nst_fcol *c, const struct shown *sh)
 		c->maxfrac = sh->frac;
 }
 
-static size_t sized_width(const struct nst_fmt *f, const struct nst_fcol *c,
-			  size_t k)
+/* The widest cell of each kind so far: its width once padded depends on
+ * the widest fraction of all the sized rows (pad_of), known only when
+ * the last is held. */
+static void measure(struct nst_fcol *c, const struct shown *sh)
 {
-	const struct nst_colbuf *b = f->buf;
+	size_t chars, *widest;
+
+	if (sh->null)
+		return;
+	chars = nst_utf8_chars(sh->s, sh->len);
+	if (sh->frac == FRAC_FLUSH) {
+		widest = &c->widest_flush;
+	} else if (sh->frac == FRAC_NONE) {
+		widest = &c->widest_int;
+	} else {
+		widest = &c->widest_whole;
+		chars -= (size_t)sh->frac;
+	}
+	if (chars > *widest)
+		*widest = chars;
+}
+
+static size_t max_size(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The widest sized cell, padded: a fraction's whole part (with its point)
+ * plus the widest fraction, an integer plus its blanks (pad_of). */
+static size_t sized_width(const struct nst_fmt *f, const struct nst_fcol *c)
+{
 	size_t w = f->spec.nohdr ? 0 : nst_utf8_chars(c->header, c->header_len);
 
 	if (c->fixed_width > 0)
 		return (size_t)c->fixed_width;
-	for (size_t r = 0; r < b->rows; r++) {
-		const struct bcell *bc = &b->cells[r * f->ncols + k];
-		size_t cw;
-		if (bc->null)
-			continue;
-		cw = nst_utf8_chars(b->text + bc->off, bc->len) +
-		     pad_of(c, bc->frac);
-		if (cw > w)
-			w = cw;
-	}
+	w = max_size(w, c->widest_flush);
+	if (c->widest_int)
+		w = max_size(w, c->widest_int + pad_of(c, FRAC_NONE));
+	if (c->widest_whole)
+		w = max_size(w, c->widest_whole + (size_t)c->maxfrac);
 	if (f->spec.colmax > 0 && w > (size_t)f->spec.colmax)
 		w = (size_t)f->spec.colmax;
 	return w;
@@ -344,6 +496,74 @@ static void put_row_cells(struct nst_fmt *f, const struct bcell *row, const char
 	line_end(f);
 }
 
+/* ---- rows held in a temporary file ---- */
+
+/* The rows in memory appended to the spill file (a cell: its struct
+ * bcell, then its bytes), and memory emptied for the next. */
+static int spill_rows(struct nst_fmt *f)
+{
+	struct nst_colbuf *b = f->buf;
+
+	if (!b->spill && !(b->spill = tmpfile()))
+		return -1;
+	for (size_t i = 0; i < b->ncells; i++) {
+		const struct bcell *c = &b->cells[i];
+		if (fwrite(c, sizeof *c, 1, b->spill) != 1 ||
+		    fwrite(b->text + c->off, 1, c->len, b->spill) != c->len)
+			return -1;
+	}
+	b->spilled += b->rows;
+	b->rows = b->ncells = b->len = 0;
+	return 0;
+}
+
+/* Reads one spilled row into cells[ncols], its text into *text (grown). */
+static int unspill_row(struct nst_fmt *f, struct bcell *cells, char **text, size_t *cap)
+{
+	FILE *in = f->buf->spill;
+	size_t len = 0;
+
+	for (size_t k = 0; k < f->ncols; k++) {
+		struct bcell *c = &cells[k];
+		if (fread(c, sizeof *c, 1, in) != 1)
+			return -1;
+		if (len + c->len > *cap) {
+			size_t want = max_size(2 * *cap, len + c->len);
+			char *n = realloc(*text, want);
+			if (!n)
+				return -1;
+			*text = n;
+			*cap = want;
+		}
+		if (fread(*text + len, 1, c->len, in) != c->len)
+			return -1;
+		c->off = len;
+		len += c->len;
+	}
+	return 0;
+}
+
+static void put_spilled_rows(struct nst_fmt *f)
+{
+	struct nst_colbuf *b = f->buf;
+	struct bcell *cells = calloc(f->ncols ? f->ncols : 1, sizeof *cells);
+	char *text = NULL;
+	size_t cap = 0;
+
+	if (!cells || fflush(b->spill) != 0 || fseek(b->spill, 0, SEEK_SET) != 0)
+		f->spill_failed = true;
+	for (size_t r = 0; r < b->spilled && !f->spill_failed; r++) {
+		if (unspill_row(f, cells, &text, &cap))
+			f->spill_failed = true;
+		else
+			put_row_cells(f, cells, text);
+	}
+	free(cells);
+	free(text);
+	fclose(b->spill);
+	b->spill = NULL;
+}
+
 /* Fixes the layout from the held rows, prints them and lets later rows
  * stream. */
 static void lay_out(struct nst_fmt *f)
@@ -353,13 +573,18 @@ static void lay_out(struct nst_fmt *f)
 	for (size_t k = 0; k < f->ncols; k++) {
 		struct nst_fcol *c = &f->cols[k];
 		c->right = c->nums > c->texts;
-		c->width = sized_width(f, c, k);
+		c->width = sized_width(f, c);
 	}
+	if (shorten_wide(f))
+		f->nomem = true;
 	header_lines(f);
+	if (b->spill)
+		put_spilled_rows(f);
 	for (size_t r = 0; r < b->rows; r++)
 		put_row_cells(f, &b->cells[r * f->ncols], b->text);
 	free(b->text);
 	free(b->cells);
+	wide_release(f);
 	memset(b, 0, sizeof *b);
 	b->laid_out = true;
 }
@@ -375,10 +600,15 @@ static int hold_row(struct nst_fmt *f, const struct nst_cell *cells)
 		nst_fmt_value(f, c, &cells[c->src], scratch, &v);
 		show_value(f, &v, shown_as_printed(f, c, &cells[c->src]), shown_buf, &sh);
 		vote(c, &sh);
-		if (keep(f->buf, &sh))
+		measure(c, &sh);
+		if (note_wide(f, k, &sh) || keep(f->buf, &sh))
 			return -1;
 	}
 	f->buf->rows++;
+	if (f->spec.autolines == 0 && f->buf->len >= SPILL_BYTES && spill_rows(f)) {
+		f->spill_failed = true;
+		return -1;
+	}
 	return 0;
 }
 
@@ -434,5 +664,5 @@ void nst_columnar_end(struct nst_fmt *f)
 		table_rule(f);
 	if (f->footer)
 		fprintf(f->out, "\n%s\n", f->footer);
-	f->failed |= f->nomem;
+	f->failed |= f->nomem || f->spill_failed;
 }

@@ -64,7 +64,12 @@ struct nst_fmt_spec {
 	 * that returned rows with an empty line there, not in files. */
 	bool console;
 	int autolines;          /* column/table: rows used to size columns */
+	bool autolines_given;   /* ... given as autolines=N, not the default */
 	int colmax;             /* column/table: widest column */
+	/* column/table with autolines=0: a text too wide for its column is
+	 * shortened in its middle so that distinct texts of the column stay
+	 * distinct (nst_shorten_all), where nsys cuts it on the right */
+	bool distinct_names;
 	/* column/table: explicit widths by position, hidden columns counted;
 	 * NST_FMT_WIDTH_AUTO sizes the column, 0 drops it. */
 	int widths[NST_FMT_MAX_WIDTHS];

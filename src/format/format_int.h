@@ -158,6 +158,9 @@ struct nst_fcol {
 	size_t width;
 	size_t nums, texts;   /* sizing rows: number vs text votes */
 	int maxfrac;          /* widest fraction among sized numbers */
+	/* the widest sized cells, in characters: text and exponent forms,
+	 * integers, and fractions less their digits after the point */
+	size_t widest_flush, widest_int, widest_whole;
 	bool right;           /* numbers win: right-aligned */
 };
 
@@ -183,6 +186,7 @@ struct nst_fmt {
 	uint64_t rows;
 	bool failed;          /* a callback failed: refuse the rest */
 	bool nomem;           /* ... for want of memory, not a write */
+	bool spill_failed;    /* ... for want of the temporary file of held rows */
 	locale_t cloc;        /* the C locale while formatting: printf's '.'; owned */
 	uint64_t hidden_graph_launches; /* json:typed: what the rows leave out */
 	int64_t hidden_graph_ns;

@@ -84,7 +84,7 @@ static const struct arg_info {
 	{ "nohdr", ARGS_NOHDR, "no header line" },
 	{ "nofmt", ARGS_COLUMNS, "print numbers as they are, without separators" },
 	{ "autolines=<n>", ARGS_COLUMNS,
-	  "rows that size the columns, 0 for all (default 100)" },
+	  "rows that size the columns, 0 for all (default 100; all for diff)" },
 	{ "colmax=<n>", ARGS_COLUMNS,
 	  "widest a sized column gets, 0 for no limit (default 100)" },
 	{ "<width>[:<width>...]", ARGS_COLUMNS,
@@ -290,9 +290,11 @@ static enum nst_status parse_keyed(struct parse *p, const char *eq)
 	struct nst_fmt_spec *s = p->spec;
 	bool columns = takes(p, ARGS_COLUMNS), doc = takes(p, ARGS_DOC);
 
-	if (columns && key_is(p, eq, "autolines"))
+	if (columns && key_is(p, eq, "autolines")) {
+		s->autolines_given = true;
 		return parse_count(v, vlen, &s->autolines)
 			       ? NST_OK : bad(p, "not a count");
+	}
 	if (columns && key_is(p, eq, "colmax"))
 		return parse_count(v, vlen, &s->colmax)
 			       ? NST_OK : bad(p, "not a count");

@@ -340,12 +340,20 @@ static const char *report_name(const struct nst_fmt *f)
 	return f->report ? f->report : "the report";
 }
 
+static enum nst_status spill_failure(const struct nst_fmt *f, struct nst_error *err)
+{
+	return nst_fail(err, NST_ERR_IO, "cannot hold the rows of %s in a temporary file",
+			report_name(f));
+}
+
 /* What went wrong in a callback: memory (the formatter's own), or the
  * stream; once failed, the writer refuses every later call. */
 static enum nst_status failure(struct nst_fmt *f, bool nomem, struct nst_error *err)
 {
 	f->failed = true;
-	f->nomem = nomem;
+	f->nomem = nomem && !f->spill_failed;
+	if (f->spill_failed)
+		return spill_failure(f, err);
 	if (nomem)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory formatting %s", report_name(f));
 	return nst_fail(err, NST_ERR_IO, "cannot write %s", report_name(f));
@@ -470,7 +478,9 @@ enum nst_status nst_fmt_end(struct nst_fmt *f, struct nst_error *err)
 	if (f->begun && !f->failed)
 		finish(f);
 	uselocale(saved);
-	if (f->failed && f->nomem)
+	if (f->spill_failed)
+		s = spill_failure(f, err);
+	else if (f->failed && f->nomem)
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory formatting %s", report_name(f));
 	else if (f->failed || fflush(f->out) != 0 || ferror(f->out))
 		s = nst_fail(err, NST_ERR_IO, "cannot write %s", report_name(f));

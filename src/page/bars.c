@@ -13,8 +13,9 @@
 #define TOP 30
 #define LABEL_CHARS 48
 
+/* text: the row's label as the chart shows it (page_labels), or NULL. */
 static void bar(struct page *p, const struct page_bars *b, const struct page_scale *s, size_t r,
-		int label, int value)
+		int label, int value, const char *text)
 {
 	const struct nst_cell *name = page_cell(b->t, r, label), *v = page_cell(b->t, r, value);
 	double val = page_real(v), x0 = LABEL_W + page_scale_x(s, 0, BAR_W);
@@ -31,6 +32,8 @@ static void bar(struct page *p, const struct page_bars *b, const struct page_sca
 	if (b->device)
 		page_raw(p->out, "rank %lld, GPU %lld", (long long)page_real(name),
 			 (long long)page_real(page_cell(b->t, r, page_col(b->t, b->device))));
+	else if (name->kind == NST_TEXT && text)
+		page_escz(p->out, text);
 	else if (name->kind == NST_TEXT)
 		page_esc_short(p->out, name->v.s, LABEL_CHARS);
 	else {
@@ -59,9 +62,11 @@ void page_bars(struct page *p, const struct page_bars *b)
 	struct page_scale s;
 	page_scale_of(&s, lo, hi, b->unit);
 	double axis_y = TOP + (double)n * ROW_H + 4;
+	char **labels = page_labels(b->t, label, n, LABEL_CHARS);
 	page_svg_open(p, b->title, WIDTH, axis_y + 40);
 	for (size_t r = 0; r < n; r++)
-		bar(p, b, &s, r, label, value);
+		bar(p, b, &s, r, label, value, labels ? labels[r] : NULL);
 	page_axis(p, &s, LABEL_W, axis_y, BAR_W, b->axis);
 	page_svg_close(p);
+	page_labels_free(labels, n);
 }

@@ -55,8 +55,9 @@ static void tooltip(struct page *p, const struct page_rows *t, size_t r, const i
 	page_raw(p->out, "</title>");
 }
 
+/* label: the kernel's name as the chart shows it (page_labels), or NULL. */
 static void box(struct page *p, const struct page_rows *t, const struct logscale *s, size_t r,
-		const int *col, int name)
+		const int *col, int name, const char *label)
 {
 	double v[NSTATS], y = TOP + (double)r * ROW_H, mid = y + ROW_H / 2.0;
 	for (int k = 0; k < NSTATS; k++)
@@ -66,7 +67,10 @@ static void box(struct page *p, const struct page_rows *t, const struct logscale
 	page_raw(p->out, "<g>");
 	tooltip(p, t, r, col, text);
 	page_raw(p->out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 6, mid + 4);
-	page_esc_short(p->out, text, LABEL_CHARS);
+	if (label)
+		page_escz(p->out, label);
+	else
+		page_esc_short(p->out, text, LABEL_CHARS);
 	page_raw(p->out, "</text><line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 		 "y2=\"%.1f\"/><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>"
 		 "<line class=\"p99\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
@@ -94,9 +98,11 @@ void page_boxes(struct page *p, const char *title, const struct page_rows *t, si
 	if (s.hi <= s.lo)
 		s.hi = s.lo + 1;
 	double axis_y = TOP + (double)n * ROW_H + 4;
+	char **labels = page_labels(t, name, n, LABEL_CHARS);
 	page_svg_open(p, title, WIDTH, axis_y + 56);
 	for (size_t r = 0; r < n; r++)
-		box(p, t, &s, r, col, name);
+		box(p, t, &s, r, col, name, labels ? labels[r] : NULL);
+	page_labels_free(labels, n);
 	log_axis(p, &s, axis_y);
 	page_raw(p->out, "<text class=\"legend\" x=\"%d\" y=\"%.1f\">line: min to max; box: P50 to "
 		 "P90; bar: P99; dot: mean</text>\n", LABEL_W, axis_y + 50);

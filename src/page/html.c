@@ -4,8 +4,10 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/shorten.h"
 #include "format/format.h"
 #include "page/page.h"
 
@@ -91,6 +93,36 @@ void page_esc_short(FILE *out, const char *s, size_t max)
 	page_esc(out, s, head);
 	fputs("\xE2\x80\xA6", out);
 	page_esc(out, s + tail, len - tail);
+}
+
+void page_labels_free(char **labels, size_t n)
+{
+	for (size_t i = 0; labels && i < n; i++)
+		free(labels[i]);
+	free(labels);
+}
+
+/* A name past PAGE_TEXT_MAX characters is cut in its middle first: the
+ * shortener's work grows with the length of the names. */
+static char *bounded_name(const struct nst_cell *c)
+{
+	const char *s = c->kind == NST_TEXT ? c->v.s : "";
+	return nst_shorten(s, PAGE_TEXT_MAX, PAGE_TEXT_MAX / 2);
+}
+
+char **page_labels(const struct page_rows *t, int col, size_t n, size_t w)
+{
+	char **full = calloc(n + 1, sizeof *full), **labels = calloc(n + 1, sizeof *labels);
+	bool ok = full && labels;
+	for (size_t r = 0; ok && r < n; r++)
+		ok = (full[r] = bounded_name(page_cell(t, r, col))) != NULL;
+	ok = ok && nst_shorten_all((const char *const *)full, n, w, labels);
+	page_labels_free(full, n);
+	if (!ok) {
+		page_labels_free(labels, n);
+		return NULL;
+	}
+	return labels;
 }
 
 void page_raw(FILE *out, const char *fmt, ...)

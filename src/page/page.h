@@ -62,6 +62,13 @@ void page_escz(FILE *out, const char *s);
 /* At most about max bytes of s, an ellipsis in the middle when longer
  * (never inside a character). */
 void page_esc_short(FILE *out, const char *s, size_t max);
+/* The labels of one chart: the text cells of column col in rows [0, n),
+ * each in at most w characters and distinct where the names are
+ * (nst_shorten_all: the part where they differ is kept), so that a
+ * chart's kernels never read alike; the whole name is in the tooltip.
+ * NULL when out of memory; page_labels_free frees them. */
+char **page_labels(const struct page_rows *t, int col, size_t n, size_t w);
+void page_labels_free(char **labels, size_t n);
 /* Names from an export, wherever the page shows them whole (tables,
  * tooltips): cut to this many bytes, so that a 1 MB kernel name cannot
  * make the page big. */
@@ -86,6 +93,10 @@ void page_section_close(struct page *p);
 void page_absent(struct page *p, const char *text);
 
 /* ---- tables (table.c) ------------------------------------------------------------ */
+
+/* A name inside its table cell: at most three lines of it (the style
+ * clamps it), the whole name in its title, for the pointer. */
+void page_name_text(FILE *out, const char *name);
 
 /* Rows [0, max) of t, columns labelled in cols (NULL-terminated; all the
  * visible ones when NULL), each number cell with data-col and data-v;

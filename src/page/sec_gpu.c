@@ -1,4 +1,4 @@
-/* GPU time: each device's busy, idle and overlapping time (gpu_time_sum)
+/* GPU time: each device's busy, idle and doubly counted kernel time (gpu_time_sum)
  * and when it was busy, a strip of a bucket a pixel: both from the gpu_time_util
  * recipe on the one input, whose rank table is gpu_time_sum's numbers
  * (docs/recipes.md), so that they are computed once. */
@@ -29,8 +29,9 @@ enum nst_status page_gpu(struct page *p, struct nst_error *err)
 		});
 		page_table(p, &t[0], columns, 64);
 		page_raw(p->out, "<p class=\"sub\">Busy: the union of the GPU's kernels, memory copies and "
-			 "sets; Overlap: time during which two or more ran at once; Idle: the capture "
-			 "span less Busy.</p>\n");
+			 "sets; Overlap: kernel time counted more than once, the sum of kernel durations "
+			 "minus their union (concurrent kernels, or duplicated rows: see nstats check); "
+			 "Idle: the capture span less Busy.</p>\n");
 		page_heat(p, "GPU utilisation over time, " PAGE_STRIP_BUCKETS " buckets of each GPU's span",
 			  &t[1], false);
 	} else if (s == NST_OK) {

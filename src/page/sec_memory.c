@@ -39,7 +39,7 @@ static void throughput(struct page *p, const struct page_rows *time, const struc
 		double bytes = page_real(page_cell(size, (size_t)s, mb));
 		double ns = page_real(page_cell(time, r, total));
 		page_raw(p->out, "<tr><td class=\"name\">");
-		page_esc_short(p->out, name->v.s, PAGE_TEXT_MAX);
+		page_name_text(p->out, name->v.s);
 		page_raw(p->out, "</td><td data-v=\"%.17g\">%.3f</td><td data-v=\"%.17g\">%.0f</td>"
 			 "<td data-v=\"%.17g\">%.3f</td></tr>\n", bytes / 1e6, bytes / 1e6, ns, ns,
 			 ns > 0 ? bytes / ns : 0, ns > 0 ? bytes / ns : 0);

@@ -1,15 +1,74 @@
 /* A report's rows as an HTML table: every cell shown for a person, with
  * its exact value in data-v (and its column in data-col) for a script,
  * a test, or the sorting on the page. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "page/page.h"
 
 /* The label of a column: its name up to the ':' of its tag. */
-static void put_label(FILE *out, const char *col)
+static size_t label_len(const char *col)
 {
 	const char *colon = strchr(col, ':');
-	page_esc(out, col, colon ? (size_t)(colon - col) : strlen(col));
+	return colon ? (size_t)(colon - col) : strlen(col);
+}
+
+static void put_label(FILE *out, const char *col)
+{
+	page_esc(out, col, label_len(col));
+}
+
+/* Two medians of one kernel can differ many times over, and both are
+ * called a median: a column holding either says which it is, in its
+ * header's title and in a legend under the table. */
+static const struct column_note {
+	const char *label;  /* the label, or its last word ("A P50") */
+	const char *note;
+} notes[] = {
+	{ "Med", "Med: nsys's median, the mean of the two middle values" },
+	{ "P50", "P50: nearest-rank median, a duration that occurred" },
+};
+
+static const struct column_note *note_of(const char *col)
+{
+	size_t len = label_len(col);
+	for (size_t i = 0; i < sizeof notes / sizeof *notes; i++) {
+		size_t n = strlen(notes[i].label);
+		if (len >= n && memcmp(col + len - n, notes[i].label, n) == 0 &&
+		    (len == n || col[len - n - 1] == ' '))
+			return &notes[i];
+	}
+	return NULL;
+}
+
+static void put_header(FILE *out, const char *col)
+{
+	const struct column_note *n = note_of(col);
+	page_raw(out, "<th");
+	if (n) {
+		page_raw(out, " title=\"");
+		page_escz(out, n->note);
+		page_raw(out, "\"");
+	}
+	page_raw(out, ">");
+	put_label(out, col);
+	page_raw(out, "</th>");
+}
+
+/* The notes of the columns shown, each once, in table order. */
+static void put_legend(FILE *out, const struct page_rows *t, const int *pick, size_t n)
+{
+	bool said[sizeof notes / sizeof *notes] = { false }, any = false;
+	for (size_t k = 0; k < n; k++) {
+		const struct column_note *c = note_of(t->rows.cols[pick[k]]);
+		if (!c || said[c - notes])
+			continue;
+		page_raw(out, any ? "; " : "<p class=\"legend\">");
+		page_escz(out, c->note);
+		said[c - notes] = any = true;
+	}
+	if (any)
+		page_raw(out, ".</p>\n");
 }
 
 static size_t pick_columns(const struct page_rows *t, const char *const *cols, int *pick)
@@ -41,10 +100,19 @@ static void put_cell(FILE *out, const struct page_rows *t, size_t row, int col)
 		       PAGE_TEXT_MAX);
 	page_raw(out, "\">");
 	if (c->kind == NST_TEXT)
-		page_esc_short(out, c->v.s, PAGE_TEXT_MAX);
+		page_name_text(out, c->v.s);
 	else
 		page_escz(out, shown);
 	page_raw(out, "</td>");
+}
+
+void page_name_text(FILE *out, const char *name)
+{
+	page_raw(out, "<div class=\"nm\" title=\"");
+	page_esc_short(out, name, PAGE_TEXT_MAX);
+	page_raw(out, "\">");
+	page_esc_short(out, name, PAGE_TEXT_MAX);
+	page_raw(out, "</div>");
 }
 
 void page_table(struct page *p, const struct page_rows *t, const char *const *cols, size_t max)
@@ -62,11 +130,8 @@ void page_table(struct page *p, const struct page_rows *t, const char *const *co
 	}
 	page_raw(out, "\" data-input=\"%zu", t->input);
 	page_raw(out, "\">\n<thead><tr>");
-	for (size_t k = 0; k < n; k++) {
-		page_raw(out, "<th>");
-		put_label(out, t->rows.cols[pick[k]]);
-		page_raw(out, "</th>");
-	}
+	for (size_t k = 0; k < n; k++)
+		put_header(out, t->rows.cols[pick[k]]);
 	page_raw(out, "</tr></thead>\n<tbody>\n");
 	for (size_t r = 0; r < rows; r++) {
 		page_raw(out, "<tr>");
@@ -75,6 +140,7 @@ void page_table(struct page *p, const struct page_rows *t, const char *const *co
 		page_raw(out, "</tr>\n");
 	}
 	page_raw(out, "</tbody>\n</table></div>\n");
+	put_legend(out, t, pick, n);
 	if (t->rows.nrows > rows) {
 		page_raw(out, "<p class=\"more\">%zu more rows not shown (", t->rows.nrows - rows);
 		page_escz(out, t->spec);

@@ -135,7 +135,16 @@ static enum nst_status text_begin(void *ctx, const char *const *cols, size_t n,
 		*err = why;
 		return why.status;
 	}
-	t->fmt = nst_fmt_open(nst_format_spec(run->format), t->fp, t->title, t->name);
+	struct nst_fmt_spec spec = *nst_format_spec(run->format);
+	/* nsys sizes its columns by the first rows and so must its reports;
+	 * a comparison's later rows (removed launches after a hundred
+	 * matched ones) would be cut and ragged, so every row sizes it
+	 * (the formatter holds them in a file past a few MB). */
+	if (run->job->report->diff && !spec.autolines_given)
+		spec.autolines = 0;
+	/* kernels that differ only in their middles must not read alike */
+	spec.distinct_names = run->job->report->diff != NULL;
+	t->fmt = nst_fmt_open(&spec, t->fp, t->title, t->name);
 	if (!t->fmt)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	t->sink = nst_fmt_sink(t->fmt);

@@ -93,6 +93,80 @@ test_every_format_parses() {
 	done
 }
 
+# column_fits FILE: every line of the table is as wide as its rule (in characters) and each
+# Status is a whole word and every time aligned right, however many rows come before the first of
+# its kind; prints what is not
+column_fits() {
+	python3 - "$1" <<'PY'
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+rule = next(i for i, l in enumerate(lines) if re.fullmatch(r" -+(  -+)+", l))
+spans = [m.span() for m in re.finditer(r"-+", lines[rule])]
+status = [k for k, (a, b) in enumerate(spans) if lines[rule - 1][a:b].strip() == "Status"][0]
+rows = [l for l in lines[rule + 1:] if l]
+bad = [l for l in rows if len(l) != len(lines[rule])]
+words = {l[spans[status][0]:spans[status][1]].strip() for l in rows}
+# numbers line up on the right: a time's cell is blank or ends at its column's edge
+times = [(a, b) for a, b in spans if lines[rule - 1][a:b].strip().endswith("(ns)")]
+ragged = [l for l in rows for a, b in times if l[a:b].strip() and l[b - 1] == " "]
+if bad or ragged or not words <= {"matched", "added", "removed"} or len(rows) < 200:
+    sys.exit(f"{len(bad)} of {len(rows)} rows differ in width from the rule, {len(ragged)} times "
+             f"are not aligned right; statuses {sorted(words)}")
+PY
+}
+
+test_launch_diff_columns_fit_every_row() {
+	[[ -f $REAL/mfu_2gpu_before.sqlite ]] || { echo "diff: note: no ../shared, real pair skipped"; return; }
+	local msg
+	# its first hundred rows are launches only A has: B's columns are empty there
+	run diff -q -r launch_diff -f column "$REAL/mfu_2gpu_before.sqlite" "$REAL/mfu_2gpu_after.sqlite"
+	rc_is 0
+	printf '%s\n' "$OUT" >"$WORK/launch.txt"
+	msg=$(column_fits "$WORK/launch.txt" 2>&1) || fail "launch_diff's columns do not fit every row: $msg"
+	# autolines=N given: the first N rows size the columns, as in nsys (and the check sees it)
+	run diff -q -r launch_diff -f column:autolines=100 "$REAL/mfu_2gpu_before.sqlite" "$REAL/mfu_2gpu_after.sqlite"
+	rc_is 0
+	printf '%s\n' "$OUT" >"$WORK/launch100.txt"
+	column_fits "$WORK/launch100.txt" >/dev/null 2>&1 &&
+		fail "autolines=100: later rows fit the first hundred's widths, or the check cannot fail"
+}
+
+# names_apart TABLE CSV: the Name column of a column-format table shows as many distinct texts
+# as the csv has distinct names, each within its column, each a cut of a name of the csv
+names_apart() {
+	python3 - "$1" "$2" <<'PY'
+import csv, re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+names = {r["Name"] for r in csv.DictReader(open(sys.argv[2], encoding="utf-8"))}
+rule = next(i for i, l in enumerate(lines) if re.fullmatch(r" -+(  -+)+", l))
+a, b = [m.span() for m in re.finditer(r"-+", lines[rule]) if lines[rule - 1][m.start():m.end()].strip() == "Name"][0]
+shown = {l[a:b].rstrip() for l in lines[rule + 1:] if l}
+def cut_of(s, n):
+    parts = s.split("\u2026")
+    return n.startswith(parts[0]) and n.endswith(parts[-1]) and all(p in n for p in parts[1:-1])
+strays = [s for s in shown if not any(cut_of(s, n) for n in names)]
+if len(shown) != len(names) or strays:
+    sys.exit(f"{len(names)} names read as {len(shown)} texts; not cut from a name: {strays[:3]}")
+PY
+}
+
+test_shortened_names_stay_apart() {
+	[[ -f $REAL/mfu_2gpu_before.sqlite ]] || { echo "diff: note: no ../shared, real pair skipped"; return; }
+	local r msg
+	# PyTorch's kernels of the pair differ in their middles, past the 100 characters of a column
+	for r in kern_diff launch_diff; do
+		diff_csv "$REAL/mfu_2gpu_before.sqlite" "$REAL/mfu_2gpu_after.sqlite" "$r" "$r-names.csv"
+		run diff -q -r "$r" -f column "$REAL/mfu_2gpu_before.sqlite" "$REAL/mfu_2gpu_after.sqlite"
+		printf '%s\n' "$OUT" >"$WORK/$r-names.txt"
+		msg=$(names_apart "$WORK/$r-names.txt" "$WORK/$r-names.csv" 2>&1) || fail "$r: $msg"
+	done
+	# autolines=N: rows stream, names are cut on the right as nsys cuts them, some alike
+	run diff -q -r kern_diff -f column:autolines=100 "$REAL/mfu_2gpu_before.sqlite" "$REAL/mfu_2gpu_after.sqlite"
+	printf '%s\n' "$OUT" >"$WORK/cut-names.txt"
+	names_apart "$WORK/cut-names.txt" "$WORK/kern_diff-names.csv" >/dev/null 2>&1 &&
+		fail "names cut on the right read apart: the check cannot fail"
+}
+
 # ---- numbers against SQL ----------------------------------------------------------------------
 
 test_kern_diff_is_the_sums_of_the_kernel_rows() {

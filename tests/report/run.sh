@@ -5,11 +5,14 @@
 #   - parsed by html5lib's strict parser, each SVG as XML, valid UTF-8, under 3 MB
 #     (check_html.py, Debian's /usr/bin/python3);
 #   - its tables equal to the reports' csv, cell for cell (check_numbers.py);
+#   - in each chart, rows whose names differ have labels that differ (check_labels.py);
 #   - loaded in headless Chromium, without network (unshare -n where it works): no console message
 #     (--enable-logging prints them as CONSOLE lines), no request to the network in its net log
 #     (check_netlog.py), the numbers of the DOM it dumps equal to the csv again, and a screenshot
-#     in BUILD_DIR/report-screenshots/NAME.png. Two pages made to fail (a console.error, an <img>
-#     from http://) show that the browser checks can fail.
+#     in BUILD_DIR/report-screenshots/NAME.png; and at 1280 px (check_layout.py injects
+#     measure_layout.js into a copy), every table row at most three lines tall and every cell
+#     inside the viewport. Pages made to fail (a console.error, an <img> from http://, names
+#     unclamped) show that the browser checks can fail.
 # And the page of a 1M-launch export is about the size of a 10k one's (REPORT_BIG=0 skips it).
 # Chromium missing: its part is skipped with a note, the rest runs. Ends with
 # `report: N passed, M failed`.
@@ -62,6 +65,10 @@ pages() {
 		n=$((n + 1))
 		[[ -f $DATA/$e ]] && printf '%s\t%s\n' "real$n" "$DATA/$e"
 	done
+	# a real pair compared: PyTorch kernels whose names differ only in their middles
+	e=$DATA/real/GindaChen__nsys-ai/tests/fixtures
+	[[ -f $e/mfu_2gpu_before.sqlite && -f $e/mfu_2gpu_after.sqlite ]] &&
+		printf '%s\t%s\t%s\n' real-pair "$e/mfu_2gpu_before.sqlite" "$e/mfu_2gpu_after.sqlite"
 }
 
 # ---- the browser -------------------------------------------------------------------------------
@@ -82,6 +89,19 @@ browse() {
 	return $rc
 }
 
+# layout NAME PAGE: PAGE laid out at 1280 px (check_layout.py): every table row at most three
+# lines tall and every cell inside the viewport; its report in WORK/NAME.layout
+layout() {
+	local name=$1 page=$2
+	python3 "$here/check_layout.py" inject "$page" "$WORK/$name.measured.html" || return 2
+	timeout 120 "${NONET[@]}" "$browser" --headless --no-sandbox --disable-gpu --disable-quic \
+		--user-data-dir="$WORK/profile-layout-$name" --no-first-run --disable-extensions \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--window-size=1280,6000 --dump-dom "file://$WORK/$name.measured.html" \
+		>"$WORK/dom/$name.measured.html" 2>/dev/null
+	python3 "$here/check_layout.py" read "$WORK/dom/$name.measured.html" >"$WORK/$name.layout"
+}
+
 # the browser checks, on pages made to fail them
 self_test() {
 	printf '<!DOCTYPE html><html><head><meta charset="utf-8"><title>t</title></head><body><p>t</p><script>console.error("deliberate")</script></body></html>\n' >"$WORK/console-error.html"
@@ -95,6 +115,13 @@ self_test() {
 	sed 's/data-v="\([0-9]*\)"/data-v="1\1"/' "$WORK/pages/example.html" >"$WORK/changed.html"
 	python3 "$here/check_numbers.py" "$NSTATS" "$WORK/changed.html" "$WORK/in/example.sqlite" >/dev/null &&
 		fail "a changed number was not seen (the numbers check cannot fail)" || ok
+	# the layout check fails on names shown whole on one line
+	local wide=$WORK/pages/real-pair.html
+	[[ -f $wide ]] || wide=$WORK/pages/hostile-names.html
+	sed 's#</head>#<style>table.rows td.name .nm{display:block;-webkit-line-clamp:none}table.rows td{white-space:nowrap!important;max-width:none!important}</style></head>#' \
+		"$wide" >"$WORK/unclamped.html"
+	layout self-unclamped "$WORK/unclamped.html"
+	(($? == 1)) && ok || fail "names on one line were not seen (the layout check cannot fail): $(head -c 300 "$WORK/self-unclamped.layout")"
 }
 
 # ---- each page ---------------------------------------------------------------------------------
@@ -111,6 +138,8 @@ check_page() { # check_page NAME INPUT...
 	fi
 	python3 "$here/check_numbers.py" "$NSTATS" "$page" "$@" >"$WORK/$name.numbers" && ok ||
 		fail "$name: numbers differ from the reports': $(head -c 600 "$WORK/$name.numbers")"
+	python3 "$here/check_labels.py" "$page" >"$WORK/$name.labels"
+	(($? != 1)) && ok || fail "$name: names read alike in a chart: $(head -c 600 "$WORK/$name.labels")"
 	[[ -n $browser ]] || return
 	browse "$name" "$page" && ok || fail "$name: the browser failed (status $?): $(tail -c 300 "$WORK/$name.stderr")"
 	[[ ! -s $WORK/$name.console ]] && ok || fail "$name: console messages: $(head -c 400 "$WORK/$name.console")"
@@ -118,12 +147,44 @@ check_page() { # check_page NAME INPUT...
 	[[ -s $SHOTS/$name.png ]] && ok || fail "$name: no screenshot"
 	python3 "$here/check_numbers.py" "$NSTATS" "$WORK/dom/$name.html" "$@" >"$WORK/$name.dom" && ok ||
 		fail "$name: the DOM's numbers differ from the reports': $(head -c 600 "$WORK/$name.dom")"
+	layout "$name" "$page" && ok || fail "$name: tables do not fit 1280 px: $(head -c 600 "$WORK/$name.layout")"
 }
 
 while IFS=$'\t' read -r -a args; do
 	check_page "${args[@]}"
 done < <(pages)
 [[ -n $browser && -f $WORK/pages/example.html ]] && self_test
+
+# the label check fails on a page whose chart labels were cut alike
+if [[ -f $WORK/pages/example.html ]]; then
+	sed 's/\(text-anchor="end">\)[^<]*[a-z][^<]*</\1same label</' "$WORK/pages/example.html" >"$WORK/alike.html"
+	python3 "$here/check_labels.py" "$WORK/alike.html" >/dev/null
+	(($? == 1)) && ok || fail "labels made alike were not seen (the label check cannot fail)"
+fi
+
+# ---- two medians named apart -------------------------------------------------------------------
+# P50 (nearest rank) and nsys's Med (mean of the two middle values) each say which they are: in
+# their header's tooltip and in a legend under every table that shows them
+medians_named() { # medians_named PAGE
+	local page=$WORK/pages/$1.html tables med p50
+	tables=$(grep -c '<table class="rows"' "$page")
+	med=$(grep -c '<th title="Med: nsys&#39;s median, the mean of the two middle values">Med</th>' "$page")
+	p50=$(grep -c '<th title="P50: nearest-rank median, a duration that occurred">P50</th>' "$page")
+	((med >= 3 && p50 == 1)) && ok || fail "$1: Med in $med headers, P50 in $p50, with their notes"
+	(($(grep -c '<p class="legend">Med: nsys&#39;s median, the mean of the two middle values.</p>' "$page") == med)) &&
+		ok || fail "$1: not one Med legend under each of the $med tables with Med"
+	(($(grep -c '<p class="legend">P50: nearest-rank median, a duration that occurred.</p>' "$page") == p50)) &&
+		ok || fail "$1: no P50 legend under the kernels' table"
+	(($(grep -c '<p class="legend">' "$page") < tables)) && ok || fail "$1: a legend under every table"
+}
+[[ -f $WORK/pages/small.html ]] && medians_named small
+
+# gpu_time_sum's Overlap is Kernel Sum - Kernel Union: its caption says so, not "ran at once"
+if [[ -f $WORK/pages/small.html ]]; then
+	grep -q 'Overlap: kernel time counted more than once, the sum of kernel durations minus their union' \
+		"$WORK/pages/small.html" && ! grep -q 'ran at once' "$WORK/pages/small.html" && ok ||
+		fail "small: the GPU table's caption does not say what Overlap is"
+fi
 
 # ---- bounded size ------------------------------------------------------------------------------
 if [[ ${REPORT_BIG:-1} != 0 ]]; then

@@ -426,6 +426,43 @@ static void test_autolines_stream(void **state)
 	       " 12  " ELL "  xyzw\n");
 }
 
+/* column:autolines=0 over more text than the formatter keeps in memory
+ * (it holds the rest in a file): every row sizes the columns, the last
+ * row's wide number and long name included, and the rows come out whole
+ * and in order.  The expected lines are made here with printf. */
+static void test_autolines_all_past_memory(void **state)
+{
+	enum { NROWS = 150000, NAME = 60, LAST = 90 };
+	static const char *const cols[] = { "N", "Name" };
+	struct nst_cell *rows = calloc(2 * NROWS, sizeof *rows);
+	char *names = malloc((size_t)NROWS * (LAST + 1)), *got, *want, *w;
+	(void)state;
+	assert_non_null(rows);
+	assert_non_null(names);
+	for (size_t r = 0; r < NROWS; r++) {
+		char *name = names + r * (LAST + 1);
+		int len = r == NROWS - 1 ? LAST : NAME;
+		snprintf(name, LAST + 1, "kernel_%0*zu", len - 7, r);
+		rows[2 * r] = (struct nst_cell)I(r == NROWS - 1 ? 123456789012 : (int64_t)r);
+		rows[2 * r + 1] = (struct nst_cell)T(name);
+	}
+	got = render("column:autolines=0", cols, 2, rows, NROWS);
+	want = malloc((size_t)NROWS * (LAST + 20) + 512);
+	assert_non_null(want);
+	/* headers centred, the left side getting the smaller half */
+	w = want + sprintf(want, TITLE " %*s%*s  %*s%*s\n ", 6, "N", 6, "", 47, "Name", 43, "");
+	w += sprintf(w, "%.12s  %.90s\n", "------------",
+		     "------------------------------------------------------------"
+		     "------------------------------");
+	for (size_t r = 0; r < NROWS; r++)
+		w += sprintf(w, " %12lld  %-*s\n", (long long)rows[2 * r].v.i, LAST, rows[2 * r + 1].v.s);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	free(names);
+	free(rows);
+}
+
 /* select '+12' as a, '1e5' as b, 1234.5 as c, 'x' as d -- nsys (en_US) */
 static void test_nohdr(void **state)
 {
@@ -875,6 +912,7 @@ int main(void)
 		cmocka_unit_test(test_decimal_alignment),
 		cmocka_unit_test(test_alignment_vote),
 		cmocka_unit_test_teardown(test_autolines_stream, reset_locale),
+		cmocka_unit_test(test_autolines_all_past_memory),
 		cmocka_unit_test_teardown(test_nohdr, reset_locale),
 		cmocka_unit_test(test_explicit_widths),
 		cmocka_unit_test(test_hidden),

@@ -50,6 +50,8 @@ Top 3 kernels by total time (cuda_gpu_kern_dist)
      117.021       0.9      3    37.688    41.675    41.675  ncclDevKernel_SendR…nsigned long)4096>)
       97.344       0.8      8    12.160    12.256    12.256  void reduce_sum<(in…e *, unsigned long)
 
+  P50: nearest-rank median (nsys's Med is the mean of the two middle values)
+
 Memory transfers (cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum)
   Count  Bytes (MB)  Time (ms)  Operation
       4     216.777     10.404  [CUDA memcpy Host-to-Device]
