@@ -85,13 +85,24 @@ static void release_measured(struct measured *m)
 	}
 }
 
+static struct nst_cell key_of(const struct diff_table *t, int side, const struct diff_pair *p,
+			      const char *key)
+{
+	return diff_side_cell(&t[side], side ? p->b : p->a, diff_col(&t[side], key));
+}
+
+/* "kernel NAME"; "GPU busy, device 0", or "GPU busy, device 3 (A) = 1 (B)"
+ * for a pair of devices of different ids. */
 static const char *name_of(struct nst_diff_ctx *d, const struct diff_table *t, const char *key,
 			   const struct diff_pair *p, const char *label)
 {
-	int side = p->a >= 0 ? 0 : 1;
-	struct nst_cell c = diff_side_cell(&t[side], side ? p->b : p->a, diff_col(&t[side], key));
+	struct nst_cell c = key_of(t, p->a >= 0 ? 0 : 1, p, key);
 	if (c.kind == NST_TEXT)
 		return nst_arena_printf(d->arena, "%s %s", label, c.v.s);
+	struct nst_cell b = key_of(t, 1, p, key);
+	if (p->a >= 0 && p->b >= 0 && diff_int(&b) != diff_int(&c))
+		return nst_arena_printf(d->arena, "%s %lld (A) = %lld (B)", label,
+					(long long)diff_int(&c), (long long)diff_int(&b));
 	return nst_arena_printf(d->arena, "%s %lld", label, (long long)diff_int(&c));
 }
 
@@ -103,27 +114,25 @@ static int64_t total_of(const struct diff_table *t, int64_t row, const char *col
 	return diff_int(&c);
 }
 
-/* Items from one pair of tables, matched by key: their totals, and for
- * kernels their instances compared. */
+/* Items from one pair of tables, their rows paired as p[0..np) says:
+ * their totals, and for kernels their instances compared. */
 static enum nst_status add_items(struct nst_diff_ctx *d, const struct diff_table *t,
+				 const struct diff_pair *p, size_t np,
 				 const struct diff_samples *inst, const char *key,
 				 const char *measure, const char *label, struct item **items,
 				 size_t *n, struct nst_error *err)
 {
-	struct diff_pair *p = NULL;
-	size_t np = 0;
-	enum nst_status s = diff_match(&t[0], &t[1], &key, 1, &p, &np, err);
-	struct item *it = s == NST_OK ? realloc(*items, (*n + np + 1) * sizeof *it) : NULL;
-	if (s == NST_OK && !it)
-		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	enum nst_status s = NST_OK;
+	struct item *it = realloc(*items, (*n + np + 1) * sizeof *it);
+	if (!it)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	*items = it;
 	for (size_t i = 0; s == NST_OK && i < np; i++) {
 		struct item x = { .what = name_of(d, t, key, &p[i], label), .device = !inst,
 				  .a_total = total_of(&t[0], p[i].a, measure),
 				  .b_total = total_of(&t[1], p[i].b, measure), .seq = *n };
-		if (!x.what) {
-			s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-			break;
-		}
+		if (!x.what)
+			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		x.growth = growth_of(x.a_total, x.b_total);
 		if (inst && x.a_total >= 0 && x.b_total >= 0) {
 			const char *name = strchr(x.what, ' ') + 1;
@@ -135,8 +144,27 @@ static enum nst_status add_items(struct nst_diff_ctx *d, const struct diff_table
 		}
 		it[(*n)++] = x;
 	}
-	if (it)
-		*items = it;
+	return s;
+}
+
+/* The devices, paired by their work (--devices), and the kernels, by name. */
+static enum nst_status add_all(struct nst_diff_ctx *d, const struct measured *m,
+			       struct item **items, size_t *n, struct nst_error *err)
+{
+	static const char *const name = "Name";
+	struct diff_pair *p = NULL;
+	size_t np = 0;
+	enum nst_status s = diff_match_devices(d, &m->busy[0], &m->busy[1], &p, &np, NULL, err);
+	if (s == NST_OK)
+		s = add_items(d, m->busy, p, np, NULL, "Device", "Busy:dur_ns", "GPU busy, device",
+			      items, n, err);
+	free(p);
+	p = NULL;
+	if (s == NST_OK)
+		s = diff_match(&m->kern[0], &m->kern[1], &name, 1, &p, &np, err);
+	if (s == NST_OK)
+		s = add_items(d, m->kern, p, np, m->inst, name, "Total Time:dur_ns", "kernel", items,
+			      n, err);
 	free(p);
 	return s;
 }
@@ -166,11 +194,7 @@ static enum nst_status collect(struct nst_diff_ctx *d, struct item **items, size
 	memset(&m, 0, sizeof m);
 	enum nst_status s = diff_both_sides(d, measure_side, &m, err);
 	if (s == NST_OK)
-		s = add_items(d, m.busy, NULL, "Device", "Busy:dur_ns", "GPU busy, device", items,
-			      n, err);
-	if (s == NST_OK)
-		s = add_items(d, m.kern, m.inst, "Name", "Total Time:dur_ns", "kernel", items, n,
-			      err);
+		s = add_all(d, &m, items, n, err);
 	if (s == NST_OK)
 		s = adjust(*items, *n, err);
 	release_measured(&m);
@@ -345,7 +369,8 @@ const struct nst_report nst_diff_verdict = {
 		"(gpu_time_sum's Busy) grew by more than gate= percent.  Kernels whose\n"
 		"total is below min= ns on both sides are left out.  Rows: each device,\n"
 		"the kernels that fail (or the one that moved up the most), and the\n"
-		"verdict, pass or FAIL.  A and B are a kernel's medians (its totals when\n"
+		"verdict, pass or FAIL.  Devices pair as gpu_time_diff pairs them (by the\n"
+		"kernels they ran unless --devices id).  A and B are a kernel's medians (its totals when\n"
 		"one side lacks it), a device's busy time.",
 	.args = args,
 	.sources = sources,

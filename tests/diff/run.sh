@@ -213,6 +213,13 @@ test_renumbered_devices_pair_by_their_kernels() {
 	[[ $OUT != *"Devices paired"* ]] || fail "a note where every device keeps its id"
 	run diff -q "$WORK/ex.sqlite" "$WORK/renum.sqlite"
 	rc_is 0
+	# the gate pairs them too: nothing grew; by id, every device of B is new
+	run diff -q -r verdict --gate 1 -f csv "$WORK/ex.sqlite" "$WORK/renum.sqlite"
+	rc_is 0
+	[[ $OUT == *$'\n"GPU busy, device 0 (A) = 3 (B)",total,'* ]] || fail "no paired device row: $OUT"
+	run diff -q -r verdict --gate 1 --devices id -f csv "$WORK/ex.sqlite" "$WORK/renum.sqlite"
+	rc_is 7
+	err_line '^nstats: gate: GPU busy, device [23]: only in the candidate, [0-9]+ ns \(gate 1%\) \(and 1 more\)$'
 }
 
 # Two runs of one program whose ranks swapped GPUs, the second with a kernel 50% slower: each
