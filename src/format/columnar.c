@@ -18,6 +18,9 @@
  * instead, together with the other texts of its column that are too
  * wide, so that distinct texts stay distinct (core/shorten.h); past
  * MAX_WIDE_TEXTS of them in a column it is cut as nsys cuts it.
+ * With fit, the widest text columns then narrow until a line fits, no
+ * column below FIT_FLOOR; their texts are shortened the same way, which
+ * is why every text wider than FIT_FLOOR is kept in `wide`.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,6 +36,8 @@
 #define SPILL_BYTES ((size_t)8 << 20)
 /* Shortening texts together costs the square of their number. */
 #define MAX_WIDE_TEXTS 512
+/* The narrowest fit= makes a column of text. */
+#define FIT_FLOOR 16
 
 struct bcell {
 	size_t off;          /* in nst_colbuf.text */
@@ -233,6 +238,8 @@ static int note_wide(struct nst_fmt *f, size_t k, const struct shown *sh)
 	const struct nst_fcol *c = &f->cols[k];
 	size_t most = c->fixed_width > 0 ? (size_t)c->fixed_width
 		      : f->spec.colmax > 0 ? (size_t)f->spec.colmax : SIZE_MAX;
+	if (f->spec.fit > 0 && c->fixed_width <= 0 && most > FIT_FLOOR)
+		most = FIT_FLOOR;
 
 	if (!w || w->too_many || sh->null || sh->frac != FRAC_FLUSH ||
 	    nst_utf8_chars(sh->s, sh->len) <= most)
@@ -566,6 +573,39 @@ static void put_spilled_rows(struct nst_fmt *f)
 
 /* Fixes the layout from the held rows, prints them and lets later rows
  * stream. */
+/* The width of a line: the columns, the gaps between them and the ends. */
+static size_t line_width(const struct nst_fmt *f)
+{
+	size_t w = is_table(f) ? 4 : 1;
+
+	for (size_t k = 0; k < f->ncols; k++)
+		w += f->cols[k].width;
+	return w + (f->ncols ? f->ncols - 1 : 0) * (is_table(f) ? 3 : 2);
+}
+
+/* fit=: the widest sized text column narrows, then the next, until a
+ * line fits or none is wider than FIT_FLOOR. */
+static void fit_width(struct nst_fmt *f)
+{
+	size_t want = (size_t)f->spec.fit, have = line_width(f);
+
+	while (have > want) {
+		struct nst_fcol *widest = NULL;
+		for (size_t k = 0; k < f->ncols; k++) {
+			struct nst_fcol *c = &f->cols[k];
+			if (!c->right && c->fixed_width <= 0 &&
+			    c->width > FIT_FLOOR && (!widest || c->width > widest->width))
+				widest = c;
+		}
+		if (!widest)
+			return;
+		size_t cut = have - want < widest->width - FIT_FLOOR ? have - want
+								     : widest->width - FIT_FLOOR;
+		widest->width -= cut;
+		have -= cut;
+	}
+}
+
 static void lay_out(struct nst_fmt *f)
 {
 	struct nst_colbuf *b = f->buf;
@@ -575,6 +615,8 @@ static void lay_out(struct nst_fmt *f)
 		c->right = c->nums > c->texts;
 		c->width = sized_width(f, c);
 	}
+	if (f->spec.fit > 0)
+		fit_width(f);
 	if (shorten_wide(f))
 		f->nomem = true;
 	header_lines(f);

@@ -66,6 +66,10 @@ struct nst_fmt_spec {
 	int autolines;          /* column/table: rows used to size columns */
 	bool autolines_given;   /* ... given as autolines=N, not the default */
 	int colmax;             /* column/table: widest column */
+	/* column/table: the widest a line may be (0: no limit): the widest
+	 * text columns narrow until the table fits, their texts shortened in
+	 * the middle as distinct_names does (a terminal's width) */
+	int fit;
 	/* column/table with autolines=0: a text too wide for its column is
 	 * shortened in its middle so that distinct texts of the column stay
 	 * distinct (nst_shorten_all), where nsys cuts it on the right */

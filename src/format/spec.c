@@ -87,6 +87,8 @@ static const struct arg_info {
 	  "rows that size the columns, 0 for all (default 100; all for diff)" },
 	{ "colmax=<n>", ARGS_COLUMNS,
 	  "widest a sized column gets, 0 for no limit (default 100)" },
+	{ "fit=<n>", ARGS_COLUMNS,
+	  "lines at most n wide: text columns narrow, texts cut in the middle" },
 	{ "<width>[:<width>...]", ARGS_COLUMNS,
 	  "column widths in order: a number, \".\" to size it, 0 to drop it" },
 	{ "esc", ARGS_ESC, "write tabs and line breaks as \\t and \\n" },
@@ -297,6 +299,9 @@ static enum nst_status parse_keyed(struct parse *p, const char *eq)
 	}
 	if (columns && key_is(p, eq, "colmax"))
 		return parse_count(v, vlen, &s->colmax)
+			       ? NST_OK : bad(p, "not a count");
+	if (columns && key_is(p, eq, "fit"))
+		return parse_count(v, vlen, &s->fit)
 			       ? NST_OK : bad(p, "not a count");
 	if (doc && key_is(p, eq, "title"))
 		return copy_value(p, v, vlen, s->doc_title, sizeof s->doc_title);
