@@ -246,10 +246,28 @@ static int run_pair(struct diff_cmd *c, const struct jobs *jobs)
 	return c->t.rc ? c->t.rc : failed ? EXIT_GATE : EXIT_OK;
 }
 
+/* The default set on a terminal (or with COLUMNS set) fits its width: the
+ * brief tables are made to be read there.  A format, an output or a
+ * report of one's own choosing is left as asked. */
+static int fit_the_terminal(struct diff_cmd *c)
+{
+	char fmt[48];
+	size_t width = cli_terminal_width(60, 1000, 0);
+	if (!width || c->t.formats.n || c->t.outputs.n || c->t.reports.n)
+		return 0;
+	snprintf(fmt, sizeof fmt, "column:fit=%zu", width);
+	if (list_add(&c->t.formats, fmt, strlen(fmt)) == 0)
+		return 0;
+	cli_error("out of memory");
+	return EXIT_FAILED;
+}
+
 static int run(struct diff_cmd *c)
 {
 	struct jobs jobs = { 0 };
-	int rc = build_jobs(c, &jobs);
+	int rc = fit_the_terminal(c);
+	if (!rc)
+		rc = build_jobs(c, &jobs);
 	if (!rc)
 		rc = tuples_check_formats(&c->t);
 	if (!rc)

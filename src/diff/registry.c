@@ -5,6 +5,7 @@
 
 extern const struct nst_report nst_diff_agree;
 extern const struct nst_report nst_diff_api_diff;
+extern const struct nst_report nst_diff_gpu_brief;
 extern const struct nst_report nst_diff_gpu_time_diff;
 extern const struct nst_report nst_diff_kern_brief;
 extern const struct nst_report nst_diff_kern_diff;
@@ -17,6 +18,7 @@ extern const struct nst_report nst_diff_verdict;
 static const struct nst_report *const diffs[] = {
 	&nst_diff_agree,
 	&nst_diff_api_diff,
+	&nst_diff_gpu_brief,
 	&nst_diff_gpu_time_diff,
 	&nst_diff_kern_brief,
 	&nst_diff_kern_diff,
@@ -26,9 +28,9 @@ static const struct nst_report *const diffs[] = {
 	&nst_diff_verdict,
 };
 
-/* What `nstats diff` runs without -r: where GPU time went, then the
- * kernels. */
-static const char *const default_set[] = { "gpu_time_diff", "kern_diff" };
+/* What `nstats diff` runs without -r: each pair of GPUs in a line, then
+ * a kernel a line; the wide tables (gpu_time_diff, kern_diff) are for -r. */
+static const char *const default_set[] = { "gpu_brief", "kern_brief" };
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
