@@ -14,6 +14,9 @@
   check.py trace_kern KERN.csv EXPECT A B    kern_diff of a trace and its perturbed copy: the
                                        trace's own sums, and only the perturbed kernels changed
   check.py trace_launches LAUNCH.csv EXPECT A   launch_diff of the same: exactly those launches
+  check.py launch_lcs LAUNCH.csv A B   launch_diff of two captures (exports or traces): each pair
+                                       of streams has as many launches matched as the longest
+                                       common subsequence of its two launch sequences
 Traces are read with json and gzip, their microseconds as exact decimals.
 A failed check prints why and exits 1.
 """
@@ -349,12 +352,84 @@ def trace_launches(path, expect_path, a_path):
             die(f"{r['Name']}: duration {da} -> {db}, expected {want_b}")
 
 
+# ---- launch sequences and their longest common subsequence ----------------------------------------
+
+def export_streams(path):
+    """(device, stream) -> its launches (demangled name, grid, block), in start order."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    q = ("SELECT k.deviceId, k.streamId, s.value, k.gridX, k.gridY, k.gridZ, k.blockX, "
+         "k.blockY, k.blockZ FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
+         "ON s.id = k.demangledName ORDER BY k.deviceId, k.streamId, k.start, k.rowid")
+    out = {}
+    for dev, stream, name, *dims in db.execute(q):
+        out.setdefault((dev, stream), []).append((name, *dims))
+    return out
+
+
+def trace_streams(path):
+    out = {}
+    for e in sorted(trace_kernels(load_trace(path)), key=lambda e: Decimal(e["ts"])):
+        a = e["args"]
+        dims = [*(a.get("grid") or [0, 0, 0]), *(a.get("block") or [0, 0, 0])]
+        out.setdefault((a["device"], a["stream"]), []).append((e["name"], *dims))
+    return out
+
+
+def lcs_length(a, b):
+    """Allison and Dix's bit-vector LCS, a Python int as the bit vector over a."""
+    masks = {}
+    for i, x in enumerate(a):
+        masks[x] = masks.get(x, 0) | 1 << i
+    full = (1 << len(a)) - 1
+    v = full
+    for y in b:
+        u = v & masks.get(y, 0)
+        v = ((v + u) | (v - u)) & full
+    return len(a) - bin(v).count("1")
+
+
+def lcs_by_table(a, b):
+    """The textbook dynamic program, for checking lcs_length on small inputs."""
+    row = [0] * (len(b) + 1)
+    for x in a:
+        prev, row = row, [0]
+        for j, y in enumerate(b):
+            row.append(prev[j] + 1 if x == y else max(row[j], prev[j + 1]))
+    return row[-1]
+
+
+def launch_lcs(path, a_path, b_path):
+    _, rs = rows(path)
+    side = lambda p: trace_streams(p) if ".json" in p else export_streams(p)
+    sa, sb = side(a_path), side(b_path)
+    got = Counter()
+    for r in rs:
+        if r["Device A"] != "" and r["Device B"] != "":
+            pair = ((int(r["Device A"]), int(r["Stream A"])), (int(r["Device B"]), int(r["Stream B"])))
+            got[pair, r["Status"]] += 1
+    pairs = {p for p, _ in got}
+    if not pairs:
+        die("no pair of streams")
+    for x, y in sorted(pairs):
+        a, b = sa.get(x, []), sb.get(y, [])
+        n, m, same = len(a), len(b), got[(x, y), "matched"]
+        if (same + got[(x, y), "removed"], same + got[(x, y), "added"]) != (n, m):
+            die(f"A {x} -> B {y}: rows cover {same + got[(x, y), 'removed']} and "
+                f"{same + got[(x, y), 'added']} launches of {n} and {m}")
+        want = lcs_length(a, b)
+        if n * m <= 4_000_000 and lcs_by_table(a, b) != want:
+            die(f"A {x} -> B {y}: the two LCS computations disagree")
+        if same != want:
+            die(f"A {x} -> B {y}: {same} launches matched, the longest common subsequence "
+                f"has {want}")
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     {"zero": zero, "swapped": swapped, "kern_sums": kern_sums, "edit": edit,
      "launches": launches, "only": only, "launch_counts": launch_counts,
      "perturb_trace": perturb_trace, "trace_kern": trace_kern,
-     "trace_launches": trace_launches}[cmd](*args)
+     "trace_launches": trace_launches, "launch_lcs": launch_lcs}[cmd](*args)
 
 
 if __name__ == "__main__":

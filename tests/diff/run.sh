@@ -5,7 +5,8 @@
 # negates every delta; kern_diff's totals and instances on the real before/after pair
 # (GindaChen__nsys-ai mfu_2gpu_*) are the SQL sums of the kernel rows; launch_diff finds exactly
 # the launches a copy of an export lost, gained or renamed, and on real PyTorch traces the kernel a
-# copy slowed, the launches it dropped and copied and the kernel it renamed; an nsys export and
+# copy slowed, the launches it dropped and copied and the kernel it renamed; launch_diff matches a
+# longest common subsequence of each pair of streams (Python's own); an nsys export and
 # the same run as a PyTorch trace agree on every GPU number; the gate fails exactly when a kernel
 # or a device grew beyond it. Prints `diff: N passed, M failed`.
 set -uo pipefail
@@ -209,6 +210,31 @@ test_a_real_trace_against_a_perturbed_copy() {
 		py trace_kern "$WORK/trace-kern.csv" "$WORK/expect.txt" "$e" "$WORK/perturbed.json.gz"
 		diff_csv "$e" "$WORK/perturbed.json.gz" launch_diff trace-launch.csv
 		py trace_launches "$WORK/trace-launch.csv" "$WORK/expect.txt" "$e"
+	done
+}
+
+# Two real traces of different runs (2,679 and 4,350 launches on stream 0/7, far more than 2,000
+# differences), the real before/after exports and two generated ones: every pair of streams has
+# exactly as many launches matched as the longest common subsequence that Python computes, both
+# ways round, with nothing said on stderr about a script that may not be shortest.
+test_launch_diff_is_a_longest_common_subsequence() {
+	local pairs=("$WORK/ex.sqlite" "$WORK/b.sqlite")
+	[[ -f $HTA/nccl_parser_config/nccl_data.json.gz ]] &&
+		pairs+=("$HTA/nccl_parser_config/nccl_data.json.gz"
+			"$HTA/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz")
+	[[ -f $REAL/mfu_2gpu_before.sqlite ]] &&
+		pairs+=("$REAL/mfu_2gpu_before.sqlite" "$REAL/mfu_2gpu_after.sqlite")
+	local i a b
+	for ((i = 0; i < ${#pairs[@]}; i += 2)); do
+		for a in "${pairs[i]}" "${pairs[i + 1]}"; do
+			b=${pairs[i]}
+			[[ $a == "$b" ]] && b=${pairs[i + 1]}
+			run diff -q -r launch_diff -f csv "$a" "$b"
+			rc_is 0
+			err_is ""
+			printf '%s\n' "$OUT" >"$WORK/lcs.csv"
+			py launch_lcs "$WORK/lcs.csv" "$a" "$b"
+		done
 	done
 }
 
