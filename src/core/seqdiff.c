@@ -231,9 +231,11 @@ static int around(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t b1,
 	return rc == 0 ? shortest(s, sn->u, a1, sn->v, b1, sn->d) : rc;
 }
 
-/* Myers's middle snake where it is the cheaper way: where the script's
- * length d is known, when (n + m) d (its worst) is below a split's cost;
- * where it is not, searched until a quarter of a split's cost is spent. */
+/* Myers's middle snake where it is the cheaper way: searched to the end
+ * when the script's length d is known and (n + m) d, its worst, is below
+ * a split's cost; else searched until a quarter of a split's cost is
+ * spent (its worst is seldom reached: where few launches differ it ends
+ * long before). */
 static bool by_myers(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t b1, int64_t d,
 		     struct snake *sn)
 {
@@ -241,9 +243,8 @@ static bool by_myers(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t 
 	uint64_t rows = rows_cost(n, m);
 	if (m < 2) /* no middle of b to split at; Myers's search is O(n) here */
 		return middle_snake(s, a0, a1, b0, b1, sn);
-	if (d >= 0 && product((uint64_t)(n + m), (uint64_t)d) > rows)
-		return false;
-	s->give_up = d >= 0 ? 0 : s->work + rows / 4 + 1;
+	bool cheap = d >= 0 && product((uint64_t)(n + m), (uint64_t)d) <= rows;
+	s->give_up = cheap ? 0 : s->work + rows / 4 + 1;
 	bool found = middle_snake(s, a0, a1, b0, b1, sn);
 	s->give_up = 0;
 	return found;
