@@ -19,15 +19,17 @@
 
 #include "core/big.h"
 #include "core/hashmap.h"
+#include "core/parse.h"
 #include "core/seqdiff.h"
 #include "core/strtab.h"
 #include "diff/diff.h"
 #include "reports/kernel_names.h"
 
 /* The work (word operations, or steps of Myers's search) allowed to align
- * one pair of streams as a shortest edit script: a few seconds.  Past it,
- * a pair is aligned on anchors, and said to be so (core/seqdiff.h). */
-#define ALIGN_WORK UINT64_C(1000000000)
+ * one pair of streams as a shortest edit script by default (work=): a few
+ * seconds.  Past it, a pair is aligned on anchors, and said to be so
+ * (core/seqdiff.h). */
+#define ALIGN_WORK INT64_C(1000000000)
 
 static const char *const cols[] = {
 	"Device A", "Stream A", "Device B", "Stream B", "Status", "Name", "GridXYZ", "BlockXYZ",
@@ -362,6 +364,30 @@ static int emit_op(void *arg, enum nst_seq_op op, size_t i, size_t j)
 	return e->status != NST_OK;
 }
 
+/* work=, checked by check_work. */
+static int64_t align_work(const struct nst_diff_ctx *d)
+{
+	for (size_t i = d->nargs; i-- > 0;) {
+		int64_t v;
+		if (strcmp(d->args[i].key, "work") == 0 && d->args[i].value &&
+		    nst_parse_i64(d->args[i].value, &v))
+			return v;
+	}
+	return ALIGN_WORK;
+}
+
+static enum nst_status check_work(const struct nst_arg *args, size_t nargs, struct nst_error *err)
+{
+	for (size_t i = 0; i < nargs; i++) {
+		int64_t v;
+		if (strcmp(args[i].key, "work") == 0 &&
+		    (!args[i].value || !nst_parse_i64(args[i].value, &v) || v < 0))
+			return nst_fail(err, NST_ERR_USAGE, "work=%s: not a whole number >= 0",
+					args[i].value ? args[i].value : "");
+	}
+	return NST_OK;
+}
+
 /* The rows of one pair of streams (either may be missing). */
 static enum nst_status emit_pair(struct emit *e, const struct stream *sa, const struct stream *sb,
 				 bool *approx)
@@ -371,8 +397,8 @@ static enum nst_status emit_pair(struct emit *e, const struct stream *sa, const 
 	const uint32_t *a = sa ? e->side[0]->seq + sa->first : NULL;
 	const uint32_t *b = sb ? e->side[1]->seq + sb->first : NULL;
 	bool shortest = true;
-	int rc = nst_seq_align(a, sa ? sa->n : 0, b, sb ? sb->n : 0, ALIGN_WORK, emit_op, e,
-			       &shortest);
+	int rc = nst_seq_align(a, sa ? sa->n : 0, b, sb ? sb->n : 0, (uint64_t)align_work(e->d),
+			       emit_op, e, &shortest);
 	if (rc < 0)
 		return nst_fail(e->err, NST_ERR_NOMEM, "out of memory");
 	if (!shortest && sa && sb) {
@@ -398,10 +424,10 @@ static enum nst_status say_unproven(struct nst_diff_ctx *d, const struct nst_sin
 	const char *text = nst_arena_printf(
 		d->arena,
 		"Not proven shortest: streams %s differ in too many places to be aligned\n"
-		"exactly within the work allowed (N*M/64 and Myers's search both past %llu);\n"
-		"they were aligned on the launches found once on each side, and a shorter\n"
-		"script may exist.\n",
-		pairs, (unsigned long long)ALIGN_WORK);
+		"exactly within the work allowed (N*M/64 and Myers's search both past\n"
+		"work=%lld); they were aligned on the launches found once on each side,\n"
+		"and a shorter script may exist.\n",
+		pairs, (long long)align_work(d));
 	if (!text)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	return out->note ? out->note(out->ctx, NST_NOTE_FOOTER, text, err) : NST_OK;
@@ -481,6 +507,8 @@ static enum nst_status diff(struct nst_diff_ctx *d, const struct nst_sink *out,
 	return st;
 }
 
+static const char *const args[] = { "work", NULL };
+
 static const char *const sources[] = { "cuda_gpu_trace", NULL };
 
 const struct nst_report nst_diff_launch_diff = {
@@ -497,11 +525,13 @@ const struct nst_report nst_diff_launch_diff = {
 		"removed (only in A) or added (only in B).  Start offsets count from each\n"
 		"side's first launch.  The stream pairing heads the column and table\n"
 		"formats.  The script is a shortest one when, past the common first and\n"
-		"last launches, N*M/64 <= 10^9 (N, M the launches of each side) or\n"
-		"Myers's search ends within 10^9 steps (few differences): seconds at\n"
-		"most.  Past that a pair is aligned on anchors (launches found once on\n"
-		"each side) and may not be shortest: the footer and a line on stderr\n"
-		"name it.",
+		"last launches, N*M/64 <= work= (N, M the launches of each side; default\n"
+		"10^9, seconds; 0 for no limit) or Myers's search ends within work=\n"
+		"steps (few differences).  Past that a pair is aligned on anchors\n"
+		"(launches found once on each side) and may not be shortest: the footer\n"
+		"and a line on stderr name it.",
+	.args = args,
+	.check = check_work,
 	.flags = NST_REPORT_ADDITION,
 	.diff = diff,
 	.sources = sources,

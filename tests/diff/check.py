@@ -14,9 +14,11 @@
   check.py trace_kern KERN.csv EXPECT A B    kern_diff of a trace and its perturbed copy: the
                                        trace's own sums, and only the perturbed kernels changed
   check.py trace_launches LAUNCH.csv EXPECT A   launch_diff of the same: exactly those launches
-  check.py launch_lcs LAUNCH.csv A B   launch_diff of two captures (exports or traces): each pair
-                                       of streams has as many launches matched as the longest
-                                       common subsequence of its two launch sequences
+  check.py launch_lcs LAUNCH.csv A B [valid]   launch_diff of two captures (exports or traces):
+                                       each pair of streams' rows are its two launch sequences in
+                                       order, matched only where the launches are the same, as
+                                       many matched as their longest common subsequence has (with
+                                       valid: at most as many)
 Traces are read with json and gzip, their microseconds as exact decimals.
 A failed check prints why and exits 1.
 """
@@ -398,28 +400,45 @@ def lcs_by_table(a, b):
     return row[-1]
 
 
-def launch_lcs(path, a_path, b_path):
+def walk_pair(rs, a, b):
+    """The rows of one pair of streams, in order, are a and b merged: a removed row is a's next
+    launch, an added one b's, a matched one both, which are the same launch. Returns the
+    matches, or a complaint."""
+    i = j = 0
+    for r in rs:
+        key = (r["Name"], *map(int, r["GridXYZ"].split()), *map(int, r["BlockXYZ"].split()))
+        st = r["Status"]
+        if st in ("removed", "matched") and (i >= len(a) or a[i] != key):
+            return f"row {st} {key} is not A's launch {i}"
+        if st in ("added", "matched") and (j >= len(b) or b[j] != key):
+            return f"row {st} {key} is not B's launch {j}"
+        i += st != "added"
+        j += st != "removed"
+    if (i, j) != (len(a), len(b)):
+        return f"rows cover {i} and {j} launches of {len(a)} and {len(b)}"
+    return sum(r["Status"] == "matched" for r in rs)
+
+
+def launch_lcs(path, a_path, b_path, mode="shortest"):
     _, rs = rows(path)
     side = lambda p: trace_streams(p) if ".json" in p else export_streams(p)
     sa, sb = side(a_path), side(b_path)
-    got = Counter()
+    by_pair = {}
     for r in rs:
         if r["Device A"] != "" and r["Device B"] != "":
             pair = ((int(r["Device A"]), int(r["Stream A"])), (int(r["Device B"]), int(r["Stream B"])))
-            got[pair, r["Status"]] += 1
-    pairs = {p for p, _ in got}
-    if not pairs:
+            by_pair.setdefault(pair, []).append(r)
+    if not by_pair:
         die("no pair of streams")
-    for x, y in sorted(pairs):
+    for (x, y), prs in sorted(by_pair.items()):
         a, b = sa.get(x, []), sb.get(y, [])
-        n, m, same = len(a), len(b), got[(x, y), "matched"]
-        if (same + got[(x, y), "removed"], same + got[(x, y), "added"]) != (n, m):
-            die(f"A {x} -> B {y}: rows cover {same + got[(x, y), 'removed']} and "
-                f"{same + got[(x, y), 'added']} launches of {n} and {m}")
+        same = walk_pair(prs, a, b)
+        if isinstance(same, str):
+            die(f"A {x} -> B {y}: {same}")
         want = lcs_length(a, b)
-        if n * m <= 4_000_000 and lcs_by_table(a, b) != want:
+        if len(a) * len(b) <= 4_000_000 and lcs_by_table(a, b) != want:
             die(f"A {x} -> B {y}: the two LCS computations disagree")
-        if same != want:
+        if same > want or (mode == "shortest" and same != want):
             die(f"A {x} -> B {y}: {same} launches matched, the longest common subsequence "
                 f"has {want}")
 

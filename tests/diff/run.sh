@@ -238,6 +238,40 @@ test_launch_diff_is_a_longest_common_subsequence() {
 	done
 }
 
+# The same real traces with too little work allowed to prove a shortest script (work=1000): the
+# rows are still both streams' launches in order, and every format says the pair may not be
+# shortest: a line on stderr (csv), the footer (column), notes.footer (json:typed).
+test_launch_diff_past_the_work_says_so() {
+	local a=$HTA/nccl_parser_config/nccl_data.json.gz
+	local b=$HTA/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz
+	[[ -f $a && -f $b ]] || return
+	run diff -q -r launch_diff:work=1000 -f csv "$a" "$b"
+	rc_is 0
+	err_line '^nstats: note: launch_diff: the alignment of streams A 0/7 -> B 0/7 may not be shortest: '
+	printf '%s\n' "$OUT" >"$WORK/past.csv"
+	py launch_lcs "$WORK/past.csv" "$a" "$b" valid
+	run diff -q -r launch_diff:work=1000 -f column "$a" "$b"
+	[[ $OUT == *"Not proven shortest: streams A 0/7 -> B 0/7 differ"* ]] ||
+		fail "no footer: ${OUT: -300}"
+	run diff -q -r launch_diff:work=1000 -f json:typed "$a" "$b"
+	python3 -c 'import json, sys
+d = json.load(sys.stdin)
+def notes(x):
+    if isinstance(x, dict):
+        if isinstance(x.get("notes"), dict):
+            yield x["notes"]
+        for v in x.values():
+            yield from notes(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from notes(v)
+assert any("Not proven shortest: streams A 0/7 -> B 0/7" in n.get("footer", "") for n in notes(d))' \
+		<<<"$OUT" || fail "json:typed has no footer note"
+	run diff -q -r launch_diff:work=-1 "$a" "$b"
+	rc_is 2
+	err_line "^nstats: error: report 'launch_diff': work=-1: not a whole number >= 0$"
+}
+
 # ---- the gate --------------------------------------------------------------------------------
 
 test_gate() {
