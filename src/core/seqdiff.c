@@ -22,8 +22,7 @@ struct room {
 	uint8_t *count_a, *count_b; /* by id: 0, 1 or 2 for more; zero between uses */
 	size_t *pos_a;            /* by id: where it was last seen in a */
 	size_t n, m, nsym;
-	uint64_t left;            /* work the gaps between anchors may still take */
-	int64_t piece_d;          /* the limit of pieces, past anchors */
+	int depth;                /* of gaps between anchors within gaps */
 	bool anchored;
 };
 
@@ -301,7 +300,7 @@ static int shortest_middle(struct seq *s, int64_t a0, int64_t a1, int64_t b0, in
 
 /* ---- past the work allowed: anchors ---------------------------------------------- */
 
-/* Nested gaps past this many are aligned in pieces. */
+/* Gaps nested past this many are aligned along the diagonal. */
 #define ANCHOR_DEPTH 8
 
 struct anchors {
@@ -387,48 +386,77 @@ static int find_anchors(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64
 }
 
 static int anchored_middle(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t b1,
-			   int64_t depth);
+			   int64_t allowed);
 
-static int anchored(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t b1, int64_t depth)
+/* a[a0..a1) x b[b0..b1) on anchors, with that much work allowed. */
+static int anchored(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t b1,
+		    int64_t allowed)
 {
-	return trimmed(s, a0, a1, b0, b1, depth, anchored_middle);
+	return trimmed(s, a0, a1, b0, b1, allowed, anchored_middle);
 }
 
+/* Each gap is allowed its share of the work by its length. */
 static int between_anchors(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t b1,
-			   int64_t depth, const struct anchors *an)
+			   int64_t allowed, const struct anchors *an)
 {
+	double per = (double)allowed / (double)(a1 - a0 + b1 - b0);
 	int rc = 0;
+	s->room->depth++;
 	for (size_t t = 0; rc == 0 && t < an->n; t++) {
-		rc = anchored(s, a0, an->i[t], b0, an->j[t], depth + 1);
+		int64_t gap = an->i[t] - a0 + an->j[t] - b0;
+		rc = anchored(s, a0, an->i[t], b0, an->j[t], (int64_t)(per * (double)gap));
 		if (rc == 0)
 			rc = emit_run(s, NST_SEQ_SAME, an->i[t], an->j[t], 1);
 		a0 = an->i[t] + 1, b0 = an->j[t] + 1;
 	}
-	return rc == 0 ? anchored(s, a0, a1, b0, b1, depth + 1) : rc;
+	if (rc == 0)
+		rc = anchored(s, a0, a1, b0, b1, (int64_t)(per * (double)(a1 - a0 + b1 - b0)));
+	s->room->depth--;
+	return rc;
 }
 
-/* A gap: as short as can be where the work left allows a split's cost
- * (and a quarter for Myers's try), else on its own anchors, else in
- * pieces. */
-static int anchored_middle(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t b1,
-			   int64_t depth)
+/* The cost of shortest_middle at most: a split's, and a quarter more for
+ * Myers's try. */
+static uint64_t shortest_cost(int64_t n, int64_t m)
 {
-	struct room *r = s->room;
-	uint64_t cost = rows_cost(a1 - a0, b1 - b0);
-	cost += cost / 4;
-	if (cost <= r->left) {
-		r->left -= cost;
+	uint64_t cost = rows_cost(n, m);
+	return cost + cost / 4;
+}
+
+static int banded_middle(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t b1,
+			 int64_t allowed);
+
+/* Shortest if it fits the work allowed, else each half of a with the same
+ * half of b, each allowed half: past the work, a band along the diagonal
+ * (halving both sides halves the cost, two quarters). */
+static int banded(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t b1, int64_t allowed)
+{
+	return trimmed(s, a0, a1, b0, b1, allowed, banded_middle);
+}
+
+static int banded_middle(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t b1,
+			 int64_t allowed)
+{
+	if (shortest_cost(a1 - a0, b1 - b0) <= (uint64_t)allowed || a1 - a0 < 2 || b1 - b0 < 2)
 		return shortest_middle(s, a0, a1, b0, b1, -1);
-	}
+	int64_t am = a0 + (a1 - a0) / 2, bm = b0 + (b1 - b0) / 2;
+	int rc = banded(s, a0, am, b0, bm, allowed / 2);
+	return rc == 0 ? banded(s, am, a1, bm, b1, allowed / 2) : rc;
+}
+
+/* A gap: as short as can be where the work allowed covers it, else on
+ * its own anchors, else along the diagonal. */
+static int anchored_middle(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t b1,
+			   int64_t allowed)
+{
+	if (shortest_cost(a1 - a0, b1 - b0) <= (uint64_t)allowed)
+		return shortest_middle(s, a0, a1, b0, b1, -1);
 	struct anchors an = { 0 };
-	int rc = depth < ANCHOR_DEPTH ? find_anchors(s, a0, a1, b0, b1, &an) : 0;
+	int rc = s->room->depth < ANCHOR_DEPTH ? find_anchors(s, a0, a1, b0, b1, &an) : 0;
 	if (rc == 0 && an.n)
-		rc = between_anchors(s, a0, a1, b0, b1, depth, &an);
-	else if (rc == 0) {
-		s->max_d = r->piece_d;
-		rc = pieces(s, a0, a1, b0, b1, 0);
-		s->max_d = 0;
-	}
+		rc = between_anchors(s, a0, a1, b0, b1, allowed, &an);
+	else if (rc == 0)
+		rc = banded_middle(s, a0, a1, b0, b1, allowed);
 	free(an.i);
 	free(an.j);
 	return rc;
@@ -449,13 +477,12 @@ static int align_middle(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64
 	if (found)
 		return around(s, a0, a1, b0, b1, &sn);
 	r->anchored = true;
-	r->left = (uint64_t)work;
 	r->count_a = calloc(r->nsym, sizeof *r->count_a);
 	r->count_b = calloc(r->nsym, sizeof *r->count_b);
 	r->pos_a = malloc(r->nsym * sizeof *r->pos_a);
 	if (!r->count_a || !r->count_b || !r->pos_a)
 		return -1;
-	return anchored_middle(s, a0, a1, b0, b1, 0);
+	return anchored_middle(s, a0, a1, b0, b1, work);
 }
 
 /* ---- ids made dense, for tables by id -------------------------------------------- */
@@ -524,8 +551,7 @@ int nst_seq_align(const uint32_t *a, size_t n, const uint32_t *b, size_t m, uint
 		  nst_seq_fn fn, void *arg, bool *shortest)
 {
 	int64_t reach = ((int64_t)n + (int64_t)m + 1) / 2 + 1;
-	int64_t piece_d = (int64_t)(work / (n + m + 1));
-	struct room r = { .n = n, .m = m, .piece_d = piece_d < 64 ? 64 : piece_d };
+	struct room r = { .n = n, .m = m };
 	struct seq s = { .off = reach + 1, .fn = fn, .arg = arg, .room = &r };
 	uint32_t *ids = NULL;
 	size_t size = (size_t)(2 * reach + 3);

@@ -43,10 +43,12 @@ int nst_seq_diff(const uint32_t *a, size_t n, const uint32_t *b, size_t m, size_
  * Otherwise *shortest is false and the script is built on anchors: the
  * ids found once in a and once in b, the longest chain of them in the
  * same order in both (patience diff) matched, and each gap between
- * anchors aligned the same way (shortest where the work left allows,
- * else on its own anchors, else in pieces as nst_seq_diff with a limit);
- * it is valid, but may be longer than a shortest one.  The work then
- * stays within a small multiple of `work` plus O((n + m) log(n + m)).
+ * anchors, allowed its share of `work` by its length, aligned the same
+ * way: shortest where its share covers it, else on its own anchors, else
+ * along the diagonal (a and b halved together until each block's
+ * shortest alignment fits its share).  It is valid, but may be longer
+ * than a shortest one.  The work then stays within about 2 `work` plus
+ * O((n + m) log(n + m)).
  * Memory is O(n + m + distinct ids) words, plus at most 8.4 MB of match
  * masks (core/lcsrow.h).  work 0: no limit (always shortest).  Returns
  * -1 when out of memory, or what fn returned when not 0. */
