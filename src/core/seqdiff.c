@@ -510,17 +510,34 @@ static void rank_ids(uint32_t *to, const uint32_t *from, size_t n, const uint32_
 	}
 }
 
-/* a and b with their ids numbered 0..*nsym in sorted order; *da holds
- * both (a's, then b's), malloc'ed. */
-static int dense_ids(const uint32_t *a, size_t n, const uint32_t *b, size_t m, uint32_t **da,
-		     size_t *nsym)
+/* The ranks of ids no larger than top (few next to n + m): a table by id. */
+static int rank_small_ids(const uint32_t *a, size_t n, const uint32_t *b, size_t m, uint32_t top,
+			  uint32_t *to, size_t *nsym)
+{
+	uint32_t *rank = calloc((size_t)top + 1, sizeof *rank);
+	if (!rank)
+		return -1;
+	for (size_t i = 0; i < n + m; i++)
+		rank[i < n ? a[i] : b[i - n]] = 1;
+	uint32_t k = 0;
+	for (size_t v = 0; v <= top; v++) {
+		uint32_t seen = rank[v];
+		rank[v] = k;
+		k += seen;
+	}
+	for (size_t i = 0; i < n + m; i++)
+		to[i] = rank[i < n ? a[i] : b[i - n]];
+	*nsym = k ? k : 1;
+	free(rank);
+	return 0;
+}
+
+static int rank_any_ids(const uint32_t *a, size_t n, const uint32_t *b, size_t m, uint32_t *to,
+			size_t *nsym)
 {
 	uint32_t *ids = malloc((n + m + 1) * sizeof *ids);
-	*da = malloc((n + m + 1) * sizeof **da);
-	if (!ids || !*da) {
-		free(ids);
+	if (!ids)
 		return -1;
-	}
 	memcpy(ids, a, n * sizeof *ids);
 	memcpy(ids + n, b, m * sizeof *ids);
 	qsort(ids, n + m, sizeof *ids, ascending);
@@ -528,11 +545,27 @@ static int dense_ids(const uint32_t *a, size_t n, const uint32_t *b, size_t m, u
 	for (size_t i = 0; i < n + m; i++)
 		if (k == 0 || ids[i] != ids[k - 1])
 			ids[k++] = ids[i];
-	rank_ids(*da, a, n, ids, k);
-	rank_ids(*da + n, b, m, ids, k);
+	rank_ids(to, a, n, ids, k);
+	rank_ids(to + n, b, m, ids, k);
 	*nsym = k ? k : 1;
 	free(ids);
 	return 0;
+}
+
+/* a and b with their ids numbered 0..*nsym in sorted order; *da holds
+ * both (a's, then b's), malloc'ed. */
+static int dense_ids(const uint32_t *a, size_t n, const uint32_t *b, size_t m, uint32_t **da,
+		     size_t *nsym)
+{
+	uint32_t top = 0;
+	for (size_t i = 0; i < n + m; i++)
+		top = (i < n ? a[i] : b[i - n]) > top ? (i < n ? a[i] : b[i - n]) : top;
+	*da = malloc((n + m + 1) * sizeof **da);
+	if (!*da)
+		return -1;
+	if (top / 4 <= n + m)
+		return rank_small_ids(a, n, b, m, top, *da, nsym);
+	return rank_any_ids(a, n, b, m, *da, nsym);
 }
 
 static void room_release(struct room *r)
