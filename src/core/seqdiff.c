@@ -230,11 +230,12 @@ static int around(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t b1,
 	return rc == 0 ? shortest(s, sn->u, a1, sn->v, b1, sn->d) : rc;
 }
 
-/* Myers's middle snake where it is the cheaper way: searched to the end
- * when the script's length d is known and (n + m) d, its worst, is below
- * a split's cost; else searched until a quarter of a split's cost is
- * spent (its worst is seldom reached: where few launches differ it ends
- * long before). */
+/* Myers's middle snake where it is the cheaper way.  With the script's
+ * length d known: not at all when its rounds alone, (d/2)^2 diagonals,
+ * cost more than a split; to the end when (n + m) d, its worst, costs
+ * less.  Else it is tried until an eighth of a split's cost is spent (its
+ * worst is seldom reached: where few launches differ it ends long
+ * before). */
 static bool by_myers(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t b1, int64_t d,
 		     struct snake *sn)
 {
@@ -242,8 +243,10 @@ static bool by_myers(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t 
 	uint64_t rows = rows_cost(n, m);
 	if (m < 2) /* no middle of b to split at; Myers's search is O(n) here */
 		return middle_snake(s, a0, a1, b0, b1, sn);
+	if (d >= 0 && product((uint64_t)d, (uint64_t)d) / 4 > rows)
+		return false;
 	bool cheap = d >= 0 && product((uint64_t)(n + m), (uint64_t)d) <= rows;
-	s->give_up = cheap ? 0 : s->work + rows / 4 + 1;
+	s->give_up = cheap ? 0 : s->work + rows / 8 + 1;
 	bool found = middle_snake(s, a0, a1, b0, b1, sn);
 	s->give_up = 0;
 	return found;
@@ -415,12 +418,12 @@ static int between_anchors(struct seq *s, int64_t a0, int64_t a1, int64_t b0, in
 	return rc;
 }
 
-/* The cost of shortest_middle at most: a split's, and a quarter more for
+/* The cost of shortest_middle at most: a split's, and an eighth more for
  * Myers's try. */
 static uint64_t shortest_cost(int64_t n, int64_t m)
 {
 	uint64_t cost = rows_cost(n, m);
-	return cost + cost / 4;
+	return cost + cost / 8;
 }
 
 static int banded_middle(struct seq *s, int64_t a0, int64_t a1, int64_t b0, int64_t b1,
