@@ -444,6 +444,10 @@ enum nst_status nst_report_dir_job(const struct nst_report_dir *d, const char *s
 struct nst_diff_result {
 	bool gate_failed;
 	char worst[512]; /* the worst offender, one line; "" when none grew */
+	/* A doubt about the rows that every format must carry, one line
+	 * (launch_diff: streams not proven aligned as a shortest script);
+	 * "" when none.  The report's footer note says it too. */
+	char caveat[512];
 };
 
 /* Runs a job of NST_DIFFS on baseline a and candidate b: rows compare the

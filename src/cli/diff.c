@@ -232,6 +232,10 @@ static int run_pair(struct diff_cmd *c, const struct jobs *jobs)
 	for (size_t j = 0; !rc && j < jobs->n; j++) {
 		p.res = (struct nst_diff_result){ 0 };
 		tuples_run(&c->t, j, jobs->job[j], subject, named, run_diff, &p);
+		if (p.res.caveat[0]) {
+			fflush(stdout);
+			fprintf(stderr, "nstats: note: %s\n", p.res.caveat);
+		}
 		if (p.res.gate_failed) {
 			fflush(stdout);
 			fprintf(stderr, "nstats: gate: %s\n", p.res.worst);

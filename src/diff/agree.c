@@ -19,8 +19,6 @@
 #include "core/sqlstat.h"
 #include "diff/launches.h"
 
-/* Two streams differing in more places than this are aligned in pieces. */
-#define AGREE_MAX_EDITS 2000
 
 static const char *const cols[] = {
 	"Name", "A Instances", "B Instances", "Matched", "A Only", "B Only", "A Duplicates",
@@ -143,10 +141,10 @@ static enum nst_status count_pair(struct tally *t, const struct diff_launch_stre
 	t->stream[1] = sb;
 	const uint32_t *a = sa ? t->side[0]->seq + sa->first : NULL;
 	const uint32_t *b = sb ? t->side[1]->seq + sb->first : NULL;
-	bool rough = false;
-	int rc = nst_seq_diff(a, sa ? sa->n : 0, b, sb ? sb->n : 0, AGREE_MAX_EDITS, count_op, t,
-			      &rough);
-	*approx |= rough;
+	bool shortest = true;
+	int rc = nst_seq_align(a, sa ? sa->n : 0, b, sb ? sb->n : 0, DIFF_LAUNCH_WORK, count_op, t,
+			       &shortest);
+	*approx |= !shortest;
 	if (rc < 0 || t->nomem)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	return NST_OK;
@@ -398,9 +396,10 @@ static enum nst_status diff(struct nst_diff_ctx *d, const struct nst_sink *out,
 		st = emit_all(d, &t, out, err);
 	}
 	if (st == NST_OK && approx && out->note)
-		st = out->note(out->ctx, NST_NOTE_FOOTER, "Some streams differ in more than 2000"
-			       " places between two matches: they were aligned in pieces, and a\n"
-			       "better alignment may match more launches.\n", err);
+		st = out->note(out->ctx, NST_NOTE_FOOTER, "Some streams differ in too many places"
+			       " to be aligned exactly within the work allowed: they were\naligned"
+			       " on anchors, and a better alignment may match more launches.\n",
+			       err);
 	release_tally(&t);
 	diff_launch_release_side(&s[0]);
 	diff_launch_release_side(&s[1]);

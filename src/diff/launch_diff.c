@@ -7,19 +7,20 @@
  * the two share a launch, and the streams left pair by content, the pair
  * with the most launches in common first (ties: the lower device and
  * stream of A, then of B), until no pair has one in common.  Each pair of streams is
- * aligned as a shortest edit script over its launch sequences (Myers's
- * algorithm, linear memory): a launch of A and one of B with the same key,
- * in order, are one row; the others are removed or added.  Two launches
- * with the same name and dimensions are two rows. */
+ * aligned as a shortest edit script over its launch sequences within
+ * DIFF_LAUNCH_WORK (nst_seq_align, linear memory): a launch of A and one of B
+ * with the same key, in order, are one row; the others are removed or
+ * added.  Two launches with the same name and dimensions are two rows.  A
+ * pair too different to be aligned exactly within the work is aligned on
+ * anchors and named in the footer and the result's caveat. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/parse.h"
 #include "core/seqdiff.h"
 #include "diff/launches.h"
 
-/* Two streams differing in more places than this are aligned in pieces. */
-#define MAX_EDITS 2000
 
 static const char *const cols[] = {
 	"Device A", "Stream A", "Device B", "Stream B", "Status", "Name", "GridXYZ", "BlockXYZ",
@@ -39,6 +40,7 @@ struct emit {
 	const struct nst_sink *out;
 	struct nst_error *err;
 	enum nst_status status;
+	const char *unproven;           /* the pairs not proven shortest, "A d/s -> B d/s, ..." */
 };
 
 static struct nst_cell xyz(struct nst_arena *a, const int64_t *v)
@@ -84,6 +86,30 @@ static int emit_op(void *arg, enum nst_seq_op op, size_t i, size_t j)
 	return e->status != NST_OK;
 }
 
+/* work=, checked by check_work. */
+static int64_t align_work(const struct nst_diff_ctx *d)
+{
+	for (size_t i = d->nargs; i-- > 0;) {
+		int64_t v;
+		if (strcmp(d->args[i].key, "work") == 0 && d->args[i].value &&
+		    nst_parse_i64(d->args[i].value, &v))
+			return v;
+	}
+	return DIFF_LAUNCH_WORK;
+}
+
+static enum nst_status check_work(const struct nst_arg *args, size_t nargs, struct nst_error *err)
+{
+	for (size_t i = 0; i < nargs; i++) {
+		int64_t v;
+		if (strcmp(args[i].key, "work") == 0 &&
+		    (!args[i].value || !nst_parse_i64(args[i].value, &v) || v < 0))
+			return nst_fail(err, NST_ERR_USAGE, "work=%s: not a whole number >= 0",
+					args[i].value ? args[i].value : "");
+	}
+	return NST_OK;
+}
+
 /* The rows of one pair of streams (either may be missing). */
 static enum nst_status emit_pair(struct emit *e, const struct diff_launch_stream *sa,
 				 const struct diff_launch_stream *sb, bool *approx)
@@ -92,12 +118,41 @@ static enum nst_status emit_pair(struct emit *e, const struct diff_launch_stream
 	e->stream[1] = sb;
 	const uint32_t *a = sa ? e->side[0]->seq + sa->first : NULL;
 	const uint32_t *b = sb ? e->side[1]->seq + sb->first : NULL;
-	bool rough = false;
-	int rc = nst_seq_diff(a, sa ? sa->n : 0, b, sb ? sb->n : 0, MAX_EDITS, emit_op, e, &rough);
-	*approx |= rough;
+	bool shortest = true;
+	int rc = nst_seq_align(a, sa ? sa->n : 0, b, sb ? sb->n : 0, (uint64_t)align_work(e->d),
+			       emit_op, e, &shortest);
 	if (rc < 0)
 		return nst_fail(e->err, NST_ERR_NOMEM, "out of memory");
+	if (!shortest && sa && sb) {
+		e->unproven = nst_arena_printf(e->d->arena, "%s%sA %lld/%lld -> B %lld/%lld",
+					       e->unproven ? e->unproven : "", e->unproven ? ", " : "",
+					       (long long)sa->device, (long long)sa->stream,
+					       (long long)sb->device, (long long)sb->stream);
+		if (!e->unproven)
+			return nst_fail(e->err, NST_ERR_NOMEM, "out of memory");
+	}
+	*approx |= !shortest;
 	return e->status;
+}
+
+/* Said after the rows (column and table formats, json:typed's notes) and
+ * in the result, for a line on stderr. */
+static enum nst_status say_unproven(struct nst_diff_ctx *d, const struct nst_sink *out,
+				    const char *pairs, struct nst_error *err)
+{
+	snprintf(d->res->caveat, sizeof d->res->caveat,
+		 "launch_diff: the alignment of streams %s may not be shortest: too different "
+		 "to align exactly within the work allowed, aligned on anchors", pairs);
+	const char *text = nst_arena_printf(
+		d->arena,
+		"Not proven shortest: streams %s differ in too many places to be aligned\n"
+		"exactly within the work allowed (N*M/64 and Myers's search both past\n"
+		"work=%lld); they were aligned on the launches found once on each side,\n"
+		"and a shorter script may exist.\n",
+		pairs, (long long)align_work(d));
+	if (!text)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	return out->note ? out->note(out->ctx, NST_NOTE_FOOTER, text, err) : NST_OK;
 }
 
 /* "A 0/7 -> B 0/13" for each pair, the streams of one side only after. */
@@ -158,18 +213,18 @@ static enum nst_status diff(struct nst_diff_ctx *d, const struct nst_sink *out,
 		st = out->note(out->ctx, NST_NOTE_ADVICE, note, err);
 	if (st == NST_OK)
 		st = out->begin(out->ctx, cols, NCOLS, err);
-	struct emit e = { d, &k, { &s[0], &s[1] }, { NULL, NULL }, out, err, NST_OK };
+	struct emit e = { d, &k, { &s[0], &s[1] }, { NULL, NULL }, out, err, NST_OK, NULL };
 	if (st == NST_OK)
 		st = emit_all(&e, &approx);
-	if (st == NST_OK && approx && out->note)
-		st = out->note(out->ctx, NST_NOTE_FOOTER, "Some streams differ in more than 2000"
-			       " places between two matches: they were aligned in pieces, and a\n"
-			       "shorter script may exist.\n", err);
+	if (st == NST_OK && approx && e.unproven)
+		st = say_unproven(d, out, e.unproven, err);
 	diff_launch_release_side(&s[0]);
 	diff_launch_release_side(&s[1]);
 	diff_launch_keys_release(&k);
 	return st;
 }
+
+static const char *const args[] = { "work", NULL };
 
 static const char *const sources[] = { "cuda_gpu_trace", NULL };
 
@@ -181,11 +236,19 @@ const struct nst_report nst_diff_launch_diff = {
 		"stream) in start order.  A stream pairs with the stream of the same\n"
 		"device and number when they share a launch; the others pair by content,\n"
 		"the pair with the most launches in common first.  Each pair's launch\n"
-		"sequences are aligned as a shortest edit script (Myers's algorithm): one\n"
-		"row a launch, matched (on both sides, with both start offsets and\n"
-		"durations and the change of the duration), removed (only in A) or added\n"
-		"(only in B).  Start offsets count from each side's first launch.  The\n"
-		"stream pairing heads the column and table formats.",
+		"sequences are aligned as a shortest edit script (a longest common\n"
+		"subsequence of launches): one row a launch, matched (on both sides, with\n"
+		"both start offsets and durations and the change of the duration),\n"
+		"removed (only in A) or added (only in B).  Start offsets count from each\n"
+		"side's first launch.  The stream pairing heads the column and table\n"
+		"formats.  The script is a shortest one when, past the common first and\n"
+		"last launches, N*M/64 <= work= (N, M the launches of each side; default\n"
+		"10^9, seconds; 0 for no limit) or Myers's search ends within work=\n"
+		"steps (few differences).  Past that a pair is aligned on anchors\n"
+		"(launches found once on each side) and may not be shortest: the footer\n"
+		"and a line on stderr name it.",
+	.args = args,
+	.check = check_work,
 	.flags = NST_REPORT_ADDITION,
 	.diff = diff,
 	.sources = sources,

@@ -65,4 +65,10 @@ enum nst_status diff_launch_pair_streams(struct diff_launch_side *a, struct diff
 int diff_launch_drop_repeats(struct diff_launch_side *s, int (*fn)(void *arg, uint32_t row),
 			     void *arg);
 
+/* The work (word operations, or steps of Myers's search) allowed to align
+ * one pair of streams as a shortest edit script by default (work=): a few
+ * seconds.  Past it, a pair is aligned on anchors, and said to be so
+ * (core/seqdiff.h). */
+#define DIFF_LAUNCH_WORK INT64_C(1000000000)
+
 #endif

@@ -33,6 +33,11 @@
                                        kernels they ran, id: by id) says, computed here, and as
                                        PAIRS (A=B,...; - for no such claim) says; every row's busy
                                        time and kernel sum on each side are SQL's
+  check.py launch_lcs LAUNCH.csv A B [valid]   launch_diff of two captures (exports or traces):
+                                       each pair of streams' rows are its two launch sequences in
+                                       order, matched only where the launches are the same, as
+                                       many matched as their longest common subsequence has (with
+                                       valid: at most as many)
 Traces are read with json and gzip, their microseconds as exact decimals.
 A failed check prints why and exits 1.
 """
@@ -785,6 +790,93 @@ def devices(path, a_path, b_path, mode, claim):
         if r["Device A"] and r["Device B"] and \
                 int(r["Diff Busy (ns)"]) != int(r["B Busy (ns)"]) - int(r["A Busy (ns)"]):
             die(f"Diff Busy is not B - A in {r}")
+# ---- launch sequences and their longest common subsequence ----------------------------------------
+
+def export_streams(path):
+    """(device, stream) -> its launches (demangled name, grid, block), in start order."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    q = ("SELECT k.deviceId, k.streamId, s.value, k.gridX, k.gridY, k.gridZ, k.blockX, "
+         "k.blockY, k.blockZ FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
+         "ON s.id = k.demangledName ORDER BY k.deviceId, k.streamId, k.start, k.rowid")
+    out = {}
+    for dev, stream, name, *dims in db.execute(q):
+        out.setdefault((dev, stream), []).append((name, *dims))
+    return out
+
+
+def trace_streams(path):
+    out = {}
+    for e in sorted(trace_kernels(load_trace(path)), key=lambda e: Decimal(e["ts"])):
+        a = e["args"]
+        dims = [*(a.get("grid") or [0, 0, 0]), *(a.get("block") or [0, 0, 0])]
+        out.setdefault((a["device"], a["stream"]), []).append((e["name"], *dims))
+    return out
+
+
+def lcs_length(a, b):
+    """Allison and Dix's bit-vector LCS, a Python int as the bit vector over a."""
+    masks = {}
+    for i, x in enumerate(a):
+        masks[x] = masks.get(x, 0) | 1 << i
+    full = (1 << len(a)) - 1
+    v = full
+    for y in b:
+        u = v & masks.get(y, 0)
+        v = ((v + u) | (v - u)) & full
+    return len(a) - bin(v).count("1")
+
+
+def lcs_by_table(a, b):
+    """The textbook dynamic program, for checking lcs_length on small inputs."""
+    row = [0] * (len(b) + 1)
+    for x in a:
+        prev, row = row, [0]
+        for j, y in enumerate(b):
+            row.append(prev[j] + 1 if x == y else max(row[j], prev[j + 1]))
+    return row[-1]
+
+
+def walk_pair(rs, a, b):
+    """The rows of one pair of streams, in order, are a and b merged: a removed row is a's next
+    launch, an added one b's, a matched one both, which are the same launch. Returns the
+    matches, or a complaint."""
+    i = j = 0
+    for r in rs:
+        key = (r["Name"], *map(int, r["GridXYZ"].split()), *map(int, r["BlockXYZ"].split()))
+        st = r["Status"]
+        if st in ("removed", "matched") and (i >= len(a) or a[i] != key):
+            return f"row {st} {key} is not A's launch {i}"
+        if st in ("added", "matched") and (j >= len(b) or b[j] != key):
+            return f"row {st} {key} is not B's launch {j}"
+        i += st != "added"
+        j += st != "removed"
+    if (i, j) != (len(a), len(b)):
+        return f"rows cover {i} and {j} launches of {len(a)} and {len(b)}"
+    return sum(r["Status"] == "matched" for r in rs)
+
+
+def launch_lcs(path, a_path, b_path, mode="shortest"):
+    _, rs = rows(path)
+    side = lambda p: trace_streams(p) if ".json" in p else export_streams(p)
+    sa, sb = side(a_path), side(b_path)
+    by_pair = {}
+    for r in rs:
+        if r["Device A"] != "" and r["Device B"] != "":
+            pair = ((int(r["Device A"]), int(r["Stream A"])), (int(r["Device B"]), int(r["Stream B"])))
+            by_pair.setdefault(pair, []).append(r)
+    if not by_pair:
+        die("no pair of streams")
+    for (x, y), prs in sorted(by_pair.items()):
+        a, b = sa.get(x, []), sb.get(y, [])
+        same = walk_pair(prs, a, b)
+        if isinstance(same, str):
+            die(f"A {x} -> B {y}: {same}")
+        want = lcs_length(a, b)
+        if len(a) * len(b) <= 4_000_000 and lcs_by_table(a, b) != want:
+            die(f"A {x} -> B {y}: the two LCS computations disagree")
+        if same > want or (mode == "shortest" and same != want):
+            die(f"A {x} -> B {y}: {same} launches matched, the longest common subsequence "
+                f"has {want}")
 
 
 def main():
@@ -794,7 +886,7 @@ def main():
      "perturb_trace": perturb_trace, "trace_kern": trace_kern,
      "trace_launches": trace_launches, "plant": plant, "statuses": statuses,
      "agree": agree, "jitter_trace": jitter_trace, "renumber": renumber,
-     "drop_kernels": drop_kernels, "devices": devices}[cmd](*args)
+     "drop_kernels": drop_kernels, "devices": devices, "launch_lcs": launch_lcs}[cmd](*args)
 
 
 if __name__ == "__main__":

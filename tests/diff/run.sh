@@ -5,7 +5,8 @@
 # negates every delta; kern_diff's totals and instances on the real before/after pair
 # (GindaChen__nsys-ai mfu_2gpu_*) are the SQL sums of the kernel rows; launch_diff finds exactly
 # the launches a copy of an export lost, gained or renamed, and on real PyTorch traces the kernel a
-# copy slowed, the launches it dropped and copied and the kernel it renamed; an nsys export and
+# copy slowed, the launches it dropped and copied and the kernel it renamed; launch_diff matches a
+# longest common subsequence of each pair of streams (Python's own); an nsys export and
 # the same run as a PyTorch trace agree on every GPU number; agree counts the launches a trace or
 # an export repeats or lacks and measures a duration bias as Python does from the files, with the
 # sign test's interval in exact binomial fractions; the gate fails exactly when a kernel
@@ -448,6 +449,65 @@ test_a_real_trace_against_a_perturbed_copy() {
 		diff_csv "$e" "$WORK/perturbed.json.gz" launch_diff trace-launch.csv
 		py trace_launches "$WORK/trace-launch.csv" "$WORK/expect.txt" "$e"
 	done
+}
+
+# Two real traces of different runs (2,679 and 4,350 launches on stream 0/7, far more than 2,000
+# differences), the real before/after exports and two generated ones: every pair of streams has
+# exactly as many launches matched as the longest common subsequence that Python computes, both
+# ways round, with nothing said on stderr about a script that may not be shortest.
+test_launch_diff_is_a_longest_common_subsequence() {
+	local pairs=("$WORK/ex.sqlite" "$WORK/b.sqlite")
+	[[ -f $HTA/nccl_parser_config/nccl_data.json.gz ]] &&
+		pairs+=("$HTA/nccl_parser_config/nccl_data.json.gz"
+			"$HTA/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz")
+	[[ -f $REAL/mfu_2gpu_before.sqlite ]] &&
+		pairs+=("$REAL/mfu_2gpu_before.sqlite" "$REAL/mfu_2gpu_after.sqlite")
+	local i a b
+	for ((i = 0; i < ${#pairs[@]}; i += 2)); do
+		for a in "${pairs[i]}" "${pairs[i + 1]}"; do
+			b=${pairs[i]}
+			[[ $a == "$b" ]] && b=${pairs[i + 1]}
+			run diff -q -r launch_diff -f csv "$a" "$b"
+			rc_is 0
+			err_is ""
+			printf '%s\n' "$OUT" >"$WORK/lcs.csv"
+			py launch_lcs "$WORK/lcs.csv" "$a" "$b"
+		done
+	done
+}
+
+# The same real traces with too little work allowed to prove a shortest script (work=1000): the
+# rows are still both streams' launches in order, and every format says the pair may not be
+# shortest: a line on stderr (csv), the footer (column), notes.footer (json:typed).
+test_launch_diff_past_the_work_says_so() {
+	local a=$HTA/nccl_parser_config/nccl_data.json.gz
+	local b=$HTA/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz
+	[[ -f $a && -f $b ]] || return
+	run diff -q -r launch_diff:work=1000 -f csv "$a" "$b"
+	rc_is 0
+	err_line '^nstats: note: launch_diff: the alignment of streams A 0/7 -> B 0/7 may not be shortest: '
+	printf '%s\n' "$OUT" >"$WORK/past.csv"
+	py launch_lcs "$WORK/past.csv" "$a" "$b" valid
+	run diff -q -r launch_diff:work=1000 -f column "$a" "$b"
+	[[ $OUT == *"Not proven shortest: streams A 0/7 -> B 0/7 differ"* ]] ||
+		fail "no footer: ${OUT: -300}"
+	run diff -q -r launch_diff:work=1000 -f json:typed "$a" "$b"
+	python3 -c 'import json, sys
+d = json.load(sys.stdin)
+def notes(x):
+    if isinstance(x, dict):
+        if isinstance(x.get("notes"), dict):
+            yield x["notes"]
+        for v in x.values():
+            yield from notes(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from notes(v)
+assert any("Not proven shortest: streams A 0/7 -> B 0/7" in n.get("footer", "") for n in notes(d))' \
+		<<<"$OUT" || fail "json:typed has no footer note"
+	run diff -q -r launch_diff:work=-1 "$a" "$b"
+	rc_is 2
+	err_line "^nstats: error: report 'launch_diff': work=-1: not a whole number >= 0$"
 }
 
 # ---- the gate --------------------------------------------------------------------------------
