@@ -12,9 +12,10 @@
 #     (nsysgen --launch-ranges), N/10 memcpy, N/20 memset, N/5 other calls; cases, to csv:
 #     nvtx_kern_sum, nvtx_gpu_proj_sum, nvtx_gpu_proj_trace, cuda_gpu_kern_sum:nvtx-name
 #   comparisons: the launches export against its twin with one kernel 10% slower and 100
-#     launches dropped (nsysgen --slow-kernel, --drop-launches): `nstats diff`'s default set
-#     against `nstats stats -r gpu_time_sum,cuda_gpu_kern_sum` on both exports one after the
-#     other (time and memory: the two runs' sums), and launch_diff to csv; and the same run as a
+#     launches dropped (nsysgen --slow-kernel, --drop-launches): `nstats diff`'s default set,
+#     kern_diff, the gate, launch_diff and agree (the twin against its own PyTorch trace) to
+#     csv, against `nstats stats -r gpu_time_sum,cuda_gpu_kern_sum` on both exports one after
+#     the other (time and memory: the two runs' sums); and the same run as a
 #     PyTorch profiler trace (nsysgen --kineto, .json.gz): `nstats stats -r cuda_gpu_kern_sum`
 #     on it against what most tools do first, python3's json.load(gzip.open(F))
 #   the timeline and the page, on the launches export: `export --type perfetto` and `--type
@@ -180,8 +181,11 @@ if [[ ${NSTATS_BENCH_DIFF:-1} != 0 && $nvtx_mode != only ]]; then
 	echo
 	echo "| comparison ($launches launches against a twin) | diff s | diff MiB | baseline s | baseline MiB | diff/baseline s | diff/baseline MiB |"
 	echo "|---|---|---|---|---|---|---|"
-	diff_row "diff: default set (gpu_time_diff, kern_diff)" "$base_s" "$base_m" "$db" "$twin"
+	diff_row "diff: default set (gpu_brief, kern_brief)" "$base_s" "$base_m" "$db" "$twin"
+	diff_row "kern_diff -f csv (instances tested)" "$base_s" "$base_m" -r kern_diff -f csv "$db" "$twin"
+	diff_row "verdict: --gate 50 (passes)" "$base_s" "$base_m" --gate 50 -r verdict -f csv "$db" "$twin"
 	diff_row "launch_diff -f csv" "$base_s" "$base_m" -r launch_diff -f csv "$db" "$twin"
+	diff_row "agree -f csv (the twin as its own trace)" "$base_s" "$base_m" -r agree -f csv --names base "$twin" "$trace"
 	if wanted "kineto"; then
 		read -r ks km < <(bench_timed "$runs" "$B/nstats" stats -q -r cuda_gpu_kern_sum "$trace")
 		read -r ps pm < <(bench_timed "$ref_runs" python3 -c 'import gzip, json, sys; json.load(gzip.open(sys.argv[1]))' "$trace")
