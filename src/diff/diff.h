@@ -252,6 +252,9 @@ const char *nst_diff_status(int64_t a_total, int64_t b_total, bool in_a, bool in
 enum nst_status diff_check_tolerance(const struct nst_arg *args, size_t nargs,
 				     struct nst_error *err);
 
+/* The diff report's argument key (the last one given) as a whole number,
+ * or dflt when it is not given (its check() has refused a bad one). */
+int64_t diff_arg_i64(const struct nst_diff_ctx *d, const char *key, int64_t dflt);
 /* The diff's `names` (nstats diff --names): exact or base. */
 bool diff_names_base(const struct nst_diff_ctx *d);
 /* The level of the diff's tests (nstats diff --alpha): 0.05 unless set;

@@ -279,13 +279,7 @@ enum nst_status diff_keyed_run(struct nst_diff_ctx *d, const struct diff_keyed *
 
 int64_t nst_diff_tolerance(const struct nst_diff_ctx *d)
 {
-	for (size_t i = d->nargs; i-- > 0;) {
-		int64_t v;
-		if (strcmp(d->args[i].key, "tolerance") == 0 && d->args[i].value &&
-		    nst_parse_i64(d->args[i].value, &v))
-			return v;
-	}
-	return DEFAULT_TOLERANCE;
+	return diff_arg_i64(d, "tolerance", DEFAULT_TOLERANCE);
 }
 
 const char *nst_diff_status(int64_t a_total, int64_t b_total, bool in_a, bool in_b,

@@ -89,13 +89,7 @@ static int emit_op(void *arg, enum nst_seq_op op, size_t i, size_t j)
 /* work=, checked by check_work. */
 static int64_t align_work(const struct nst_diff_ctx *d)
 {
-	for (size_t i = d->nargs; i-- > 0;) {
-		int64_t v;
-		if (strcmp(d->args[i].key, "work") == 0 && d->args[i].value &&
-		    nst_parse_i64(d->args[i].value, &v))
-			return v;
-	}
-	return DIFF_LAUNCH_WORK;
+	return diff_arg_i64(d, "work", DIFF_LAUNCH_WORK);
 }
 
 static enum nst_status check_work(const struct nst_arg *args, size_t nargs, struct nst_error *err)

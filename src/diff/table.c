@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/parse.h"
 #include "diff/diff.h"
 #include "run/run.h"
 
@@ -245,6 +246,17 @@ struct nst_cell diff_change(const struct nst_cell *a, const struct nst_cell *b)
 	if (a->kind == NST_NULL || b->kind == NST_NULL || base == 0)
 		return nst_null();
 	return nst_round1((diff_real(b) - base) * 100.0 / base);
+}
+
+int64_t diff_arg_i64(const struct nst_diff_ctx *d, const char *key, int64_t dflt)
+{
+	for (size_t i = d->nargs; i-- > 0;) {
+		int64_t v;
+		if (strcmp(d->args[i].key, key) == 0 && d->args[i].value &&
+		    nst_parse_i64(d->args[i].value, &v))
+			return v;
+	}
+	return dflt;
 }
 
 bool diff_names_base(const struct nst_diff_ctx *d)

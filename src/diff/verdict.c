@@ -38,17 +38,6 @@ struct item {
 	size_t seq;               /* devices keep the order gpu_time_sum gives them */
 };
 
-static int64_t arg_of(const struct nst_diff_ctx *d, const char *key, int64_t dflt)
-{
-	for (size_t i = d->nargs; i-- > 0;) {
-		int64_t v;
-		if (strcmp(d->args[i].key, key) == 0 && d->args[i].value &&
-		    nst_parse_i64(d->args[i].value, &v))
-			return v;
-	}
-	return dflt;
-}
-
 static double growth_of(int64_t a, int64_t b)
 {
 	if (a <= 0)
@@ -325,7 +314,7 @@ static int more_growth(const void *x, const void *y)
 static enum nst_status diff(struct nst_diff_ctx *d, const struct nst_sink *out,
 			    struct nst_error *err)
 {
-	struct gate g = { arg_of(d, "gate", 0), arg_of(d, "min", 0), diff_alpha(d) };
+	struct gate g = { diff_arg_i64(d, "gate", 0), diff_arg_i64(d, "min", 0), diff_alpha(d) };
 	struct item *items = NULL;
 	size_t n = 0;
 	enum nst_status s = collect(d, &items, &n, err);

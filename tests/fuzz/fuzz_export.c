@@ -53,9 +53,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *check[] = { "-f", "json", path };
 	fuzz_run("check", 3, check);
 	/* the export against itself: every comparison reads both sides */
-	const char *diff[] = { "-q", "-r", "kern_diff,launch_diff,agree,gpu_time_diff,api_diff,mem_diff,"
-			       "nvtx_diff,verdict:gate=5", "-f", "csv", "--names",
-			       h & 1 ? "base" : "exact", path, path };
+	const char *diff[] = { "-q", "-r", "kern_diff,kern_brief,gpu_brief,launch_diff,agree,"
+			       "gpu_time_diff,api_diff,mem_diff,nvtx_diff,verdict:gate=5", "-f", "csv",
+			       "--names", h & 1 ? "base" : "exact", path, path };
 	fuzz_run("diff", 9, diff);
 	fuzz_outputs(h >> 12, path);
 	return 0;
