@@ -26,6 +26,17 @@ struct pairs {
 	const int64_t *a, *b;
 	size_t n, m;
 	uint64_t total; /* n * m */
+	/* The distinct values of a with how many times each is there, and of
+	 * b with how many values of b are at or below each: durations in
+	 * whole ns (or their logarithms) repeat, and a count then runs over
+	 * the distinct values alone.  NULL where they would not pay. */
+	struct runs *ra, *rb;
+};
+
+struct runs {
+	size_t n;
+	int64_t *v;
+	uint64_t *count; /* a: of v[i]; b: of values <= v[i] */
 };
 
 /* A threshold with its count: c differences are <= x. */
@@ -60,12 +71,34 @@ static inline size_t row_count(const struct pairs *s, int64_t ai, wide x, size_t
 	return *pos = p;
 }
 
-/* pr[t].c for every probe, in one pass over a. */
+/* The distinct values of b at or below ai + x, from *pos on; the number
+ * of values of b they are. */
+static inline uint64_t run_count(const struct runs *rb, int64_t ai, wide x, size_t *pos)
+{
+	wide limit = (wide)ai + x;
+	if (limit < INT64_MIN)
+		return 0;
+	size_t p = *pos;
+	while (p < rb->n && (wide)rb->v[p] <= limit)
+		p++;
+	*pos = p;
+	return p ? rb->count[p - 1] : 0;
+}
+
+/* pr[t].c for every probe, in one pass over a (over the distinct values
+ * of a and b, where they were kept). */
 static void count_probes(const struct pairs *s, struct probe *pr, size_t np)
 {
 	size_t pos[MAX_PROBES] = { 0 };
 	for (size_t t = 0; t < np; t++)
 		pr[t].c = 0;
+	if (s->ra) {
+		for (size_t i = 0; i < s->ra->n; i++)
+			for (size_t t = 0; t < np; t++)
+				pr[t].c += s->ra->count[i] *
+					   run_count(s->rb, s->ra->v[i], pr[t].x, &pos[t]);
+		return;
+	}
 	for (size_t i = 0; i < s->n; i++)
 		for (size_t t = 0; t < np; t++)
 			pr[t].c += row_count(s, s->a[i], pr[t].x, &pos[t]);
@@ -316,21 +349,74 @@ static int settle_by_listing(const struct pairs *s, struct target *t, size_t nt)
 	return 0;
 }
 
-int nst_pair_diff_ranks(const int64_t *a, size_t n, const int64_t *b, size_t m,
-			const uint64_t *rank, size_t nrank, long double *value)
+static size_t distinct(const int64_t *x, size_t n)
 {
-	struct pairs s = { a, b, n, m, (uint64_t)n * m };
-	struct probe lo = { (wide)b[0] - a[n - 1] - 1, 0 }, hi = { (wide)b[m - 1] - a[0], s.total };
+	size_t d = 0;
+	for (size_t i = 0; i < n; i++)
+		d += i == 0 || x[i] != x[i - 1];
+	return d;
+}
+
+/* The d distinct values of x[0..n) (sorted) and their counts: of each
+ * value, or cumulative. */
+static int runs_of(const int64_t *x, size_t n, size_t d, bool cumulative, struct runs *r)
+{
+	r->v = malloc((d ? d : 1) * sizeof *r->v);
+	r->count = malloc((d ? d : 1) * sizeof *r->count);
+	if (!r->v || !r->count)
+		return -1;
+	r->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || x[i] != x[i - 1]) {
+			r->v[r->n] = x[i];
+			r->count[r->n] = cumulative && r->n ? r->count[r->n - 1] : 0;
+			r->n++;
+		}
+		r->count[r->n - 1]++;
+	}
+	return 0;
+}
+
+static void runs_release(struct runs *r)
+{
+	free(r->v);
+	free(r->count);
+}
+
+static int search(const struct pairs *s, const uint64_t *rank, size_t nrank, long double *value)
+{
+	struct probe lo = { (wide)s->b[0] - s->a[s->n - 1] - 1, 0 };
+	struct probe hi = { (wide)s->b[s->m - 1] - s->a[0], s->total };
 	struct target t[NST_PAIR_DIFF_MAX_RANKS];
 	for (size_t i = 0; i < nrank; i++)
-		t[i] = (struct target){ .k = rank[i], .lo = lo, .hi = hi, .error = s.total };
-	struct model md = model_of(&s);
-	for (bool first = true; round_once(&s, &md, t, nrank, first); first = false)
+		t[i] = (struct target){ .k = rank[i], .lo = lo, .hi = hi, .error = s->total };
+	struct model md = model_of(s);
+	for (bool first = true; round_once(s, &md, t, nrank, first); first = false)
 		;
 	for (size_t i = 0; i < nrank; i++) {
-		if (!t[i].done && settle_by_listing(&s, &t[i], nrank - i) < 0)
+		if (!t[i].done && settle_by_listing(s, &t[i], nrank - i) < 0)
 			return -1;
 		value[i] = t[i].value;
 	}
 	return 0;
+}
+
+int nst_pair_diff_ranks(const int64_t *a, size_t n, const int64_t *b, size_t m,
+			const uint64_t *rank, size_t nrank, long double *value)
+{
+	struct pairs s = { a, b, n, m, (uint64_t)n * m, NULL, NULL };
+	struct runs ra = { 0 }, rb = { 0 };
+	size_t da = distinct(a, n), db = distinct(b, m);
+	int rc = 0;
+	/* the distinct values pay where they are at most half the values */
+	if (2 * (da + db) <= n + m) {
+		rc = runs_of(a, n, da, false, &ra) < 0 || runs_of(b, m, db, true, &rb) < 0 ? -1 : 0;
+		s.ra = &ra;
+		s.rb = &rb;
+	}
+	if (rc == 0)
+		rc = search(&s, rank, nrank, value);
+	runs_release(&ra);
+	runs_release(&rb);
+	return rc;
 }
