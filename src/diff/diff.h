@@ -157,6 +157,35 @@ const char *diff_shift_status(const struct diff_shift *s, bool in_a, bool in_b, 
 			      int64_t tolerance);
 void diff_shift_cells(const struct diff_shift *s, struct nst_cell *out);
 
+/* ---- iterations (iters.c) ------------------------------------------------------ */
+
+/* A side's iterations: NVTX ranges named as the diff's --per says
+ * (diff_per; PyTorch's ProfilerStep#<number> without it), push/pop or
+ * start/end, on any thread, in start order.  An iteration's GPU work is
+ * the kernels, memcpys and memsets whose launching call (the runtime call
+ * of the same correlationId) started in [start, end) of one of its
+ * process's iterations (the latest to start, where they overlap): the
+ * backward pass of PyTorch launches from a thread of its own.  Fewer than
+ * two iterations are none: nothing per iteration is claimed. */
+struct diff_iters {
+	size_t n;           /* iterations */
+	const char *name;   /* what the ranges are named: "ProfilerStep#*" or --per's */
+	size_t ndev;
+	int64_t *dev;       /* the devices with work in some iteration, ascending */
+	/* device k's busy time (the union of its operations, each ns once) in
+	 * each iteration, sorted: busy[k * n .. (k + 1) * n) */
+	int64_t *busy;
+	/* each kernel's total in each iteration, 0 where it did not run, by
+	 * name (the diff's --names), sorted: n values a kernel */
+	struct diff_samples kern;
+};
+
+enum nst_status diff_iterations(struct nst_diff_ctx *d, int side, struct diff_iters *out,
+				struct nst_error *err);
+/* Device dev's n busy times, sorted; NULL where it had no work in any. */
+const int64_t *diff_iters_busy(const struct diff_iters *it, int64_t dev);
+void diff_iters_release(struct diff_iters *it);
+
 /* ---- comparisons by key (keyed.c) ------------------------------------------ */
 
 /* A value compared: a column of one of the sources, shown as "A <label>",
@@ -213,5 +242,8 @@ bool diff_names_base(const struct nst_diff_ctx *d);
 double diff_alpha(const struct nst_diff_ctx *d);
 /* How the diff pairs devices (nstats diff --devices). */
 enum nst_devices diff_devices(const struct nst_diff_ctx *d);
+/* The name of the NVTX ranges that are iterations (nstats diff --per), or
+ * NULL: PyTorch's ProfilerStep#<number>. */
+const char *diff_per(const struct nst_diff_ctx *d);
 
 #endif

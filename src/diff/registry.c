@@ -5,6 +5,7 @@
 
 extern const struct nst_report nst_diff_api_diff;
 extern const struct nst_report nst_diff_gpu_time_diff;
+extern const struct nst_report nst_diff_iter_diff;
 extern const struct nst_report nst_diff_kern_brief;
 extern const struct nst_report nst_diff_kern_diff;
 extern const struct nst_report nst_diff_launch_diff;
@@ -16,6 +17,7 @@ extern const struct nst_report nst_diff_verdict;
 static const struct nst_report *const diffs[] = {
 	&nst_diff_api_diff,
 	&nst_diff_gpu_time_diff,
+	&nst_diff_iter_diff,
 	&nst_diff_kern_brief,
 	&nst_diff_kern_diff,
 	&nst_diff_launch_diff,
@@ -25,8 +27,9 @@ static const struct nst_report *const diffs[] = {
 };
 
 /* What `nstats diff` runs without -r: where GPU time went, then the
- * kernels. */
-static const char *const default_set[] = { "gpu_time_diff", "kern_diff" };
+ * kernels, then both per iteration where the runs mark iterations (else
+ * iter_diff says SKIPPED). */
+static const char *const default_set[] = { "gpu_time_diff", "kern_diff", "iter_diff" };
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
