@@ -16,6 +16,14 @@
   check.py trace_launches LAUNCH.csv EXPECT A   launch_diff of the same: exactly those launches
   check.py plant MODE SRC DST...       a copy of a real export with a known change (see plant)
   check.py statuses CSV STATUS NAME OTHER...   kern_diff: NAME has STATUS, the rest one of OTHER
+  check.py iters CSV A B MODE [NAME]   iter_diff: the iterations (ranges named NAME, else
+                                       ProfilerStep#N), each device's busy time and each kernel's
+                                       total in each, from SQL; every number and status of each row
+  check.py iters_twin CSV A TRACE      iter_diff of an export and the same run as a PyTorch trace:
+                                       the trace's busy time per iteration is the export's, every
+                                       row ~ with equal medians
+  check.py iter_statuses CSV STATUS NAME OTHER...   iter_diff: NAME has STATUS, the rest OTHER
+  check.py gate_basis CSV BASIS [CHECK...]   verdict: those device rows (all) checked on that basis
 Traces are read with json and gzip, their microseconds as exact decimals.
 A failed check prints why and exits 1.
 """
@@ -354,6 +362,150 @@ def launch_counts(path, removed, added, changed):
             die(f"duration changed {moved} for {r['Name']}")
 
 
+# ---- iterations --------------------------------------------------------------------------------
+
+def is_iteration(name, per):
+    return name == per if per else re.fullmatch(r"ProfilerStep#[0-9]+", name or "") is not None
+
+
+def place(windows, pid, t):
+    """The index of the window of process pid that holds t, the latest to start; None."""
+    best = None
+    for i, (wpid, start, end) in enumerate(windows):
+        if wpid == pid and start <= t < end and (best is None or start >= windows[best][1]):
+            best = i
+    return best
+
+
+def union(intervals):
+    total, cur_s, cur_e = 0, None, None
+    for s_, e_ in sorted(intervals):
+        if cur_e is None or s_ > cur_e:
+            if cur_e is not None:
+                total += cur_e - cur_s
+            cur_s, cur_e = s_, e_
+        else:
+            cur_e = max(cur_e, e_)
+    return total + (cur_e - cur_s if cur_e is not None else 0)
+
+
+def per_iteration(windows, ops):
+    """ops: (pid, call start, device, start, end, kernel name or None). Each device's busy
+    time and each kernel's total in each iteration, as lists over the iterations."""
+    n = len(windows)
+    spans, totals = {}, {}
+    for pid, t, dev, start, end, name in ops:
+        i = place(windows, pid, t)
+        if i is None:
+            continue
+        spans.setdefault(dev, [[] for _ in range(n)])[i].append((start, end))
+        if name is not None:
+            totals.setdefault(name, [0] * n)[i] += end - start
+    out = {str(dev): [union(iv) for iv in its] for dev, its in spans.items()}
+    out.update(totals)
+    return n, out
+
+
+def sql_iterations(path, mode, per=None):
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    pid = "(({0}) / 16777216 * 16777216)"
+    windows = [(w, s_, e_) for w, s_, e_, name in db.execute(
+        f"SELECT {pid.format('n.globalTid')}, n.start, n.end, coalesce(s.value, n.text) "
+        "FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
+        "WHERE n.eventType IN (59, 60, 70, 71)") if is_iteration(name, per)]
+    col = "demangledName" if mode == "exact" else "shortName"
+    ops = []
+    for table, name in (("KERNEL", f"g.{col}"), ("MEMCPY", "NULL"), ("MEMSET", "NULL")):
+        q = (f"SELECT {pid.format('r.globalTid')}, r.start, g.deviceId, g.start, g.end, sn.value "
+             f"FROM CUPTI_ACTIVITY_KIND_{table} g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+             f"ON r.correlationId = g.correlationId AND {pid.format('r.globalTid')} = g.globalPid "
+             f"LEFT JOIN StringIds sn ON sn.id = {name} ORDER BY g.rowid, r.rowid")
+        seen = set()
+        for row in db.execute(q):
+            key = (row[3], row[4], row[2])
+            ops.append(row)
+            if key in seen:
+                die(f"{path}: a GPU row launched twice, which this check does not follow")
+            seen.add(key)
+    if len(windows) < 2:
+        return 0, {}
+    return per_iteration(windows, ops)
+
+
+def iteration_rows(path, a_counts):
+    _, rs = rows(path)
+    for r in rs:
+        got = (int(r["A Iterations"]), int(r["B Iterations"]))
+        if got != a_counts:
+            die(f"{r['Name']}: iterations {got}, SQL says {a_counts}")
+    return rs
+
+
+def iters(path, a_path, b_path, mode, per=None):
+    na, a = sql_iterations(a_path, mode, per)
+    nb, b = sql_iterations(b_path, mode, per)
+    if na < 2 or nb < 2:
+        die(f"the test's exports have {na} and {nb} iterations")
+    rs = iteration_rows(path, (na, nb))
+    if sorted(r["Name"] for r in rs) != sorted(set(a) | set(b)):
+        die(f"rows {sorted(r['Name'] for r in rs)}, SQL has {sorted(set(a) | set(b))}")
+    tested(rs, a, b)
+
+
+def trace_iterations(path):
+    """The devices' busy time in each iteration of a PyTorch trace."""
+    events = load_trace(path)["traceEvents"]
+    xs = [e for e in events if e.get("ph") == "X"]
+    windows = sorted((e["pid"], us_to_ns(e["ts"]), us_to_ns(e["ts"]) + us_to_ns(e["dur"]))
+                     for e in xs if e.get("cat") == "user_annotation" and is_iteration(e["name"], None))
+    calls = {e["args"]["correlation"]: (e["pid"], us_to_ns(e["ts"]))
+             for e in xs if e.get("cat") in ("cuda_runtime", "cuda_driver")}
+    ops = []
+    for e in xs:
+        if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset") and e["args"]["correlation"] in calls:
+            pid, t = calls[e["args"]["correlation"]]
+            start = us_to_ns(e["ts"])
+            ops.append((pid, t, e["args"]["device"], start, start + us_to_ns(e["dur"]), None))
+    return per_iteration(windows, ops)
+
+
+def iters_twin(path, a_path, trace_path):
+    na, a = sql_iterations(a_path, "base")
+    nb, b = trace_iterations(trace_path)
+    rs = iteration_rows(path, (na, nb))
+    devices = {r["Name"]: r for r in rs if r["Kind"] == "device"}
+    for dev, busy in b.items():
+        if a.get(dev) != busy:
+            die(f"device {dev}: the trace's busy time by iteration is not the export's")
+        close(devices[dev]["B Med (ns)"], ranks.median(busy), "B Med (ns)", dev, 1e-9)
+    if set(devices) != set(b):
+        die(f"devices {sorted(devices)}, the trace has {sorted(b)}")
+    tested([r for r in rs if r["Kind"] == "device"], a, b)
+    for r in rs:
+        if r["Status"] != "~" or r["A Med (ns)"] != r["B Med (ns)"]:
+            die(f"{r['Name']}: {r['Status']}, {r['A Med (ns)']} against {r['B Med (ns)']}")
+
+
+def iter_statuses(path, want, name, *others):
+    _, rs = rows(path)
+    if not rs:
+        die("no rows")
+    for r in rs:
+        ok = r["Status"] == want if r["Name"] == name else r["Status"] in others
+        if not ok:
+            die(f"{r['Kind']} {r['Name']}: {r['Status']}")
+    if name != "-" and name not in {r["Name"] for r in rs}:
+        die(f"no row {name}")
+
+
+def gate_basis(path, basis, *checks):
+    """verdict: the device rows named (every one, when none is) checked on that basis."""
+    _, rs = rows(path)
+    devices = [r for r in rs if r["Check"].startswith("GPU busy") and (not checks or r["Check"] in checks)]
+    if not devices or any(r["Basis"] != basis for r in devices) or len(devices) < len(checks):
+        die(f"device bases {[(r['Check'], r['Basis']) for r in devices]}, expected {basis}")
+
+
 # ---- PyTorch traces ----------------------------------------------------------------------------
 
 def load_trace(path):
@@ -494,7 +646,9 @@ def main():
     {"zero": zero, "swapped": swapped, "kern_sums": kern_sums, "edit": edit,
      "launches": launches, "only": only, "launch_counts": launch_counts,
      "perturb_trace": perturb_trace, "trace_kern": trace_kern,
-     "trace_launches": trace_launches, "plant": plant, "statuses": statuses}[cmd](*args)
+     "trace_launches": trace_launches, "plant": plant, "statuses": statuses, "iters": iters,
+     "iters_twin": iters_twin, "iter_statuses": iter_statuses,
+     "gate_basis": gate_basis}[cmd](*args)
 
 
 if __name__ == "__main__":
