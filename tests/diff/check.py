@@ -22,6 +22,8 @@
   check.py iters_twin CSV A TRACE      iter_diff of an export and the same run as a PyTorch trace:
                                        the trace's busy time per iteration is the export's, every
                                        row ~ with equal medians
+  check.py iters_trace CSV TRACE       iter_diff of a trace against itself: its ProfilerSteps and
+                                       each device's busy time in them, from its JSON; every row ~
   check.py iter_statuses CSV STATUS NAME OTHER...   iter_diff: NAME has STATUS, the rest OTHER
   check.py gate_basis CSV BASIS [CHECK...]   verdict: those device rows (all) checked on that basis
 Traces are read with json and gzip, their microseconds as exact decimals.
@@ -486,6 +488,21 @@ def iters_twin(path, a_path, trace_path):
             die(f"{r['Name']}: {r['Status']}, {r['A Med (ns)']} against {r['B Med (ns)']}")
 
 
+def iters_trace(path, trace_path):
+    """iter_diff of a PyTorch trace against itself: its iterations, each device's busy time in
+    them from the JSON, every row ~."""
+    n, busy = trace_iterations(trace_path)
+    rs = iteration_rows(path, (n, n))
+    devices = {r["Name"]: r for r in rs if r["Kind"] == "device"}
+    if set(devices) != set(busy):
+        die(f"devices {sorted(devices)}, the trace has {sorted(busy)}")
+    for dev, v in busy.items():
+        close(devices[dev]["A Med (ns)"], ranks.median(v), "A Med (ns)", dev, 1e-9)
+    for r in rs:
+        if r["Status"] != "~" or r["A Med (ns)"] != r["B Med (ns)"]:
+            die(f"{r['Name']}: {r['Status']}, {r['A Med (ns)']} against {r['B Med (ns)']}")
+
+
 def iter_statuses(path, want, name, *others):
     _, rs = rows(path)
     if not rs:
@@ -647,7 +664,7 @@ def main():
      "launches": launches, "only": only, "launch_counts": launch_counts,
      "perturb_trace": perturb_trace, "trace_kern": trace_kern,
      "trace_launches": trace_launches, "plant": plant, "statuses": statuses, "iters": iters,
-     "iters_twin": iters_twin, "iter_statuses": iter_statuses,
+     "iters_twin": iters_twin, "iters_trace": iters_trace, "iter_statuses": iter_statuses,
      "gate_basis": gate_basis}[cmd](*args)
 
 

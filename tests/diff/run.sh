@@ -214,6 +214,23 @@ test_a_real_trace_against_a_perturbed_copy() {
 	done
 }
 
+# Real traces against themselves per iteration: their ProfilerSteps and each device's busy time in
+# them are the JSON's; a trace of one step has no iterations to compare.
+test_a_real_trace_per_iteration() {
+	local e
+	for e in "$HTA"/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz \
+		"$HTA"/nccl_parser_config/nccl_data.json.gz; do
+		[[ -f $e ]] || continue
+		diff_csv "$e" "$e" iter_diff trace-iters.csv
+		py iters_trace "$WORK/trace-iters.csv" "$e"
+	done
+	e=$HTA/triton_example/triton_example.json.gz
+	[[ -f $e ]] || return
+	run diff -q -r iter_diff -f csv "$e" "$e"
+	rc_is 0
+	err_line "^SKIPPED: .*triton_example.json.gz has no iterations to compare"
+}
+
 # ---- the gate --------------------------------------------------------------------------------
 
 test_gate() {
