@@ -17,8 +17,10 @@ static const struct opt own_options[] = {
 	{ 0, "gate", OPT_REQUIRED, "PCT",
 	  "Fail (exit 7) when the GPU busy time of a device or the total time of\n"
 	  "a kernel grew by more than PCT percent (a whole number); a kernel only\n"
-	  "in the candidate counts as grown without bound.  Adds the verdict\n"
-	  "report to the run, and one line on stderr naming the worst offender.",
+	  "in the candidate counts as grown without bound.  Where both captures\n"
+	  "mark iterations (--per), a device's busy time in an iteration counts.\n"
+	  "Adds the verdict report to the run, and one line on stderr naming the\n"
+	  "worst offender.",
 	  O_GATE },
 	{ 0, "gate-min", OPT_REQUIRED, "TIME",
 	  "Kernels whose total is below TIME on both sides (ns, or with units:\n"
