@@ -1,8 +1,8 @@
 /* verdict: the CI gate of `nstats diff --gate PCT`.  A kernel fails when
  * its instances got slower by more than gate= percent and the change is
  * significant (shift.c: the Hodges-Lehmann estimate of the ratio of B's
- * durations to A's, the Mann-Whitney p Holm-adjusted over the kernels,
- * below the diff's alpha), so that a run that did fewer iterations, or one slow
+ * durations to A's, the Mann-Whitney p Holm-adjusted over every check
+ * tested, below the diff's alpha), so that a run that did fewer iterations, or one slow
  * instance among six, fails nothing; a kernel only the candidate runs
  * fails as grown without bound.  A device is checked on its busy time in
  * each iteration where both sides mark iterations (iters.c), as a kernel
@@ -383,7 +383,7 @@ const struct nst_report nst_diff_verdict = {
 		"more than gate= percent and the change is significant: Change is the\n"
 		"Hodges-Lehmann estimate of the ratio of its durations in B to those in A\n"
 		"(the median of every B/A ratio of instances), with its 95% interval, and\n"
-		"the Mann-Whitney p-value, Holm-adjusted over the kernels, is below\n"
+		"the Mann-Whitney p-value, Holm-adjusted over the tested checks, is below\n"
 		"--alpha (default 0.05; 1: no test).  So a run that did fewer\n"
 		"iterations, or one slow instance, fails nothing.  A kernel only the\n"
 		"candidate has fails.  A device is checked on its busy time in each\n"

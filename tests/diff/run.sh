@@ -368,6 +368,22 @@ assert rs and not bad, bad' <"$WORK/slow-iters.csv" || fail "not saxpy alone slo
 	run diff -q -r verdict --gate 5 --names base -f csv "$WORK/all.sqlite" "$WORK/steps-slow.sqlite"
 	rc_is 7
 	err_line '^nstats: gate: kernel saxpy: \+20\.0% '
+	# the device's busy time per iteration grew by saxpy's share: beyond 1%, within 5%
+	local want
+	want=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import check, ranks
+_, a = check.sql_iterations(sys.argv[2], "base"); _, b = check.sql_iterations(sys.argv[3], "base")
+pct = ranks.ratio_shift(sorted(a["0"]), sorted(b["0"]))[0]
+assert 1 < pct < 5, pct
+print(f"{pct:.1f}")' "$HERE" "$WORK/all.sqlite" "$WORK/steps-slow.sqlite") || fail "device 0 per iteration: $want"
+	for gate in 1 5; do
+		run diff -q -r verdict --gate $gate --names base -f csv "$WORK/all.sqlite" "$WORK/steps-slow.sqlite"
+		rc_is 7
+		python3 -c 'import csv, sys
+r = [r for r in csv.DictReader(sys.stdin) if r["Check"] == "GPU busy, device 0"][0]
+want = "FAIL" if sys.argv[1] == "1" else "pass"
+assert (r["Basis"], r["Change (%)"], r["Result"]) == ("per iteration", sys.argv[2], want), r' \
+			"$gate" "$want" <<<"$OUT" || fail "device 0 at gate $gate: $OUT"
+	done
 }
 
 # Ranges of another name, taken with --per; without it there are no iterations and iter_diff
