@@ -160,7 +160,8 @@ void diff_shift_cells(const struct diff_shift *s, struct nst_cell *out);
 /* ---- iterations (iters.c) ------------------------------------------------------ */
 
 /* A side's iterations: NVTX ranges named as the diff's --per says
- * (diff_per; PyTorch's ProfilerStep#<number> without it), push/pop or
+ * (diff_per; PyTorch's ProfilerStep#<number> without it, emit_nvtx's
+ * ", op_id = <n>" after it or not), push/pop or
  * start/end, on any thread, in start order.  An iteration's GPU work is
  * the kernels, memcpys and memsets whose launching call (the runtime call
  * of the same correlationId) started in [start, end) of one of its
@@ -169,7 +170,7 @@ void diff_shift_cells(const struct diff_shift *s, struct nst_cell *out);
  * two iterations are none: nothing per iteration is claimed. */
 struct diff_iters {
 	size_t n;           /* iterations */
-	const char *name;   /* what the ranges are named: "ProfilerStep#*" or --per's */
+	const char *name;   /* what the ranges are named: "ProfilerStep#N" or --per's */
 	size_t ndev;
 	int64_t *dev;       /* the devices with work in some iteration, ascending */
 	/* device k's busy time (the union of its operations, each ns once) in

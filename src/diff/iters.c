@@ -18,15 +18,20 @@
 
 /* ---- the ranges ---------------------------------------------------------------- */
 
+/* ProfilerStep#<number>, or under torch.autograd.profiler.emit_nvtx,
+ * which names every range it records "<name>, op_id = <n>" (or ", seq =
+ * <n>"), the same followed by ", " and more. */
 static bool is_step_name(const char *name)
 {
 	size_t len = strlen(STEP_PREFIX);
-	if (strncmp(name, STEP_PREFIX, len) != 0 || !name[len])
+	if (strncmp(name, STEP_PREFIX, len) != 0)
 		return false;
-	for (const char *p = name + len; *p; p++)
-		if (*p < '0' || *p > '9')
-			return false;
-	return true;
+	const char *p = name + len;
+	if (*p < '0' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return !*p || (p[0] == ',' && p[1] == ' ');
 }
 
 static bool is_iteration(const char *name, const char *per)

@@ -367,7 +367,7 @@ def launch_counts(path, removed, added, changed):
 # ---- iterations --------------------------------------------------------------------------------
 
 def is_iteration(name, per):
-    return name == per if per else re.fullmatch(r"ProfilerStep#[0-9]+", name or "") is not None
+    return name == per if per else re.fullmatch(r"ProfilerStep#[0-9]+(, .*)?", name or "") is not None
 
 
 def place(windows, pid, t):

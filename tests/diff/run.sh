@@ -404,6 +404,21 @@ test_iterations_of_another_name() {
 	py iter_statuses "$WORK/per.csv" "~" - "~"
 }
 
+# Steps as torch.autograd.profiler.emit_nvtx names them ("ProfilerStep#3, op_id = 17") are
+# iterations too; "ProfilerStep#3x" is none.
+test_emit_nvtx_step_names() {
+	steps all --iterations 40
+	cp "$WORK/all.sqlite" "$WORK/emit.sqlite"
+	python3 -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("UPDATE NVTX_EVENTS SET text = text || %s || rowid WHERE text LIKE %s" % (chr(39) + ", op_id = " + chr(39), chr(39) + "ProfilerStep#%" + chr(39)))
+db.execute("UPDATE NVTX_EVENTS SET text = %s WHERE rowid = (SELECT max(rowid) FROM NVTX_EVENTS WHERE text LIKE %s)" % (chr(39) + "ProfilerStep#39x" + chr(39), chr(39) + "ProfilerStep#%" + chr(39)))
+db.commit()' "$WORK/emit.sqlite" || fail "renaming the steps"
+	diff_csv "$WORK/all.sqlite" "$WORK/emit.sqlite" iter_diff emit.csv
+	py iters "$WORK/emit.csv" "$WORK/all.sqlite" "$WORK/emit.sqlite" exact
+	[[ $(<"$WORK/emit.csv") == *$'\ndevice,0,40,39,'* ]] || fail "not 40 against 39 iterations: $(<"$WORK/emit.csv")"
+}
+
 # A side without iterations: nothing per iteration is claimed; the gate checks totals.
 test_a_side_without_iterations() {
 	steps all --iterations 40
