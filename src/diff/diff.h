@@ -174,17 +174,21 @@ struct diff_iters {
 	size_t ndev;
 	int64_t *dev;       /* the devices with work in some iteration, ascending */
 	/* device k's busy time (the union of its operations, each ns once) in
-	 * each iteration, sorted: busy[k * n .. (k + 1) * n) */
+	 * each iteration of the processes that used it (all, where one process
+	 * marks them; a rank's, where a capture holds a job's ranks), sorted:
+	 * busy[busy_start[k] .. busy_start[k + 1]) */
 	int64_t *busy;
-	/* each kernel's total in each iteration, 0 where it did not run, by
-	 * name (the diff's --names), sorted: n values a kernel */
+	size_t *busy_start;
+	/* each kernel's total in each iteration of the processes that ran it,
+	 * 0 where it did not run, by name (the diff's --names), sorted */
 	struct diff_samples kern;
 };
 
 enum nst_status diff_iterations(struct nst_diff_ctx *d, int side, struct diff_iters *out,
 				struct nst_error *err);
-/* Device dev's n busy times, sorted; NULL where it had no work in any. */
-const int64_t *diff_iters_busy(const struct diff_iters *it, int64_t dev);
+/* Device dev's busy times and their count *n, sorted; NULL (and 0) where
+ * it had no work in any iteration. */
+const int64_t *diff_iters_busy(const struct diff_iters *it, int64_t dev, size_t *n);
 void diff_iters_release(struct diff_iters *it);
 
 /* ---- comparisons by key (keyed.c) ------------------------------------------ */

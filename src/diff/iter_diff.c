@@ -19,6 +19,7 @@ static const char *const key_cols[NKEYS] = { "Kind", "Name", "A Iterations", "B 
 struct line {
 	const char *kind, *name;
 	const int64_t *a, *b;
+	size_t na, nb; /* the iterations of the processes that did it */
 	struct diff_shift shift;
 	const char *status;
 	double size; /* the larger median: the order of the kernels */
@@ -57,12 +58,13 @@ static size_t device_lines(struct nst_diff_ctx *d, const struct diff_iters *it,
 			   struct diff_pair *pairs, struct line *l)
 {
 	size_t n = pair_devices(it, pairs);
-	for (size_t i = 0; i < n; i++)
-		l[i] = (struct line){
-			.kind = "device", .name = device_name(d, it, &pairs[i]),
-			.a = pairs[i].a >= 0 ? it[0].busy + (size_t)pairs[i].a * it[0].n : NULL,
-			.b = pairs[i].b >= 0 ? it[1].busy + (size_t)pairs[i].b * it[1].n : NULL,
-		};
+	for (size_t i = 0; i < n; i++) {
+		l[i] = (struct line){ .kind = "device", .name = device_name(d, it, &pairs[i]) };
+		if (pairs[i].a >= 0)
+			l[i].a = diff_iters_busy(&it[0], it[0].dev[pairs[i].a], &l[i].na);
+		if (pairs[i].b >= 0)
+			l[i].b = diff_iters_busy(&it[1], it[1].dev[pairs[i].b], &l[i].nb);
+	}
 	return n;
 }
 
@@ -74,28 +76,32 @@ static size_t kernel_lines(const struct diff_iters *it, struct line *l)
 	while (i < s[0]->n || j < s[1]->n) {
 		int c = i == s[0]->n ? 1 : j == s[1]->n ? -1 : strcmp(s[0]->key[i], s[1]->key[j]);
 		struct line x = { .kind = "kernel", .name = c <= 0 ? s[0]->key[i] : s[1]->key[j] };
-		if (c <= 0)
+		if (c <= 0) {
+			x.na = s[0]->start[i + 1] - s[0]->start[i];
 			x.a = s[0]->val + s[0]->start[i++];
-		if (c >= 0)
+		}
+		if (c >= 0) {
+			x.nb = s[1]->start[j + 1] - s[1]->start[j];
 			x.b = s[1]->val + s[1]->start[j++];
+		}
 		l[n++] = x;
 	}
 	return n;
 }
 
 /* Each line's iterations compared, the p-values adjusted over them all. */
-static enum nst_status compare(struct nst_diff_ctx *d, const struct diff_iters *it,
-			       struct line *l, size_t n, struct nst_error *err)
+static enum nst_status compare(struct nst_diff_ctx *d, struct line *l, size_t n,
+			       struct nst_error *err)
 {
 	struct diff_shift *s = malloc((n ? n : 1) * sizeof *s);
 	int rc = s ? 0 : -1;
 	for (size_t i = 0; rc == 0 && i < n; i++)
-		rc = diff_shift_of(l[i].a, l[i].a ? it[0].n : 0, l[i].b, l[i].b ? it[1].n : 0, &s[i]);
+		rc = diff_shift_of(l[i].a, l[i].na, l[i].b, l[i].nb, &s[i]);
 	if (rc == 0)
 		rc = diff_shift_adjust(s, n);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		l[i].shift = s[i];
-		l[i].status = diff_shift_status(&s[i], l[i].a != NULL, l[i].b != NULL,
+		l[i].status = diff_shift_status(&s[i], l[i].na > 0, l[i].nb > 0,
 						diff_alpha(d), nst_diff_tolerance(d));
 		l[i].size = fmax(s[i].a_med, s[i].b_med);
 	}
@@ -146,12 +152,12 @@ static enum nst_status heading(struct nst_diff_ctx *d, const struct diff_iters *
 	return s == NST_OK ? out->begin(out->ctx, cols, NCOLS, err) : s;
 }
 
-static enum nst_status emit(const struct diff_iters *it, const struct line *l,
-			    const struct nst_sink *out, struct nst_error *err)
+static enum nst_status emit(const struct line *l, const struct nst_sink *out,
+			    struct nst_error *err)
 {
 	struct nst_cell row[NCOLS] = {
 		nst_text(l->kind), l->name ? nst_text(l->name) : nst_null(),
-		nst_int((int64_t)it[0].n), nst_int((int64_t)it[1].n), nst_text(l->status),
+		nst_int((int64_t)l->na), nst_int((int64_t)l->nb), nst_text(l->status),
 	};
 	diff_shift_cells(&l->shift, row + NKEYS + 1);
 	return out->row(out->ctx, row, err);
@@ -168,7 +174,7 @@ static enum nst_status compare_and_emit(struct nst_diff_ctx *d, const struct dif
 	if (s == NST_OK) {
 		n = device_lines(d, it, pairs, l);
 		n += kernel_lines(it, l + n);
-		s = compare(d, it, l, n, err);
+		s = compare(d, l, n, err);
 	}
 	for (size_t i = 0; s == NST_OK && i < n; i++)
 		if (!l[i].name)
@@ -178,7 +184,7 @@ static enum nst_status compare_and_emit(struct nst_diff_ctx *d, const struct dif
 		s = heading(d, it, out, err);
 	}
 	for (size_t i = 0; s == NST_OK && i < n; i++)
-		s = emit(it, &l[i], out, err);
+		s = emit(&l[i], out, err);
 	free(l);
 	free(pairs);
 	return s;
@@ -213,8 +219,10 @@ const struct nst_report nst_diff_iter_diff = {
 		"of its process's ranges, on any thread.  A row a device (paired by id):\n"
 		"its busy time in each iteration (the union of that work on it, each ns\n"
 		"once); and a row a kernel: its total in each iteration (0 where it did\n"
-		"not run).  A and B Iterations are the counts of each side (also in the\n"
-		"note above the table); A Med and B Med the medians over the iterations;\n"
+		"not run).  Where a capture holds several processes (the ranks of a job),\n"
+		"a device or kernel counts in the iterations of the processes that used\n"
+		"it.  A and B Iterations are how many on each side (all of each side's\n"
+		"are in the note above the table); A Med and B Med the medians over them;\n"
 		"Shift the Hodges-Lehmann estimate of B's values as a ratio to A's, in\n"
 		"percent, with its 95% interval; P-Value the Mann-Whitney test's, Holm\n"
 		"P-Value adjusted over the rows.  Status as kern_diff's: ~ (no significant\n"

@@ -238,6 +238,71 @@ static int64_t device_of(const struct work *k, const struct placed *p)
 	return nst_col_or_null(k->t[p->table].device, p->op);
 }
 
+/* ---- the iterations of the processes that did each thing ------------------------------ */
+
+/* A key (a device, a kernel) with a process that worked on it in some
+ * iteration. */
+struct key_proc {
+	uint32_t key;
+	int64_t gpid;
+};
+
+static int by_key_proc(const void *x, const void *y)
+{
+	const struct key_proc *a = x, *b = y;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return (a->gpid > b->gpid) - (a->gpid < b->gpid);
+}
+
+static bool key_has_proc(const struct key_proc *kp, size_t n, uint32_t key, int64_t gpid)
+{
+	struct key_proc want = { key, gpid };
+	return bsearch(&want, kp, n, sizeof *kp, by_key_proc) != NULL;
+}
+
+/* Of each key's n values, vals[k * n .. (k + 1) * n), keeps those of the
+ * iterations of the processes that worked on it, sorted, and start[k]
+ * where they now begin: where one capture holds the ranks of a job, a
+ * rank's GPU and kernels are not idle in the other ranks' iterations.
+ * kp[0..nkp) sorted by (key, process). */
+static void keep_own_iterations(int64_t *vals, size_t nkeys, size_t n, const struct windows *w,
+				const struct key_proc *kp, size_t nkp, size_t *start)
+{
+	size_t at = 0;
+	for (size_t k = 0; k < nkeys; k++) {
+		start[k] = at;
+		for (size_t i = 0; i < n; i++)
+			if (key_has_proc(kp, nkp, (uint32_t)k, w->gpid[i]))
+				vals[at++] = vals[k * n + i];
+		nst_sort_i64(vals + start[k], at - start[k]);
+	}
+	start[nkeys] = at;
+}
+
+/* The (key, process) pairs of keys[0..k->n) (UINT32_MAX: none), sorted
+ * and each once. */
+static enum nst_status key_procs(const struct work *k, const struct windows *w,
+				 const uint32_t *keys, struct key_proc **out, size_t *n,
+				 struct nst_error *err)
+{
+	struct key_proc *kp = malloc((k->n ? k->n : 1) * sizeof *kp);
+	*out = kp;
+	*n = 0;
+	if (!kp)
+		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < k->n; i++)
+		if (keys[i] != UINT32_MAX)
+			kp[(*n)++] = (struct key_proc){ keys[i], w->gpid[k->p[i].iter] };
+	qsort(kp, *n, sizeof *kp, by_key_proc);
+	size_t kept = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (kept == 0 || by_key_proc(&kp[kept - 1], &kp[i]) != 0)
+			kp[kept++] = kp[i];
+	*n = kept;
+	return NST_OK;
+}
+
 /* ---- busy time by device ------------------------------------------------------------ */
 
 static size_t device_index(const struct diff_iters *it, int64_t dev)
@@ -253,10 +318,12 @@ static size_t device_index(const struct diff_iters *it, int64_t dev)
 	return lo;
 }
 
-const int64_t *diff_iters_busy(const struct diff_iters *it, int64_t dev)
+const int64_t *diff_iters_busy(const struct diff_iters *it, int64_t dev, size_t *n)
 {
 	size_t k = device_index(it, dev);
-	return k < it->ndev && it->dev[k] == dev ? it->busy + k * it->n : NULL;
+	bool found = k < it->ndev && it->dev[k] == dev;
+	*n = found ? it->busy_start[k + 1] - it->busy_start[k] : 0;
+	return found ? it->busy + it->busy_start[k] : NULL;
 }
 
 static enum nst_status collect_devices(const struct work *k, struct diff_iters *out,
@@ -311,8 +378,30 @@ static enum nst_status buckets_of(const struct work *k, const struct diff_iters 
 	return NST_OK;
 }
 
-static enum nst_status busy_by_device(const struct work *k, struct diff_iters *out,
-				      struct nst_error *err)
+/* Each device's busy time in the iterations of the processes that used
+ * it. */
+static enum nst_status own_busy(const struct work *k, const struct windows *w,
+				struct diff_iters *out, struct nst_error *err)
+{
+	uint32_t *dev = malloc((k->n ? k->n : 1) * sizeof *dev);
+	struct key_proc *kp = NULL;
+	size_t nkp = 0;
+	out->busy_start = malloc((out->ndev + 1) * sizeof *out->busy_start);
+	enum nst_status s = dev && out->busy_start ? NST_OK
+						   : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; s == NST_OK && i < k->n; i++)
+		dev[i] = (uint32_t)device_index(out, device_of(k, &k->p[i]));
+	if (s == NST_OK)
+		s = key_procs(k, w, dev, &kp, &nkp, err);
+	if (s == NST_OK)
+		keep_own_iterations(out->busy, out->ndev, out->n, w, kp, nkp, out->busy_start);
+	free(dev);
+	free(kp);
+	return s;
+}
+
+static enum nst_status busy_by_device(const struct work *k, const struct windows *w,
+				      struct diff_iters *out, struct nst_error *err)
 {
 	uint32_t *order = NULL;
 	size_t *first = NULL;
@@ -328,8 +417,8 @@ static enum nst_status busy_by_device(const struct work *k, struct diff_iters *o
 		s = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t b = 0; s == NST_OK && b < nb; b++)
 		out->busy[b] = covered(k, order, first, b, iv);
-	for (size_t d = 0; s == NST_OK && d < out->ndev; d++)
-		nst_sort_i64(out->busy + d * out->n, out->n);
+	if (s == NST_OK)
+		s = own_busy(k, w, out, err);
 	free(iv);
 	free(order);
 	free(first);
@@ -430,11 +519,13 @@ static enum nst_status kernel_keys(struct nst_diff_ctx *d, struct nst_ctx *ctx,
 	return s;
 }
 
-/* s's n values a kernel: its total in each iteration, sorted. */
-static enum nst_status fill_totals(const struct work *k, const struct names *nm,
-				   const uint32_t *key, size_t n, struct diff_samples *s,
+/* s's values of a kernel: its total in each iteration of the processes
+ * that ran it, sorted. */
+static enum nst_status fill_totals(const struct work *k, const struct windows *w,
+				   const struct names *nm, uint32_t *key, struct diff_samples *s,
 				   struct nst_error *err)
 {
+	size_t n = w->n;
 	if (s->n && n > SIZE_MAX / sizeof *s->val / s->n)
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	s->start = malloc((s->n + 1) * sizeof *s->start);
@@ -444,19 +535,23 @@ static enum nst_status fill_totals(const struct work *k, const struct names *nm,
 		return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < k->n; i++) {
 		const struct placed *p = &k->p[i];
-		if (key[i] != UINT32_MAX)
-			s->val[nm->merged[key[i]] * n + p->iter] += k->t[0].end[p->op] - k->t[0].start[p->op];
+		if (key[i] == UINT32_MAX)
+			continue;
+		key[i] = nm->merged[key[i]]; /* a kernel by its text from here on */
+		s->val[key[i] * n + p->iter] += k->t[0].end[p->op] - k->t[0].start[p->op];
 	}
-	for (size_t j = 0; j <= s->n; j++)
-		s->start[j] = j * n;
-	for (size_t j = 0; j < s->n; j++)
-		nst_sort_i64(s->val + j * n, n);
-	return NST_OK;
+	struct key_proc *kp = NULL;
+	size_t nkp = 0;
+	enum nst_status st = key_procs(k, w, key, &kp, &nkp, err);
+	if (st == NST_OK)
+		keep_own_iterations(s->val, s->n, n, w, kp, nkp, s->start);
+	free(kp);
+	return st;
 }
 
 static enum nst_status kernel_totals(struct nst_diff_ctx *d, struct nst_ctx *ctx,
-				     const struct work *k, size_t n, struct diff_samples *s,
-				     struct nst_error *err)
+				     const struct work *k, const struct windows *w,
+				     struct diff_samples *s, struct nst_error *err)
 {
 	struct names nm = { 0 };
 	uint32_t *key = malloc((k->n ? k->n : 1) * sizeof *key);
@@ -469,7 +564,7 @@ static enum nst_status kernel_totals(struct nst_diff_ctx *d, struct nst_ctx *ctx
 	if (st == NST_OK && any)
 		st = merge_names(&nm, s, err);
 	if (st == NST_OK && any)
-		st = fill_totals(k, &nm, key, n, s, err);
+		st = fill_totals(k, w, &nm, key, s, err);
 	free(key);
 	names_release(&nm);
 	return st;
@@ -490,9 +585,9 @@ static enum nst_status measure(struct nst_diff_ctx *d, struct nst_ctx *ctx,
 	struct work k = { 0 };
 	enum nst_status s = place_all(ctx, w, &k, err);
 	if (s == NST_OK)
-		s = busy_by_device(&k, out, err);
+		s = busy_by_device(&k, w, out, err);
 	if (s == NST_OK)
-		s = kernel_totals(d, ctx, &k, out->n, &out->kern, err);
+		s = kernel_totals(d, ctx, &k, w, &out->kern, err);
 	work_release(&k);
 	return s;
 }
@@ -527,6 +622,7 @@ void diff_iters_release(struct diff_iters *it)
 {
 	free(it->dev);
 	free(it->busy);
+	free(it->busy_start);
 	diff_samples_release(&it->kern);
 	const char *name = it->name;
 	memset(it, 0, sizeof *it);

@@ -172,11 +172,12 @@ static enum nst_status per_iteration(struct item *it, size_t n, const struct dif
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		if (!it[i].device || it[i].a_total < 0 || it[i].b_total < 0)
 			continue;
-		const int64_t *a = diff_iters_busy(&iters[0], it[i].dev[0]);
-		const int64_t *b = diff_iters_busy(&iters[1], it[i].dev[1]);
+		size_t na, nb;
+		const int64_t *a = diff_iters_busy(&iters[0], it[i].dev[0], &na);
+		const int64_t *b = diff_iters_busy(&iters[1], it[i].dev[1], &nb);
 		if (a || b)
-			rc = diff_shift_of(a ? a : none, iters[0].n, b ? b : none, iters[1].n,
-					   &it[i].shift);
+			rc = diff_shift_of(a ? a : none, a ? na : iters[0].n, b ? b : none,
+					   b ? nb : iters[1].n, &it[i].shift);
 	}
 	free(none);
 	return rc == 0 ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");

@@ -419,6 +419,16 @@ db.commit()' "$WORK/emit.sqlite" || fail "renaming the steps"
 	[[ $(<"$WORK/emit.csv") == *$'\ndevice,0,40,39,'* ]] || fail "not 40 against 39 iterations: $(<"$WORK/emit.csv")"
 }
 
+# Ranges on every thread of two processes, overlapping (nsysgen's train_step ranges around host
+# events): each launch is its process's latest-started range's, and a device or kernel counts in
+# the iterations of the processes that used it.
+test_iterations_of_several_processes() {
+	run diff -q -r iter_diff -f csv --per train_step "$WORK/ex.sqlite" "$WORK/b.sqlite"
+	rc_is 0
+	printf '%s\n' "$OUT" >"$WORK/procs.csv"
+	py iters "$WORK/procs.csv" "$WORK/ex.sqlite" "$WORK/b.sqlite" exact train_step
+}
+
 # A side without iterations: nothing per iteration is claimed; the gate checks totals.
 test_a_side_without_iterations() {
 	steps all --iterations 40
