@@ -335,6 +335,9 @@ test_half_the_iterations_is_no_change() {
 	diff_csv "$WORK/half.sqlite" "$WORK/all.sqlite" iter_diff half-all.csv
 	py iters "$WORK/half-all.csv" "$WORK/half.sqlite" "$WORK/all.sqlite" exact
 	py iter_statuses "$WORK/half-all.csv" "~" - "~"
+	diff_csv "$WORK/all.sqlite" "$WORK/half.sqlite" iter_diff all-half.csv
+	py iters "$WORK/all-half.csv" "$WORK/all.sqlite" "$WORK/half.sqlite" exact
+	py iter_statuses "$WORK/all-half.csv" "~" - "~"
 	run diff -q -r verdict --gate 5 -f csv "$WORK/half.sqlite" "$WORK/all.sqlite"
 	rc_is 0
 	err_is ""
