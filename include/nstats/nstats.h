@@ -372,6 +372,12 @@ struct nst_run {
 	 * (docs/guide.md, "Is it noise?"); 0 means 0.05, 1 turns testing off. */
 	double alpha;
 	enum nst_devices devices;         /* nst_diff only */
+	/* nst_diff only: the NVTX ranges that are a run's iterations, for the
+	 * comparisons per iteration (iter_diff, and the gate's check of a
+	 * device): those whose name is exactly `per`, as nvtx_sum names them
+	 * ("domain:name" for a range in a domain).  NULL: PyTorch's steps,
+	 * ranges named ProfilerStep#<number>. */
+	const char *per;
 };
 
 /* Why a report left rows of the export out on purpose, where nsys counts

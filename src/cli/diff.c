@@ -5,7 +5,7 @@
 
 #include "cli/tuples.h"
 
-enum { O_NAMES = T_OWN, O_GATE, O_GATE_MIN, O_ALPHA, O_DEVICES };
+enum { O_NAMES = T_OWN, O_GATE, O_GATE_MIN, O_ALPHA, O_DEVICES, O_PER };
 
 static const struct opt own_options[] = {
 	{ 0, "names", OPT_REQUIRED, "exact|base",
@@ -17,8 +17,10 @@ static const struct opt own_options[] = {
 	{ 0, "gate", OPT_REQUIRED, "PCT",
 	  "Fail (exit 7) when the GPU busy time of a device or the total time of\n"
 	  "a kernel grew by more than PCT percent (a whole number); a kernel only\n"
-	  "in the candidate counts as grown without bound.  Adds the verdict\n"
-	  "report to the run, and one line on stderr naming the worst offender.",
+	  "in the candidate counts as grown without bound.  Where both captures\n"
+	  "mark iterations (--per), a device's busy time in an iteration counts.\n"
+	  "Adds the verdict report to the run, and one line on stderr naming the\n"
+	  "worst offender.",
 	  O_GATE },
 	{ 0, "gate-min", OPT_REQUIRED, "TIME",
 	  "Kernels whose total is below TIME on both sides (ns, or with units:\n"
@@ -32,6 +34,14 @@ static const struct opt own_options[] = {
 	  "How the GPUs of the two captures pair: by what ran on them (auto, the\n"
 	  "default: the kernels they share), or by device id.",
 	  O_DEVICES },
+	{ 0, "per", OPT_REQUIRED, "NAME",
+	  "The NVTX ranges that are the iterations of each run: those named\n"
+	  "exactly NAME (as nvtx_sum names them: domain:name in a domain).\n"
+	  "Without it, PyTorch's steps (ProfilerStep#N) where there are any.\n"
+	  "Busy time and kernel totals are then compared per iteration\n"
+	  "(iter_diff, and the gate's check of each device), so that fewer\n"
+	  "iterations are not a change.",
+	  O_PER },
 };
 
 struct diff_cmd {
@@ -40,7 +50,7 @@ struct diff_cmd {
 	enum nst_names names;
 	enum nst_devices devices;
 	double alpha;
-	const char *gate, *gate_min;
+	const char *gate, *gate_min, *per;
 };
 
 static int set_names(struct diff_cmd *c, const char *v)
@@ -91,6 +101,7 @@ static int on_option(void *state, const struct opt *o, const char *v)
 	case O_GATE_MIN: c->gate_min = v; return 0;
 	case O_ALPHA: return set_alpha(c, v);
 	case O_DEVICES: return set_devices(c, v);
+	case O_PER: c->per = v; return 0;
 	default: return tuples_option(&c->t, o, v);
 	}
 }
@@ -170,6 +181,7 @@ struct pair {
 	enum nst_names names;
 	enum nst_devices devices;
 	double alpha;
+	const char *per;
 	struct nst_diff_result res;
 };
 
@@ -180,6 +192,7 @@ static enum nst_status run_diff(void *arg, const struct nst_run *run, struct nst
 	r.names = p->names;
 	r.alpha = p->alpha;
 	r.devices = p->devices;
+	r.per = p->per;
 	return nst_diff(p->x[0], p->x[1], &r, &p->res, err);
 }
 
@@ -216,7 +229,8 @@ static int open_both(struct diff_cmd *c, struct pair *p, const struct jobs *jobs
 
 static int run_pair(struct diff_cmd *c, const struct jobs *jobs)
 {
-	struct pair p = { .names = c->names, .devices = c->devices, .alpha = c->alpha };
+	struct pair p = { .names = c->names, .devices = c->devices, .alpha = c->alpha,
+			  .per = c->per };
 	int rc = open_both(c, &p, jobs);
 	char subject[8192], *named = NULL;
 	if (!rc) {

@@ -193,6 +193,40 @@ const char *diff_shift_status(const struct diff_shift *s, bool in_a, bool in_b, 
 			      int64_t tolerance);
 void diff_shift_cells(const struct diff_shift *s, struct nst_cell *out);
 
+/* ---- iterations (iters.c) ------------------------------------------------------ */
+
+/* A side's iterations: NVTX ranges named as the diff's --per says
+ * (diff_per; PyTorch's ProfilerStep#<number> without it, emit_nvtx's
+ * ", op_id = <n>" after it or not), push/pop or
+ * start/end, on any thread, in start order.  An iteration's GPU work is
+ * the kernels, memcpys and memsets whose launching call (the runtime call
+ * of the same correlationId) started in [start, end) of one of its
+ * process's iterations (the latest to start, where they overlap): the
+ * backward pass of PyTorch launches from a thread of its own.  Fewer than
+ * two iterations are none: nothing per iteration is claimed. */
+struct diff_iters {
+	size_t n;           /* iterations */
+	const char *name;   /* what the ranges are named: "ProfilerStep#N" or --per's */
+	size_t ndev;
+	int64_t *dev;       /* the devices with work in some iteration, ascending */
+	/* device k's busy time (the union of its operations, each ns once) in
+	 * each iteration of the processes that used it (all, where one process
+	 * marks them; a rank's, where a capture holds a job's ranks), sorted:
+	 * busy[busy_start[k] .. busy_start[k + 1]) */
+	int64_t *busy;
+	size_t *busy_start;
+	/* each kernel's total in each iteration of the processes that ran it,
+	 * 0 where it did not run, by name (the diff's --names), sorted */
+	struct diff_samples kern;
+};
+
+enum nst_status diff_iterations(struct nst_diff_ctx *d, int side, struct diff_iters *out,
+				struct nst_error *err);
+/* Device dev's busy times and their count *n, sorted; NULL (and 0) where
+ * it had no work in any iteration. */
+const int64_t *diff_iters_busy(const struct diff_iters *it, int64_t dev, size_t *n);
+void diff_iters_release(struct diff_iters *it);
+
 /* ---- comparisons by key (keyed.c) ------------------------------------------ */
 
 /* A value compared: a column of one of the sources, shown as "A <label>",
@@ -262,5 +296,8 @@ bool diff_names_base(const struct nst_diff_ctx *d);
 double diff_alpha(const struct nst_diff_ctx *d);
 /* How the diff pairs devices (nstats diff --devices). */
 enum nst_devices diff_devices(const struct nst_diff_ctx *d);
+/* The name of the NVTX ranges that are iterations (nstats diff --per), or
+ * NULL: PyTorch's ProfilerStep#<number>. */
+const char *diff_per(const struct nst_diff_ctx *d);
 
 #endif

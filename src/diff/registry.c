@@ -7,6 +7,7 @@ extern const struct nst_report nst_diff_agree;
 extern const struct nst_report nst_diff_api_diff;
 extern const struct nst_report nst_diff_gpu_brief;
 extern const struct nst_report nst_diff_gpu_time_diff;
+extern const struct nst_report nst_diff_iter_diff;
 extern const struct nst_report nst_diff_kern_brief;
 extern const struct nst_report nst_diff_kern_diff;
 extern const struct nst_report nst_diff_launch_diff;
@@ -20,6 +21,7 @@ static const struct nst_report *const diffs[] = {
 	&nst_diff_api_diff,
 	&nst_diff_gpu_brief,
 	&nst_diff_gpu_time_diff,
+	&nst_diff_iter_diff,
 	&nst_diff_kern_brief,
 	&nst_diff_kern_diff,
 	&nst_diff_launch_diff,
@@ -28,9 +30,11 @@ static const struct nst_report *const diffs[] = {
 	&nst_diff_verdict,
 };
 
-/* What `nstats diff` runs without -r: each pair of GPUs in a line, then
- * a kernel a line; the wide tables (gpu_time_diff, kern_diff) are for -r. */
-static const char *const default_set[] = { "gpu_brief", "kern_brief" };
+/* What `nstats diff` runs without -r: each pair of GPUs in a line, a
+ * kernel a line, then both per iteration where the runs mark iterations
+ * (else iter_diff is skipped); the wide tables (gpu_time_diff, kern_diff)
+ * are for -r. */
+static const char *const default_set[] = { "gpu_brief", "kern_brief", "iter_diff" };
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 

@@ -274,3 +274,8 @@ enum nst_devices diff_devices(const struct nst_diff_ctx *d)
 {
 	return d->run->devices;
 }
+
+const char *diff_per(const struct nst_diff_ctx *d)
+{
+	return d->run->per;
+}

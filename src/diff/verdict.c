@@ -1,12 +1,15 @@
 /* verdict: the CI gate of `nstats diff --gate PCT`.  A kernel fails when
  * its instances got slower by more than gate= percent and the change is
  * significant (shift.c: the Hodges-Lehmann estimate of the ratio of B's
- * durations to A's, the Mann-Whitney p Holm-adjusted over the kernels,
- * below the diff's alpha), so that a run that did fewer iterations, or one slow
+ * durations to A's, the Mann-Whitney p Holm-adjusted over every check
+ * tested, below the diff's alpha), so that a run that did fewer iterations, or one slow
  * instance among six, fails nothing; a kernel only the candidate runs
- * fails as grown without bound.  A device fails when its busy time
- * (gpu_time_sum) grew by more than gate= percent: one number a side, no
- * test.  Kernels below min= ns in total on both sides do not count.  Its
+ * fails as grown without bound.  A device is checked on its busy time in
+ * each iteration where both sides mark iterations (iters.c), as a kernel
+ * on its instances, so that a run of fewer iterations fails nothing; else
+ * it fails when its busy time (gpu_time_sum) grew by more than gate=
+ * percent: one number a side, no test.  Kernels below min= ns in total
+ * on both sides do not count.  Its
  * rows: every device, then the kernels that fail (or, when none does, the
  * one that moved up the most), then the verdict. */
 #include <math.h>
@@ -32,9 +35,10 @@ struct gate {
 struct item {
 	const char *what;
 	bool device;
+	int64_t dev[2];           /* a device's id on each side */
 	int64_t a_total, b_total; /* -1: the side lacks it */
 	double growth;            /* percent: of the total (devices), of A's median (kernels) */
-	struct diff_shift shift;  /* kernels on both sides */
+	struct diff_shift shift;  /* kernels on both sides; devices by iteration */
 	size_t seq;               /* devices keep the order gpu_time_sum gives them */
 };
 
@@ -50,6 +54,7 @@ static double growth_of(int64_t a, int64_t b)
 struct measured {
 	struct diff_table busy[2], kern[2];
 	struct diff_samples inst[2];
+	struct diff_iters iters[2];
 };
 
 static enum nst_status measure_side(struct nst_diff_ctx *d, int side, void *arg,
@@ -62,6 +67,8 @@ static enum nst_status measure_side(struct nst_diff_ctx *d, int side, void *arg,
 		s = diff_collect(d, side, ks, &m->kern[side], err);
 	if (s == NST_OK)
 		s = diff_kernel_samples(d, side, &m->inst[side], err);
+	if (s == NST_OK)
+		s = diff_iterations(d, side, &m->iters[side], err);
 	return s;
 }
 
@@ -71,6 +78,7 @@ static void release_measured(struct measured *m)
 		diff_table_release(&m->busy[side]);
 		diff_table_release(&m->kern[side]);
 		diff_samples_release(&m->inst[side]);
+		diff_iters_release(&m->iters[side]);
 	}
 }
 
@@ -103,6 +111,14 @@ static int64_t total_of(const struct diff_table *t, int64_t row, const char *col
 	return diff_int(&c);
 }
 
+/* The id in a row's key cell; an unknown device is NST_NULL_I64, as
+ * struct diff_iters has it. */
+static int64_t id_of(const struct diff_table *t, int64_t row, const char *key)
+{
+	struct nst_cell c = diff_side_cell(t, row, diff_col(t, key));
+	return c.kind == NST_NULL ? NST_NULL_I64 : diff_int(&c);
+}
+
 /* Items from one pair of tables, their rows paired as p[0..np) says:
  * their totals, and for kernels their instances compared. */
 static enum nst_status add_items(struct nst_diff_ctx *d, const struct diff_table *t,
@@ -119,7 +135,8 @@ static enum nst_status add_items(struct nst_diff_ctx *d, const struct diff_table
 	for (size_t i = 0; s == NST_OK && i < np; i++) {
 		struct item x = { .what = name_of(d, t, key, &p[i], label), .device = !inst,
 				  .a_total = total_of(&t[0], p[i].a, measure),
-				  .b_total = total_of(&t[1], p[i].b, measure), .seq = *n };
+				  .b_total = total_of(&t[1], p[i].b, measure), .seq = *n,
+				  .dev = { id_of(&t[0], p[i].a, key), id_of(&t[1], p[i].b, key) } };
 		if (!x.what)
 			return nst_fail(err, NST_ERR_NOMEM, "out of memory");
 		x.growth = growth_of(x.a_total, x.b_total);
@@ -158,7 +175,32 @@ static enum nst_status add_all(struct nst_diff_ctx *d, const struct measured *m,
 	return s;
 }
 
-/* The kernels' p-values adjusted together. */
+/* A device's busy time in each iteration of each side (0 in each where
+ * it had none), compared, where both sides mark iterations and it worked
+ * in some: a device busy only outside them keeps its total. */
+static enum nst_status per_iteration(struct item *it, size_t n, const struct diff_iters *iters,
+				     struct nst_error *err)
+{
+	if (!iters[0].n || !iters[1].n)
+		return NST_OK;
+	size_t most = iters[0].n > iters[1].n ? iters[0].n : iters[1].n;
+	int64_t *none = calloc(most, sizeof *none);
+	int rc = none ? 0 : -1;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		if (!it[i].device || it[i].a_total < 0 || it[i].b_total < 0)
+			continue;
+		size_t na, nb;
+		const int64_t *a = diff_iters_busy(&iters[0], it[i].dev[0], &na);
+		const int64_t *b = diff_iters_busy(&iters[1], it[i].dev[1], &nb);
+		if (a || b)
+			rc = diff_shift_of(a ? a : none, a ? na : iters[0].n, b ? b : none,
+					   b ? nb : iters[1].n, &it[i].shift);
+	}
+	free(none);
+	return rc == 0 ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+}
+
+/* The p-values of the kernels and devices tested, adjusted together. */
 static enum nst_status adjust(struct item *it, size_t n, struct nst_error *err)
 {
 	struct diff_shift *s = malloc((n ? n : 1) * sizeof *s);
@@ -185,6 +227,8 @@ static enum nst_status collect(struct nst_diff_ctx *d, struct item **items, size
 	if (s == NST_OK)
 		s = add_all(d, &m, items, n, err);
 	if (s == NST_OK)
+		s = per_iteration(*items, *n, m.iters, err);
+	if (s == NST_OK)
 		s = adjust(*items, *n, err);
 	release_measured(&m);
 	return s;
@@ -201,7 +245,7 @@ static bool over(const struct item *it, const struct gate *g)
 {
 	if (!counted(it, g) || it->b_total < 0)
 		return false;
-	if (it->device || it->a_total < 0)
+	if ((it->device && !it->shift.tested) || it->a_total < 0)
 		return it->growth > (double)g->pct;
 	return diff_shift_significant(&it->shift, g->alpha) && it->growth > (double)g->pct;
 }
@@ -209,7 +253,7 @@ static bool over(const struct item *it, const struct gate *g)
 static const char *basis_of(const struct item *it)
 {
 	if (it->device)
-		return "total";
+		return it->shift.tested ? "per iteration" : "total";
 	return it->shift.tested ? "instances" : it->a_total < 0 ? "only in B" : "only in A";
 }
 
@@ -219,13 +263,13 @@ static struct nst_cell pct_cell(double x)
 }
 
 /* A and B of a kernel are the medians of its instances; of a device, its
- * busy time. */
+ * busy time, or the median of that in an iteration. */
 static struct nst_cell side_cell(const struct item *it, int side)
 {
 	int64_t total = side ? it->b_total : it->a_total;
 	if (total < 0)
 		return nst_null();
-	if (it->device || !it->shift.tested)
+	if (!it->shift.tested)
 		return nst_int(total);
 	const struct diff_shift *s = &it->shift;
 	return nst_real(side ? s->b_med : s->a_med);
@@ -257,14 +301,15 @@ static void say_worst(struct nst_diff_result *res, const struct item *w, size_t 
 	if (w->a_total < 0)
 		snprintf(res->worst, sizeof res->worst, "%s: only in the candidate, %lld ns"
 			 " (gate %lld%%)%s", w->what, (long long)w->b_total, (long long)g->pct, more);
-	else if (w->device || !s->tested)
+	else if (!s->tested)
 		snprintf(res->worst, sizeof res->worst, "%s: %+.1f%% (%lld ns -> %lld ns, gate"
 			 " %lld%%)%s", w->what, w->growth, (long long)w->a_total,
 			 (long long)w->b_total, (long long)g->pct, more);
 	else
 		snprintf(res->worst, sizeof res->worst, "%s: %+.1f%% [%+.1f%%, %+.1f%%], p = %.2g"
-			 " (median %.1f ns -> %.1f ns, gate %lld%%)%s", w->what, w->growth, s->lo,
-			 s->hi, s->p_adj, s->a_med, s->b_med, (long long)g->pct, more);
+			 " (median %.1f ns -> %.1f ns%s, gate %lld%%)%s", w->what, w->growth, s->lo,
+			 s->hi, s->p_adj, s->a_med, s->b_med, w->device ? " per iteration" : "",
+			 (long long)g->pct, more);
 }
 
 static double rank_growth(const struct item *it)
@@ -342,7 +387,8 @@ static enum nst_status check(const struct nst_arg *args, size_t nargs, struct ns
 
 static const char *const args[] = { "gate", "min", NULL };
 
-static const char *const sources[] = { "gpu_time_sum", "cuda_gpu_kern_sum", NULL };
+static const char *const sources[] = { "gpu_time_sum", "cuda_gpu_kern_sum", "nvtx_gpu_proj_sum",
+				       NULL };
 
 const struct nst_report nst_diff_verdict = {
 	.name = "verdict",
@@ -351,16 +397,20 @@ const struct nst_report nst_diff_verdict = {
 		"more than gate= percent and the change is significant: Change is the\n"
 		"Hodges-Lehmann estimate of the ratio of its durations in B to those in A\n"
 		"(the median of every B/A ratio of instances), with its 95% interval, and\n"
-		"the Mann-Whitney p-value, Holm-adjusted over the kernels, is below\n"
+		"the Mann-Whitney p-value, Holm-adjusted over the tested checks, is below\n"
 		"--alpha (default 0.05; 1: no test).  So a run that did fewer\n"
 		"iterations, or one slow instance, fails nothing.  A kernel only the\n"
-		"candidate has fails.  A device fails when its GPU busy time\n"
-		"(gpu_time_sum's Busy) grew by more than gate= percent.  Kernels whose\n"
-		"total is below min= ns on both sides are left out.  Rows: each device,\n"
-		"the kernels that fail (or the one that moved up the most), and the\n"
-		"verdict, pass or FAIL.  Devices pair as gpu_time_diff pairs them (by the\n"
-		"kernels they ran unless --devices id).  A and B are a kernel's medians (its totals when\n"
-		"one side lacks it), a device's busy time.",
+		"candidate has fails.  A device is checked on its busy time in each\n"
+		"iteration where both sides mark iterations (iter_diff; nstats diff\n"
+		"--per), as a kernel on its instances (Basis: per iteration); else it\n"
+		"fails when its GPU busy time (gpu_time_sum's Busy) grew by more than\n"
+		"gate= percent (Basis: total).  Kernels whose total is below min= ns on\n"
+		"both sides are left out.  Rows: each device, the kernels that fail (or\n"
+		"the one that moved up the most), and the verdict, pass or FAIL.  A and\n"
+		"B are a kernel's medians (its totals when one side lacks it), a\n"
+		"device's median busy time in an iteration, or its busy time.  Devices\n"
+		"pair as gpu_time_diff pairs them (by the kernels they ran unless\n"
+		"--devices id).",
 	.args = args,
 	.sources = sources,
 	.flags = NST_REPORT_ADDITION,

@@ -38,6 +38,16 @@
                                        order, matched only where the launches are the same, as
                                        many matched as their longest common subsequence has (with
                                        valid: at most as many)
+  check.py iters CSV A B MODE [NAME]   iter_diff: the iterations (ranges named NAME, else
+                                       ProfilerStep#N), each device's busy time and each kernel's
+                                       total in each, from SQL; every number and status of each row
+  check.py iters_twin CSV A TRACE      iter_diff of an export and the same run as a PyTorch trace:
+                                       the trace's busy time per iteration is the export's, every
+                                       row ~ with equal medians
+  check.py iters_trace CSV TRACE       iter_diff of a trace against itself: its ProfilerSteps and
+                                       each device's busy time in them, from its JSON; every row ~
+  check.py iter_statuses CSV STATUS NAME OTHER...   iter_diff: NAME has STATUS, the rest OTHER
+  check.py gate_basis CSV BASIS [CHECK...]   verdict: those device rows (all) checked on that basis
 Traces are read with json and gzip, their microseconds as exact decimals.
 A failed check prints why and exits 1.
 """
@@ -380,6 +390,172 @@ def launch_counts(path, removed, added, changed):
                                      or f" {changed}(" in r["Name"] or f" {changed}<" in r["Name"])
         if moved != slowed:
             die(f"duration changed {moved} for {r['Name']}")
+
+
+# ---- iterations --------------------------------------------------------------------------------
+
+def is_iteration(name, per):
+    return name == per if per else re.fullmatch(r"ProfilerStep#[0-9]+(, .*)?", name or "") is not None
+
+
+def place(windows, pid, t):
+    """The index of the window of process pid that holds t, the latest to start; None."""
+    best = None
+    for i, (wpid, start, end) in enumerate(windows):
+        if wpid == pid and start <= t < end and (best is None or start >= windows[best][1]):
+            best = i
+    return best
+
+
+def union(intervals):
+    total, cur_s, cur_e = 0, None, None
+    for s_, e_ in sorted(intervals):
+        if cur_e is None or s_ > cur_e:
+            if cur_e is not None:
+                total += cur_e - cur_s
+            cur_s, cur_e = s_, e_
+        else:
+            cur_e = max(cur_e, e_)
+    return total + (cur_e - cur_s if cur_e is not None else 0)
+
+
+def per_iteration(windows, ops):
+    """ops: (pid, call start, device, start, end, kernel name or None). Each device's busy
+    time and each kernel's total in each iteration of the processes that used it, as lists."""
+    n = len(windows)
+    spans, totals, procs = {}, {}, {}
+    for pid, t, dev, start, end, name in ops:
+        i = place(windows, pid, t)
+        if i is None:
+            continue
+        spans.setdefault(dev, [[] for _ in range(n)])[i].append((start, end))
+        procs.setdefault(str(dev), set()).add(windows[i][0])
+        if name is not None:
+            totals.setdefault(name, [0] * n)[i] += end - start
+            procs.setdefault(name, set()).add(windows[i][0])
+    out = {str(dev): [union(iv) for iv in its] for dev, its in spans.items()}
+    out.update(totals)
+    return n, {k: [x for x, w in zip(v, windows) if w[0] in procs[k]] for k, v in out.items()}
+
+
+def sql_iterations(path, mode, per=None):
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    pid = "(({0}) / 16777216 * 16777216)"
+    windows = [(w, s_, e_) for w, s_, e_, name in db.execute(
+        f"SELECT {pid.format('n.globalTid')}, n.start, n.end, coalesce(s.value, n.text) "
+        "FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
+        "WHERE n.eventType IN (59, 60, 70, 71)") if is_iteration(name, per)]
+    col = "demangledName" if mode == "exact" else "shortName"
+    ops = []
+    for table, name in (("KERNEL", f"g.{col}"), ("MEMCPY", "NULL"), ("MEMSET", "NULL")):
+        q = (f"SELECT {pid.format('r.globalTid')}, r.start, g.deviceId, g.start, g.end, sn.value "
+             f"FROM CUPTI_ACTIVITY_KIND_{table} g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+             f"ON r.correlationId = g.correlationId AND {pid.format('r.globalTid')} = g.globalPid "
+             f"LEFT JOIN StringIds sn ON sn.id = {name} ORDER BY g.rowid, r.rowid")
+        seen = set()
+        for row in db.execute(q):
+            key = (row[3], row[4], row[2])
+            ops.append(row)
+            if key in seen:
+                die(f"{path}: a GPU row launched twice, which this check does not follow")
+            seen.add(key)
+    if len(windows) < 2:
+        return 0, {}
+    return per_iteration(windows, ops)
+
+
+def iteration_rows(path, a, b, partial=False):
+    """The rows, each with as many iterations on each side as the side's values (with partial,
+    those of the rows both sides have values of)."""
+    _, rs = rows(path)
+    for r in rs:
+        if partial and not (r["Name"] in a and r["Name"] in b):
+            continue
+        got = (int(r["A Iterations"]), int(r["B Iterations"]))
+        want = (len(a.get(r["Name"], [])), len(b.get(r["Name"], [])))
+        if got != want:
+            die(f"{r['Name']}: iterations {got}, expected {want}")
+    return rs
+
+
+def iters(path, a_path, b_path, mode, per=None):
+    na, a = sql_iterations(a_path, mode, per)
+    nb, b = sql_iterations(b_path, mode, per)
+    if na < 2 or nb < 2:
+        die(f"the test's exports have {na} and {nb} iterations")
+    rs = iteration_rows(path, a, b)
+    if sorted(r["Name"] for r in rs) != sorted(set(a) | set(b)):
+        die(f"rows {sorted(r['Name'] for r in rs)}, SQL has {sorted(set(a) | set(b))}")
+    tested(rs, a, b)
+
+
+def trace_iterations(path):
+    """The devices' busy time in each iteration of a PyTorch trace."""
+    events = load_trace(path)["traceEvents"]
+    xs = [e for e in events if e.get("ph") == "X"]
+    windows = sorted((e["pid"], us_to_ns(e["ts"]), us_to_ns(e["ts"]) + us_to_ns(e["dur"]))
+                     for e in xs if e.get("cat") == "user_annotation" and is_iteration(e["name"], None))
+    calls = {e["args"]["correlation"]: (e["pid"], us_to_ns(e["ts"]))
+             for e in xs if e.get("cat") in ("cuda_runtime", "cuda_driver")}
+    ops = []
+    for e in xs:
+        if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset") and e["args"]["correlation"] in calls:
+            pid, t = calls[e["args"]["correlation"]]
+            start = us_to_ns(e["ts"])
+            ops.append((pid, t, e["args"]["device"], start, start + us_to_ns(e["dur"]), None))
+    return per_iteration(windows, ops)
+
+
+def iters_twin(path, a_path, trace_path):
+    na, a = sql_iterations(a_path, "base")
+    nb, b = trace_iterations(trace_path)
+    rs = iteration_rows(path, a, b, partial=True)
+    devices = {r["Name"]: r for r in rs if r["Kind"] == "device"}
+    for dev, busy in b.items():
+        if a.get(dev) != busy:
+            die(f"device {dev}: the trace's busy time by iteration is not the export's")
+        close(devices[dev]["B Med (ns)"], ranks.median(busy), "B Med (ns)", dev, 1e-9)
+    if set(devices) != set(b):
+        die(f"devices {sorted(devices)}, the trace has {sorted(b)}")
+    tested([r for r in rs if r["Kind"] == "device"], a, b)
+    for r in rs:
+        if r["Status"] != "~" or r["A Med (ns)"] != r["B Med (ns)"]:
+            die(f"{r['Name']}: {r['Status']}, {r['A Med (ns)']} against {r['B Med (ns)']}")
+
+
+def iters_trace(path, trace_path):
+    """iter_diff of a PyTorch trace against itself: its iterations, each device's busy time in
+    them from the JSON, every row ~."""
+    n, busy = trace_iterations(trace_path)
+    rs = iteration_rows(path, busy, busy, partial=True)
+    devices = {r["Name"]: r for r in rs if r["Kind"] == "device"}
+    if set(devices) != set(busy):
+        die(f"devices {sorted(devices)}, the trace has {sorted(busy)}")
+    for dev, v in busy.items():
+        close(devices[dev]["A Med (ns)"], ranks.median(v), "A Med (ns)", dev, 1e-9)
+    for r in rs:
+        if r["Status"] != "~" or r["A Med (ns)"] != r["B Med (ns)"]:
+            die(f"{r['Name']}: {r['Status']}, {r['A Med (ns)']} against {r['B Med (ns)']}")
+
+
+def iter_statuses(path, want, name, *others):
+    _, rs = rows(path)
+    if not rs:
+        die("no rows")
+    for r in rs:
+        ok = r["Status"] == want if r["Name"] == name else r["Status"] in others
+        if not ok:
+            die(f"{r['Kind']} {r['Name']}: {r['Status']}")
+    if name != "-" and name not in {r["Name"] for r in rs}:
+        die(f"no row {name}")
+
+
+def gate_basis(path, basis, *checks):
+    """verdict: the device rows named (every one, when none is) checked on that basis."""
+    _, rs = rows(path)
+    devices = [r for r in rs if r["Check"].startswith("GPU busy") and (not checks or r["Check"] in checks)]
+    if not devices or any(r["Basis"] != basis for r in devices) or len(devices) < len(checks):
+        die(f"device bases {[(r['Check'], r['Basis']) for r in devices]}, expected {basis}")
 
 
 # ---- PyTorch traces ----------------------------------------------------------------------------
@@ -886,7 +1062,9 @@ def main():
      "perturb_trace": perturb_trace, "trace_kern": trace_kern,
      "trace_launches": trace_launches, "plant": plant, "statuses": statuses,
      "agree": agree, "jitter_trace": jitter_trace, "renumber": renumber,
-     "drop_kernels": drop_kernels, "devices": devices, "launch_lcs": launch_lcs}[cmd](*args)
+     "drop_kernels": drop_kernels, "devices": devices, "launch_lcs": launch_lcs,
+     "iters": iters, "iters_twin": iters_twin, "iters_trace": iters_trace,
+     "iter_statuses": iter_statuses, "gate_basis": gate_basis}[cmd](*args)
 
 
 if __name__ == "__main__":

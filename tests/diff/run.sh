@@ -10,7 +10,9 @@
 # the same run as a PyTorch trace agree on every GPU number; agree counts the launches a trace or
 # an export repeats or lacks and measures a duration bias as Python does from the files, with the
 # sign test's interval in exact binomial fractions; the gate fails exactly when a kernel
-# or a device grew beyond it. Prints `diff: N passed, M failed`.
+# or a device grew beyond it; per iteration (iter_diff), a run of half the iterations is no
+# change and a kernel slowed in every iteration is found, every number the SQL's of the iterations
+# (check.py iters). Prints `diff: N passed, M failed`.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SHARED=${NSTATS_SHARED:-$HERE/../../../shared}
@@ -511,6 +513,23 @@ assert any("Not proven shortest: streams A 0/7 -> B 0/7" in n.get("footer", "") 
 	err_line "^nstats: error: report 'launch_diff': work=-1: not a whole number >= 0$"
 }
 
+# Real traces against themselves per iteration: their ProfilerSteps and each device's busy time in
+# them are the JSON's; a trace of one step has no iterations to compare.
+test_a_real_trace_per_iteration() {
+	local e
+	for e in "$HTA"/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz \
+		"$HTA"/nccl_parser_config/nccl_data.json.gz; do
+		[[ -f $e ]] || continue
+		diff_csv "$e" "$e" iter_diff trace-iters.csv
+		py iters_trace "$WORK/trace-iters.csv" "$e"
+	done
+	e=$HTA/triton_example/triton_example.json.gz
+	[[ -f $e ]] || return
+	run diff -q -r iter_diff -f csv "$e" "$e"
+	rc_is 0
+	err_line "^SKIPPED: .*triton_example.json.gz has no iterations to compare"
+}
+
 # ---- the gate --------------------------------------------------------------------------------
 
 test_gate() {
@@ -594,6 +613,158 @@ test_verdicts_on_planted_copies() {
 	rc_is 0
 }
 
+# ---- per iteration ------------------------------------------------------------------------------
+
+# steps NAME OPTIONS...: WORK/NAME.sqlite, a short run and its training steps, each the same plan
+# (a training loop) named ProfilerStep#N unless OPTIONS name them otherwise
+steps() {
+	local name=$1
+	shift
+	"$NSYSGEN" -q --seed 11 --kernels 20 --memcpy 4 --memset 2 --other-api 5 --nvtx 5 --osrt 0 \
+		--ranks 1 --same-steps --step-name 'ProfilerStep#' "$@" --force -o "$WORK/$name.sqlite" >/dev/null ||
+		fail "nsysgen $*"
+}
+
+# Half the iterations against all of them: the same work in each, so every row is ~, and the gate
+# passes at 5% on each device's busy time per iteration where its total busy time doubles (the
+# same pair with no iterations found fails on that total).
+test_half_the_iterations_is_no_change() {
+	steps half --iterations 20
+	steps all --iterations 40
+	diff_csv "$WORK/half.sqlite" "$WORK/all.sqlite" iter_diff half-all.csv
+	py iters "$WORK/half-all.csv" "$WORK/half.sqlite" "$WORK/all.sqlite" exact
+	py iter_statuses "$WORK/half-all.csv" "~" - "~"
+	diff_csv "$WORK/all.sqlite" "$WORK/half.sqlite" iter_diff all-half.csv
+	py iters "$WORK/all-half.csv" "$WORK/all.sqlite" "$WORK/half.sqlite" exact
+	py iter_statuses "$WORK/all-half.csv" "~" - "~"
+	run diff -q -r verdict --gate 5 -f csv "$WORK/half.sqlite" "$WORK/all.sqlite"
+	rc_is 0
+	err_is ""
+	printf '%s\n' "$OUT" >"$WORK/half-gate.csv"
+	# device 1 works only outside the steps: its total is checked
+	py gate_basis "$WORK/half-gate.csv" "per iteration" "GPU busy, device 0"
+	py gate_basis "$WORK/half-gate.csv" total "GPU busy, device 1"
+	run diff -q -r verdict --gate 5 --per no-such-range -f csv "$WORK/half.sqlite" "$WORK/all.sqlite"
+	rc_is 7
+	err_line '^nstats: gate: GPU busy, device 0: \+[0-9.]+% \([0-9]+ ns -> [0-9]+ ns, gate 5%\)'
+	# the note above the table says how many iterations each side has
+	run diff -r iter_diff "$WORK/half.sqlite" "$WORK/all.sqlite"
+	rc_is 0
+	[[ $OUT == *"Iterations: A 20 (ProfilerStep#N), B 40 (ProfilerStep#N)"* ]] ||
+		fail "no note of the iterations: ${OUT:0:300}"
+}
+
+# One kernel 20% slower in every iteration: its row alone is slower (the devices' busy time per
+# iteration moves by its share, within tolerance or beyond), and the gate fails on it.
+test_a_kernel_slower_in_every_iteration() {
+	steps all --iterations 40
+	steps steps-slow --iterations 40 --slow-kernel saxpy:20
+	run diff -q -r iter_diff -f csv --names base "$WORK/all.sqlite" "$WORK/steps-slow.sqlite"
+	rc_is 0
+	printf '%s\n' "$OUT" >"$WORK/slow-iters.csv"
+	py iters "$WORK/slow-iters.csv" "$WORK/all.sqlite" "$WORK/steps-slow.sqlite" base
+	python3 -c 'import csv, sys
+rs = [r for r in csv.DictReader(sys.stdin) if r["Kind"] == "kernel"]
+bad = [(r["Name"], r["Status"]) for r in rs if (r["Status"] == "slower") != (r["Name"] == "saxpy")]
+assert rs and not bad, bad' <"$WORK/slow-iters.csv" || fail "not saxpy alone slower: $(<"$WORK/slow-iters.csv")"
+	run diff -q -r verdict --gate 5 --names base -f csv "$WORK/all.sqlite" "$WORK/steps-slow.sqlite"
+	rc_is 7
+	err_line '^nstats: gate: kernel saxpy: \+20\.0% '
+	# the device's busy time per iteration grew by saxpy's share: beyond 1%, within 5%
+	local want
+	want=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import check, ranks
+_, a = check.sql_iterations(sys.argv[2], "base"); _, b = check.sql_iterations(sys.argv[3], "base")
+pct = ranks.ratio_shift(sorted(a["0"]), sorted(b["0"]))[0]
+assert 1 < pct < 5, pct
+print(f"{pct:.1f}")' "$HERE" "$WORK/all.sqlite" "$WORK/steps-slow.sqlite") || fail "device 0 per iteration: $want"
+	for gate in 1 5; do
+		run diff -q -r verdict --gate $gate --names base -f csv "$WORK/all.sqlite" "$WORK/steps-slow.sqlite"
+		rc_is 7
+		python3 -c 'import csv, sys
+r = [r for r in csv.DictReader(sys.stdin) if r["Check"] == "GPU busy, device 0"][0]
+want = "FAIL" if sys.argv[1] == "1" else "pass"
+assert (r["Basis"], r["Change (%)"], r["Result"]) == ("per iteration", sys.argv[2], want), r' \
+			"$gate" "$want" <<<"$OUT" || fail "device 0 at gate $gate: $OUT"
+	done
+}
+
+# Ranges of another name, taken with --per; without it there are no iterations and iter_diff
+# says SKIPPED (exit 0, or 5 with --strict).
+test_iterations_of_another_name() {
+	steps step-half --iterations 20 --step-name train_step
+	steps step-all --iterations 40 --step-name train_step
+	run diff -q -r iter_diff -f csv "$WORK/step-half.sqlite" "$WORK/step-all.sqlite"
+	rc_is 0
+	err_line "^SKIPPED: .*step-half.sqlite has no iterations to compare: fewer than two NVTX ranges named ProfilerStep#N \(nstats diff --per NAME takes ranges of another name\)$"
+	[[ -z $OUT ]] || fail "rows without iterations: $OUT"
+	run diff -q --strict -r iter_diff -f csv "$WORK/step-half.sqlite" "$WORK/step-all.sqlite"
+	rc_is 5
+	run diff -q -r iter_diff -f csv --per train_step "$WORK/step-half.sqlite" "$WORK/step-all.sqlite"
+	rc_is 0
+	printf '%s\n' "$OUT" >"$WORK/per.csv"
+	py iters "$WORK/per.csv" "$WORK/step-half.sqlite" "$WORK/step-all.sqlite" exact train_step
+	py iter_statuses "$WORK/per.csv" "~" - "~"
+}
+
+# Steps as torch.autograd.profiler.emit_nvtx names them ("ProfilerStep#3, op_id = 17") are
+# iterations too; "ProfilerStep#3x" is none.
+test_emit_nvtx_step_names() {
+	steps all --iterations 40
+	cp "$WORK/all.sqlite" "$WORK/emit.sqlite"
+	python3 -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("UPDATE NVTX_EVENTS SET text = text || %s || rowid WHERE text LIKE %s" % (chr(39) + ", op_id = " + chr(39), chr(39) + "ProfilerStep#%" + chr(39)))
+db.execute("UPDATE NVTX_EVENTS SET text = %s WHERE rowid = (SELECT max(rowid) FROM NVTX_EVENTS WHERE text LIKE %s)" % (chr(39) + "ProfilerStep#39x" + chr(39), chr(39) + "ProfilerStep#%" + chr(39)))
+db.commit()' "$WORK/emit.sqlite" || fail "renaming the steps"
+	diff_csv "$WORK/all.sqlite" "$WORK/emit.sqlite" iter_diff emit.csv
+	py iters "$WORK/emit.csv" "$WORK/all.sqlite" "$WORK/emit.sqlite" exact
+	[[ $(<"$WORK/emit.csv") == *$'\ndevice,0,40,39,'* ]] || fail "not 40 against 39 iterations: $(<"$WORK/emit.csv")"
+}
+
+# Ranges on every thread of two processes, overlapping (nsysgen's train_step ranges around host
+# events): each launch is its process's latest-started range's, and a device or kernel counts in
+# the iterations of the processes that used it.
+test_iterations_of_several_processes() {
+	run diff -q -r iter_diff -f csv --per train_step "$WORK/ex.sqlite" "$WORK/b.sqlite"
+	rc_is 0
+	printf '%s\n' "$OUT" >"$WORK/procs.csv"
+	py iters "$WORK/procs.csv" "$WORK/ex.sqlite" "$WORK/b.sqlite" exact train_step
+}
+
+# A side without iterations: nothing per iteration is claimed; the gate checks totals.
+test_a_side_without_iterations() {
+	steps all --iterations 40
+	steps unnamed --iterations 40 --step-name train_step
+	run diff -q -r iter_diff -f csv "$WORK/all.sqlite" "$WORK/unnamed.sqlite"
+	rc_is 0
+	err_line "^SKIPPED: .*unnamed.sqlite has no iterations to compare"
+	run diff -q -r verdict --gate 5 -f csv "$WORK/all.sqlite" "$WORK/unnamed.sqlite"
+	rc_is 0
+	printf '%s\n' "$OUT" >"$WORK/unnamed-gate.csv"
+	py gate_basis "$WORK/unnamed-gate.csv" total
+	# the default set runs iter_diff and skips it here, quietly with -q
+	run diff -q -f csv "$WORK/all.sqlite" "$WORK/unnamed.sqlite"
+	rc_is 0
+	[[ $OUT == *"Kind,"* ]] && fail "iter_diff rows in the default set without iterations"
+	run diff -q -f csv "$WORK/all.sqlite" "$WORK/all.sqlite"
+	rc_is 0
+	[[ $OUT == *$'\nKind,Name,A Iterations,B Iterations,Status,'* ]] ||
+		fail "no iter_diff in the default set: ${OUT: -300}"
+}
+
+# The same run as an export and as a PyTorch trace: the same iterations, the same busy time in
+# each (the trace's own, from its JSON), every row ~.
+test_iterations_nsys_against_kineto() {
+	"$NSYSGEN" -q --seed 11 --kernels 20 --memcpy 4 --memset 2 --other-api 5 --nvtx 5 --osrt 0 \
+		--ranks 1 --same-steps --step-name 'ProfilerStep#' --iterations 30 \
+		-o "$WORK/twin-steps.sqlite" --kineto "$WORK/twin-steps.pt.trace.json.gz" >/dev/null ||
+		fail "nsysgen --kineto"
+	run diff -q -r iter_diff -f csv --names base "$WORK/twin-steps.sqlite" "$WORK/twin-steps.pt.trace.json.gz"
+	rc_is 0
+	printf '%s\n' "$OUT" >"$WORK/twin-steps.csv"
+	py iters_twin "$WORK/twin-steps.csv" "$WORK/twin-steps.sqlite" "$WORK/twin-steps.pt.trace.json.gz"
+}
+
 # ---- usage and input errors ---------------------------------------------------------------------
 
 test_errors() {
@@ -617,6 +788,7 @@ test_errors() {
 	run diff --help
 	rc_is 0
 	[[ $OUT == *"--gate-min TIME"* && $OUT == *"7 --gate"* ]] || fail "--help lacks the gate"
+	[[ $OUT == *"--per NAME"* ]] || fail "--help lacks --per"
 }
 
 test_files_are_named_after_both() {

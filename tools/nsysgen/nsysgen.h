@@ -188,6 +188,8 @@ struct config {
     int64_t nccl_overlap; /* percent */
     struct rank_factor slow_rank;
     struct index_list slow_iterations;
+    const char *step_name; /* NULL: "step"; ending in '#': numbered */
+    bool same_steps;       /* every step the first's plan, durations jittered */
 };
 
 /* The options of the command line, checked; exits with status 2 on a usage error. */

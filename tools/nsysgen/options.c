@@ -8,6 +8,7 @@ enum option_kind {
     OPT_COUNT, /* --name N: an integer in [min, max] */
     OPT_SEED,  /* --name N: any unsigned 64-bit integer */
     OPT_PATH,  /* --name FILE */
+    OPT_TEXT,  /* --name NAME: kept as given */
     OPT_SET,   /* a flag that sets a bool */
     OPT_CLEAR, /* a flag that clears a bool */
     OPT_NAME_PCT,  /* --name NAME:PCT: a struct name_pct */
@@ -178,7 +179,8 @@ static const struct option_spec OPTIONS[] = {
     {"--slow-kernel", NULL, OPT_NAME_PCT, FIELD(slow_kernel), -99, 100000, true,
      "every launch of the kernels whose base name (shortName) is NAME lasts PCT% longer (rounded to the ns; "
      "a negative PCT makes it faster); work queued behind it on its device (its stream with --overlap) "
-     "starts later, as on a GPU. NAME is the name before any --rename-kernel"},
+     "starts later, as on a GPU; in the steps of --iterations, each of its compute kernels and what follows it "
+     "in the step. NAME is the name before any --rename-kernel"},
     {"--drop-launches", NULL, OPT_COUNT, FIELD(drop_launches), 0, MAX_OPS, true,
      "N kernel launches, chosen from the seed, are left out: their kernel rows, calls and backtraces (their "
      "correlationIds and time stay taken, so everything else is what it was)"},
@@ -196,8 +198,8 @@ static const struct option_spec OPTIONS[] = {
      "the steps of --iterations)"},
     {"--rank", NULL, OPT_COUNT, FIELD(rank), 0, 99999, true, "which rank of --ranks the export is"},
     {"--iterations", NULL, OPT_COUNT, FIELD(iterations), 0, 1000000, true,
-     "with --ranks: after the rest of the run, N training steps, each an NVTX push/pop range `step` on the main "
-     "thread. A step is 5 phases of compute kernels on the null stream (1 to 3 kernels of 30 to 120 us "
+     "with --ranks: after the rest of the run, N training steps, each an NVTX push/pop range `step` (--step-name) "
+     "on the main thread. A step is 5 phases of compute kernels on the null stream (1 to 3 kernels of 30 to 120 us "
      "each), each followed by an NCCL collective on the last stream of the rank's device (AllReduce, "
      "AllGather, AllReduce, AllGather, SendRecv; 40 to 160 us), then a tail of compute kernels and a "
      "cudaDeviceSynchronize; the range ends 600 ns after that call. Every launch has its cudaLaunchKernel "
@@ -216,6 +218,13 @@ static const struct option_spec OPTIONS[] = {
     {"--slow-rank", NULL, OPT_RANK_FACTOR, FIELD(slow_rank), 0, 0, true,
      "rank R's compute kernels in the slow iterations last FACTOR (1 to 1000, up to 3 decimals) times as "
      "long, each rounded down to the ns: R arrives last at those collectives and the other ranks wait"},
+    {"--same-steps", NULL, OPT_SET, FIELD(same_steps), 0, 0, true,
+     "every step of --iterations runs the plan of the first, as a training loop does: the same kernels in the "
+     "same order, each compute kernel and collective lasting its first duration times 0.98 to 1.02, drawn "
+     "again for each step"},
+    {"--step-name", NULL, OPT_TEXT, FIELD(step_name), 0, 0, true,
+     "the name of each step's NVTX range (default step); a NAME that ends in '#' is followed by the step's "
+     "number, from 0: ProfilerStep# names them as torch.profiler does (ProfilerStep#0, ProfilerStep#1, ...)"},
     {"--slow-iterations", NULL, OPT_INDEX_LIST, FIELD(slow_iterations), 0, 0, true,
      "the iterations (from 0) in which --slow-rank is slow (default: all)"},
     {"--help", "-h", OPT_SET, FIELD(help), 0, 0, false, "print this help and exit"},
@@ -293,6 +302,7 @@ void print_help(FILE *out)
         const struct option_spec *o = &OPTIONS[i];
         char left[64];
         const char *arg = o->kind == OPT_PATH                            ? " FILE"
+                          : o->kind == OPT_TEXT                         ? " NAME"
                           : o->kind == OPT_COUNT || o->kind == OPT_SEED ? " N"
                           : o->kind == OPT_NAME_PCT                     ? " NAME:PCT"
                           : o->kind == OPT_NAME_PAIR                    ? " OLD:NEW"
@@ -467,7 +477,8 @@ static void apply_option(struct config *c, const struct option_spec *o, const ch
     switch (o->kind) {
     case OPT_COUNT: *(int64_t *)field = parse_count(o, value); break;
     case OPT_SEED: *(uint64_t *)field = parse_seed(o, value); break;
-    case OPT_PATH: *(const char **)field = value; break;
+    case OPT_PATH:
+    case OPT_TEXT: *(const char **)field = value; break;
     case OPT_SET: *(bool *)field = true; break;
     case OPT_CLEAR: *(bool *)field = false; break;
     case OPT_NAME_PCT: parse_name_pct(o, value, field); break;
@@ -493,6 +504,8 @@ static void check_job(struct config *c, bool processes_given, bool rank_given)
                                   : c->nccl_overlap       ? "--nccl-overlap"
                                   : c->slow_rank.permille ? "--slow-rank"
                                   : c->slow_iterations.n  ? "--slow-iterations"
+                                  : c->step_name          ? "--step-name"
+                                  : c->same_steps         ? "--same-steps"
                                                           : NULL;
         if (needs_ranks)
             usage_error("%s needs --ranks", needs_ranks);
@@ -506,8 +519,11 @@ static void check_job(struct config *c, bool processes_given, bool rank_given)
                     c->ranks - 1);
     if (c->slow_rank.permille && c->slow_rank.rank >= c->ranks)
         usage_error("--slow-rank: %" PRId64 " is not a rank of --ranks %" PRId64, c->slow_rank.rank, c->ranks);
-    if ((c->nccl_overlap || c->slow_rank.permille || c->slow_iterations.n) && !c->iterations)
-        usage_error("--nccl-overlap, --slow-rank and --slow-iterations need --iterations");
+    if ((c->nccl_overlap || c->slow_rank.permille || c->slow_iterations.n || c->step_name || c->same_steps) &&
+        !c->iterations)
+        usage_error("--nccl-overlap, --slow-rank, --slow-iterations, --step-name and --same-steps need --iterations");
+    if (c->step_name && (!*c->step_name || strlen(c->step_name) > 200))
+        usage_error("--step-name: a name of 1 to 200 bytes");
     if (c->slow_iterations.n && !c->slow_rank.permille)
         usage_error("--slow-iterations needs --slow-rank");
     for (size_t i = 0; i < c->slow_iterations.n; i++)

@@ -29,6 +29,11 @@
  * B_k + W'(k) - W(k), R's B_k; and R's step lasts longer than the others' by its slowed tail. In the
  * other iterations every rank arrives at the same instant (all tie) and every step lasts the same.
  * The CPU launches each kernel (cudaLaunchKernel, 3 to 7 us, 1 to 2 us apart) well before it runs.
+ * --slow-kernel lengthens a compute kernel of the run's name as it is drawn into the plan, so the
+ * step's later kernels, collectives and end move with it on every rank. --step-name names the
+ * ranges: `ProfilerStep#` numbers them as torch.profiler does. --same-steps gives every step the first
+ * one's plan, each compute and collective duration times 0.98 to 1.02 (from a stream of its own, so
+ * that a run with --slow-kernel has the same factors).
  */
 #include "nsysgen.h"
 
@@ -46,7 +51,7 @@ static const enum nccl_collective STEP_COLLECTIVES[] = {NCCL_ALL_REDUCE, NCCL_AL
 #define POP_NS 600
 #define BARRIER_NS 50000
 
-static const struct nvtx_name STEP_RANGE = {"step", 0, false};
+#define STEP_NAME "step"
 
 /* Compute kernels, back to back: the phase before a collective, or the tail. */
 struct phase {
@@ -67,10 +72,13 @@ struct steps {
     struct gen *g;
     struct rng plan_rng; /* the steps: the seed alone, the same on every rank */
     struct rng row_rng;  /* the launch configurations of the kernel rows */
+    struct rng jitter_rng; /* --same-steps: each step's factors */
     struct kernel_name nccl[NCCL_COLLECTIVE_COUNT];
     struct api_ids sync_api;
     struct thread *th;
     int ctx, compute_stream, nccl_stream;
+    char range_text[224]; /* this step's range name (--step-name's 200 bytes and a number) */
+    struct nvtx_name range;
 };
 
 /* Any kernel of the run that is not NCCL's: the run's first kernel name (family 0) is not. */
@@ -92,6 +100,8 @@ static void draw_plan(struct steps *x, struct step_plan *p)
         for (int j = 0; j < ph->nkernels; j++) {
             ph->dur[j] = rng_range(&x->plan_rng, 30000, 120000);
             ph->kn[j] = pick_compute_kernel(x);
+            if (ph->kn[j]->slow)
+                ph->dur[j] = slowed_duration(x->g->cfg, ph->dur[j]);
         }
         launches += ph->nkernels;
         if (k < COLLECTIVES) {
@@ -103,6 +113,18 @@ static void draw_plan(struct steps *x, struct step_plan *p)
     for (int i = 0; i < launches; i++) {
         p->launch_dur[i] = rng_range(&x->plan_rng, 3000, 7000);
         p->launch_gap[i] = rng_range(&x->plan_rng, 1000, 2000);
+    }
+}
+
+/* --same-steps: the first step's plan with each compute and collective duration jittered. */
+static void jitter_plan(struct steps *x, const struct step_plan *first, struct step_plan *p)
+{
+    *p = *first;
+    for (int k = 0; k <= COLLECTIVES; k++) {
+        for (int j = 0; j < p->phase[k].nkernels; j++)
+            p->phase[k].dur[j] = p->phase[k].dur[j] * rng_range(&x->jitter_rng, 980, 1020) / 1000;
+        if (k < COLLECTIVES)
+            p->nccl_base[k] = p->nccl_base[k] * rng_range(&x->jitter_rng, 980, 1020) / 1000;
     }
 }
 
@@ -208,6 +230,18 @@ static int64_t launch_phase(struct steps *x, const struct step_plan *p, int *li,
     return t;
 }
 
+/* Step i's range name: --step-name, numbered when it ends in '#'. */
+static void name_step(struct steps *x, int64_t i)
+{
+    const char *name = x->g->cfg->step_name ? x->g->cfg->step_name : STEP_NAME;
+    size_t len = strlen(name);
+    if (len && name[len - 1] == '#')
+        snprintf(x->range_text, sizeof x->range_text, "%s%" PRId64, name, i);
+    else
+        snprintf(x->range_text, sizeof x->range_text, "%s", name);
+    x->range = (struct nvtx_name){x->range_text, 0, false};
+}
+
 /* The rows of this rank's step. */
 static void write_step(struct steps *x, const struct step_plan *p, const struct step_times *s, int64_t permille)
 {
@@ -235,7 +269,7 @@ static void write_step(struct steps *x, const struct step_plan *p, const struct 
     write_api_call(g, x->th, &x->sync_api, h, sync_end, corr, 0, CALLER_SETUP);
     kineto_pop(g, x->th, external_id);
     write_nvtx_row(g, &(struct nvtx_row){.event_type = NVTX_PUSH_POP, .start = s->start, .has_end = true,
-                                         .end = r.step_end, .name = &STEP_RANGE, .gtid = x->th->gtid,
+                                         .end = r.step_end, .name = &x->range, .gtid = x->th->gtid,
                                          .colored = true, .external_id = external_id});
     x->th->now = r.step_end;
 }
@@ -255,12 +289,19 @@ void write_training_steps(struct gen *g)
     x.ctx = proc->first_context + (int)(c->rank % proc->ncontexts); /* rank r on GPU r, as a local rank */
     x.compute_stream = 0;
     x.nccl_stream = (int)c->streams - 1;
+    rng_seed(&x.jitter_rng, c->seed ^ UINT64_C(0x7374657073616d65));
     struct step_times s = {.start = g->last_time + FIRST_STEP_AFTER};
+    struct step_plan first;
+    draw_plan(&x, &first);
     for (int64_t i = 0; i < c->iterations; i++) {
-        struct step_plan p;
-        draw_plan(&x, &p);
+        struct step_plan p = first;
+        if (i > 0 && c->same_steps)
+            jitter_plan(&x, &first, &p);
+        else if (i > 0)
+            draw_plan(&x, &p);
         job_times(c, &p, i, &s);
         bool slow = slow_iteration(c, i) && c->slow_rank.rank == c->rank;
+        name_step(&x, i);
         write_step(&x, &p, &s, slow ? c->slow_rank.permille : 1000);
         s.start = s.next_start;
     }
