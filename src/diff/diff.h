@@ -150,6 +150,11 @@ struct diff_samples {
  * side's events under the diff's filter: what cuda_gpu_kern_sum sums. */
 enum nst_status diff_kernel_samples(struct nst_diff_ctx *d, int side, struct diff_samples *out,
 				    struct nst_error *err);
+/* The durations of each NVTX range by name and style, as nvtx_sum groups
+ * them, under the key "NAME\x1fSTYLE" (as keyed.c joins nvtx_diff's Range
+ * and Style cells). */
+enum nst_status diff_range_samples(struct nst_diff_ctx *d, int side, struct diff_samples *out,
+				   struct nst_error *err);
 /* The values of column val_col of the stats report `spec`'s rows on the
  * side, by the text of column key_col (a trace: cuda_api_trace's calls). */
 enum nst_status diff_report_samples(struct nst_diff_ctx *d, int side, const char *spec,

@@ -189,13 +189,32 @@ static void key_cells(const struct diff_keyed *k, const struct side *sd, struct 
 
 /* Each line's instances on the two sides compared, and the p-values
  * adjusted over the lines together. */
-static enum nst_status test_lines(const struct side *sd, struct line *l, size_t n,
-				  struct nst_error *err)
+/* The text a line's instances are kept under: its key cells' texts, "\x1f"
+ * between them (a NULL cell as ""). */
+static const char *key_text(const struct diff_keyed *k, const struct line *l,
+			    struct nst_arena *a)
 {
+	if (k->nkeys == 1)
+		return l->key[0].kind == NST_TEXT ? l->key[0].v.s : "";
+	const char *s = "";
+	for (size_t i = 0; s && i < k->nkeys; i++)
+		s = nst_arena_printf(a, "%s%s%s", s, i ? "\x1f" : "",
+				     l->key[i].kind == NST_TEXT ? l->key[i].v.s : "");
+	return s;
+}
+
+static enum nst_status test_lines(const struct diff_keyed *k, const struct side *sd,
+				  struct line *l, size_t n, struct nst_error *err)
+{
+	struct nst_arena arena = { 0 };
 	struct diff_shift *s = malloc((n ? n : 1) * sizeof *s);
 	int rc = s ? 0 : -1;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
-		const char *key = l[i].key[0].kind == NST_TEXT ? l[i].key[0].v.s : "";
+		const char *key = key_text(k, &l[i], &arena);
+		if (!key) {
+			rc = -1;
+			break;
+		}
 		size_t na = 0, nb = 0;
 		const int64_t *a = diff_samples_of(&sd[0].smp, key, &na);
 		const int64_t *b = diff_samples_of(&sd[1].smp, key, &nb);
@@ -206,6 +225,7 @@ static enum nst_status test_lines(const struct side *sd, struct line *l, size_t 
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		l[i].shift = s[i];
 	free(s);
+	nst_arena_release(&arena);
 	return rc == 0 ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 }
 
@@ -237,7 +257,7 @@ static enum nst_status lines_of(struct nst_diff_ctx *d, const struct diff_keyed 
 	}
 	free(p);
 	if (st == NST_OK && k->samples)
-		st = test_lines(sd, l, *n, err);
+		st = test_lines(k, sd, l, *n, err);
 	if (st == NST_OK && k->has_order)
 		nst_stable_sort(*idx, *n, bigger_change, l);
 	*out = l;

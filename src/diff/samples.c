@@ -9,6 +9,7 @@
 #include "diff/diff.h"
 #include "reports/group.h"
 #include "reports/kernel_names.h"
+#include "reports/nvtx.h"
 #include "reports/tables.h"
 
 /* The value of row r: end[r] - start[r], or end[r] alone. */
@@ -122,6 +123,77 @@ enum nst_status diff_kernel_samples(struct nst_diff_ctx *d, int side, struct dif
 		st = fill(&g, text, &v, out, err);
 	free(text);
 	nst_groups_release(&g);
+	return st;
+}
+
+/* Each (name, style) group's key: "name\x1fStyle", as nvtx_diff's Range
+  * and Style cells join (keyed.c, key_text). */
+static const char **range_keys(struct nst_arena *a, const struct nst_nvtx_named *r,
+			       const struct nst_groups *g)
+{
+	const char **text = malloc((g->n ? g->n : 1) * sizeof *text);
+	for (size_t k = 0; text && k < g->n; k++) {
+		uint32_t first = g->first[k];
+		const char *name = nst_nvtx_name_text(r, first);
+		text[k] = nst_arena_printf(a, "%s\x1f%s", name ? name : "",
+					   nst_nvtx_style_name((enum nst_nvtx_style)r->style[first]));
+		if (!text[k]) {
+			free(text);
+			return NULL;
+		}
+	}
+	return text;
+}
+
+/* The named ranges' durations grouped by (name, style), as nvtx_sum
+ * groups them (reports/nvtx_summary.c). */
+static enum nst_status range_samples(struct nst_ctx *ctx, const struct nst_nvtx *nv,
+				     const struct nst_nvtx_named *r, struct diff_samples *out,
+				     struct nst_error *err)
+{
+	size_t n = r->n ? r->n : 1;
+	int64_t *dur = malloc(n * sizeof *dur), *key = malloc(n * sizeof *key);
+	struct nst_groups g = { 0 };
+	const char **text = NULL;
+	enum nst_status st = dur && key ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; st == NST_OK && i < r->n; i++) {
+		dur[i] = nst_nvtx_end(nv, r->row[i]) - nv->start[r->row[i]];
+		key[i] = nst_nvtx_range_key(nst_nvtx_name_of(r, i), (enum nst_nvtx_style)r->style[i]);
+	}
+	if (st == NST_OK)
+		st = nst_group((const int64_t *const[]){ key }, 1, NULL, r->n, &g, err);
+	if (st == NST_OK && !(text = range_keys(ctx->arena, r, &g)))
+		st = nst_fail(err, NST_ERR_NOMEM, "out of memory");
+	if (st == NST_OK)
+		st = fill(&g, text, &(struct row_values){ NULL, dur }, out, err);
+	free(text);
+	nst_groups_release(&g);
+	free(dur);
+	free(key);
+	return st;
+}
+
+enum nst_status diff_range_samples(struct nst_diff_ctx *d, int side, struct diff_samples *out,
+				   struct nst_error *err)
+{
+	memset(out, 0, sizeof *out);
+	struct nst_ctx ctx;
+	enum nst_status st = d->events(d, side, &ctx, err);
+	if (st == NST_ERR_NODATA)
+		return NST_OK; /* the filter's range is not on this side: no ranges */
+	ctx.arena = &out->arena;
+	struct nst_nvtx nv;
+	struct nst_nvtx_named named;
+	if (st == NST_OK && nst_nvtx_check(&ctx, err) == NST_ERR_NODATA)
+		return NST_OK; /* no NVTX table: no ranges, as nvtx_diff has none */
+	if (st == NST_OK)
+		st = nst_nvtx_load(&ctx, &nv, err);
+	if (st == NST_OK)
+		st = nst_nvtx_name_ranges(&ctx, &nv, NST_NVTX_ALL_STYLES, &named, err);
+	if (st != NST_OK)
+		return st;
+	st = range_samples(&ctx, &nv, &named, out, err);
+	nst_nvtx_named_release(&named);
 	return st;
 }
 

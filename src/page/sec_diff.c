@@ -18,6 +18,10 @@ static const char *const mem_columns[] = {
 	"Status", "Shift", "Holm P-Value", "A Count", "B Count", "A Time", "B Time", "Time Change",
 	"A Size", "B Size", "Operation", NULL,
 };
+static const char *const nvtx_columns[] = {
+	"Status", "Shift", "Holm P-Value", "A Instances", "B Instances", "A Total", "B Total",
+	"Total Change", "A GPU Proj", "B GPU Proj", "Style", "Range", NULL,
+};
 static const char *const api_columns[] = {
 	"Status", "Shift", "Shift CI Low", "Shift CI High", "Holm P-Value", "A Calls", "B Calls",
 	"A Total", "B Total", "Total Change", "Name", NULL,
@@ -103,8 +107,8 @@ enum nst_status page_diff(struct page *p, struct nst_error *err)
 		s = table_only(p, "api_diff", "CUDA API", api_columns, "No CUDA API calls in either "
 			       "capture.", err);
 	if (s == NST_OK)
-		s = table_only(p, "nvtx_diff", "NVTX ranges", NULL, "No NVTX ranges in either capture.",
-			       err);
+		s = table_only(p, "nvtx_diff", "NVTX ranges", nvtx_columns, "No NVTX ranges in either "
+			       "capture.", err);
 	page_section_close(p);
 	return s;
 }

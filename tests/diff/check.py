@@ -16,6 +16,8 @@
                                        trace's own sums, and only the perturbed kernels changed
   check.py trace_launches LAUNCH.csv EXPECT A   launch_diff of the same: exactly those launches
   check.py plant MODE SRC DST...       a copy of a real export with a known change (see plant)
+  check.py nvtx_ranks CSV A_TRACE B_TRACE   nvtx_diff's PushPop rows against ranks.py, from each
+                                       side's nvtx_pushpop_trace
   check.py statuses CSV STATUS NAME OTHER...   kern_diff: NAME has STATUS, the rest one of OTHER
   check.py agree CSV A B NAMES MODE [ALPHA]   agree of captures A and B (exports or traces): instances and
                                        duplicates are the captures' own counts; MODE paired: the
@@ -241,6 +243,42 @@ def tested(rs, a, b, key="Name", alpha=0.05, tolerance=2):
             want = ranks.status(xa, xb, q, pct, alpha, tolerance)
         if r["Status"] != want:
             die(f"{name}: status {r['Status']}, the test says {want}")
+
+
+def nvtx_ranks(path, a_trace, b_trace):
+    """nvtx_diff's PushPop rows: instances, medians, p-values and shifts against ranks.py, from
+    the durations of each side's nvtx_pushpop_trace (a report checked against nsys's own); the
+    Holm p-value at least the p-value, and a status the test allows."""
+    def durations(trace):
+        out = {}
+        for r in rows(trace)[1]:
+            out.setdefault(r["Name"], []).append(int(r["Duration (ns)"]))
+        return out
+    a, b = durations(a_trace), durations(b_trace)
+    checked = 0
+    for r in rows(path)[1]:
+        name = r["Range"]
+        if r["Style"] != "PushPop" or name not in a or name not in b:
+            continue
+        if int(r["A Instances"]) != len(a[name]) or int(r["B Instances"]) != len(b[name]):
+            continue  # a domain's name, or ranges the trace shows apart
+        xa, xb = a[name], b[name]
+        p = ranks.p_value(xa, xb)
+        close(r["P-Value"], p, "P-Value", name, 1e-9 * max(p, 1e-300) + 1e-15)
+        close(r["A Med (ns)"], ranks.median(xa), "A Med (ns)", name, 1e-9)
+        close(r["B Med (ns)"], ranks.median(xb), "B Med (ns)", name, 1e-9)
+        pct, lo, hi = ranks.ratio_shift(xa, xb)
+        close(r["Shift (%)"], pct, "Shift (%)", name, 0.05 + 1e-6)
+        close(r["Shift CI Low (%)"], lo, "Shift CI Low (%)", name, 0.05 + 1e-6)
+        close(r["Shift CI High (%)"], hi, "Shift CI High (%)", name, 0.05 + 1e-6)
+        q = float(r["Holm P-Value"])
+        if q < p - 1e-12:
+            die(f"{name}: Holm p {q} below p {p}")
+        if r["Status"] != ranks.status(xa, xb, q, pct):
+            die(f"{name}: status {r['Status']}, the test says {ranks.status(xa, xb, q, pct)}")
+        checked += 1
+    if not checked:
+        die("no PushPop range to check")
 
 
 def edit(path):
@@ -1064,7 +1102,7 @@ def main():
      "agree": agree, "jitter_trace": jitter_trace, "renumber": renumber,
      "drop_kernels": drop_kernels, "devices": devices, "launch_lcs": launch_lcs,
      "iters": iters, "iters_twin": iters_twin, "iters_trace": iters_trace,
-     "iter_statuses": iter_statuses, "gate_basis": gate_basis}[cmd](*args)
+     "iter_statuses": iter_statuses, "gate_basis": gate_basis, "nvtx_ranks": nvtx_ranks}[cmd](*args)
 
 
 if __name__ == "__main__":

@@ -184,6 +184,19 @@ test_kern_diff_is_the_sums_of_the_kernel_rows() {
 	py kern_sums "$WORK/gen.csv" "$WORK/ex.sqlite" "$WORK/b.sqlite" exact
 }
 
+# nvtx_diff tests each name's ranges as kern_diff tests a kernel's instances: its PushPop rows
+# against ranks.py, from each side's nvtx_pushpop_trace.
+test_nvtx_diff_tests_the_ranges() {
+	diff_csv "$WORK/ex.sqlite" "$WORK/b.sqlite" nvtx_diff nvtx.csv
+	local s
+	for s in ex b; do
+		run stats -q -r nvtx_pushpop_trace -f csv "$WORK/$s.sqlite"
+		rc_is 0
+		printf '%s\n' "$OUT" >"$WORK/$s-pushpop.csv"
+	done
+	py nvtx_ranks "$WORK/nvtx.csv" "$WORK/ex-pushpop.csv" "$WORK/b-pushpop.csv"
+}
+
 # A copy of ex.sqlite with three launches deleted, one launch copied 1 us later on its stream,
 # and one launch's kernel renamed: launch_diff must find exactly those.
 test_launch_diff_finds_what_changed() {
