@@ -39,9 +39,9 @@
 extern "C" {
 #endif
 
-#define NSTATS_VERSION "0.3.0"
+#define NSTATS_VERSION "0.4.0"
 /* The version of the option structs below; set their .version to it. */
-#define NST_API_VERSION 4
+#define NST_API_VERSION 5
 
 /* ---- status and errors ------------------------------------------------- */
 
@@ -368,6 +368,8 @@ struct nst_run {
 	FILE *(*open)(void *arg, struct nst_error *err);
 	void *open_arg;
 	enum nst_names names;             /* nst_diff only */
+	/* since NST_API_VERSION 5 (the struct grew: a program built against
+	 * an older header must be built again): */
 	/* nst_diff only: the level of each comparison's significance test
 	 * (docs/guide.md, "Is it noise?"); 0 means 0.05, 1 turns testing off. */
 	double alpha;
@@ -450,7 +452,7 @@ enum nst_status nst_report_dir_job(const struct nst_report_dir *d, const char *s
 struct nst_diff_result {
 	bool gate_failed;
 	char worst[512]; /* the worst offender, one line; "" when none grew */
-	/* A doubt about the rows that every format must carry, one line
+	/* since NST_API_VERSION 5: a doubt about the rows that every format must carry, one line
 	 * (launch_diff: streams not proven aligned as a shortest script);
 	 * "" when none.  The report's footer note says it too. */
 	char caveat[512];

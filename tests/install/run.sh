@@ -35,13 +35,13 @@ fi
 
 # ---- the files, in the usual places
 want="bin/nstats include/nstats/nstats.h lib/libnstats.a lib/libnstats.so lib/libnstats.so.0
-lib/libnstats.so.0.3.0 lib/pkgconfig/nstats.pc share/man/man1/nstats.1
+lib/libnstats.so.0.4.0 lib/pkgconfig/nstats.pc share/man/man1/nstats.1
 share/bash-completion/completions/nstats"
 # nstats-mpi beside nstats where the build had mpicc
 [[ -x $B/nstats-mpi ]] && want+=" bin/nstats-mpi"
 got=$(cd "$D" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort | tr '\n' ' ')
 check "installed files: $got" [ "$got" == "$(tr ' \n' '\n\n' <<<"$want" | sed '/^$/d' | sort | tr '\n' ' ')" ]
-check "soname" bash -c "objdump -p '$D/lib/libnstats.so.0.3.0' | grep -q 'SONAME *libnstats.so.0$'"
+check "soname" bash -c "objdump -p '$D/lib/libnstats.so.0.4.0' | grep -q 'SONAME *libnstats.so.0$'"
 [[ -x $B/nstats-mpi ]] && check "bin/nstats-mpi is the build's" cmp -s "$B/nstats-mpi" "$D/bin/nstats-mpi"
 check "libnstats.so -> libnstats.so.0" [ "$(readlink "$D/lib/libnstats.so")" == libnstats.so.0 ]
 
