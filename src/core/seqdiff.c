@@ -541,8 +541,11 @@ static int rank_any_ids(const uint32_t *a, size_t n, const uint32_t *b, size_t m
 	uint32_t *ids = malloc((n + m + 1) * sizeof *ids);
 	if (!ids)
 		return -1;
-	memcpy(ids, a, n * sizeof *ids);
-	memcpy(ids + n, b, m * sizeof *ids);
+	/* a or b is NULL where it is empty (a stream only one side has) */
+	if (n)
+		memcpy(ids, a, n * sizeof *ids);
+	if (m)
+		memcpy(ids + n, b, m * sizeof *ids);
 	qsort(ids, n + m, sizeof *ids, ascending);
 	size_t k = 0;
 	for (size_t i = 0; i < n + m; i++)

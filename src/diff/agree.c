@@ -353,7 +353,7 @@ static enum nst_status emit_all(struct nst_diff_ctx *d, struct tally *t, const s
 	struct kernel *sorted = malloc((n ? n : 1) * sizeof *sorted);
 	if (st == NST_OK && !sorted)
 		st = nst_fail(err, NST_ERR_NOMEM, "out of memory");
-	if (st == NST_OK) {
+	if (st == NST_OK && n) {
 		memcpy(sorted, t->kernels, n * sizeof *sorted);
 		qsort(sorted, n, sizeof *sorted, most_disagreeing);
 	}

@@ -103,11 +103,11 @@ static void test_the_middle_where_they_differ(void **state)
 	assert_int_equal(nst_text_width(alone), 48);
 	assert_true(strncmp(alone, torch[1], 24) == 0);
 	assert_true(nst_shorten_all(torch, 4, 48, out));
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 4; i++)
 		for (size_t j = 0; j < i; j++)
 			assert_string_not_equal(out[i], out[j]);
+	for (size_t i = 0; i < 4; i++)
 		free(out[i]);
-	}
 	free(alone);
 }
 
