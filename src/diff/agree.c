@@ -175,7 +175,8 @@ static int by_kernel(const void *x, const void *y)
 /* Each kernel's matched launches, together. */
 static void group_matches(struct tally *t)
 {
-	qsort(t->matches, t->nmatches, sizeof *t->matches, by_kernel);
+	if (t->nmatches) /* none: matches may be NULL */
+		qsort(t->matches, t->nmatches, sizeof *t->matches, by_kernel);
 	for (size_t i = 0; i < t->nmatches; i++) {
 		struct kernel *k = &t->kernels[t->matches[i].kernel];
 		if (k->n++ == 0)
