@@ -188,8 +188,10 @@ extern const char *const diff_shift_cols[DIFF_SHIFT_NCOLS];
 /* a[0..na) and b[0..nb) sorted.  -1 when out of memory. */
 int diff_shift_of(const int64_t *a, size_t na, const int64_t *b, size_t nb,
 		  struct diff_shift *out);
-/* Sets p_adj of s[0..n) by Holm's method over the tested ones. */
-int diff_shift_adjust(struct diff_shift *s, size_t n);
+/* Sets p_adj by Holm's method over the tested ones of n shifts kept in
+ * the caller's rows: row i's at (char *)rows + i * size + offset (size
+ * and offsetof of the row's struct). */
+int diff_shift_adjust(void *rows, size_t n, size_t size, size_t offset);
 /* p_adj below alpha, or alpha 1 (no test): a change, not noise. */
 bool diff_shift_significant(const struct diff_shift *s, double alpha);
 /* added, removed, ~ (no significant change at alpha), same (significant

@@ -4,6 +4,7 @@
  * in a short text that fits a terminal.  kern_diff holds the same numbers
  * whole, one to a column, for tools. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,19 +141,16 @@ static enum nst_status emit(struct nst_diff_ctx *d, const struct line *l, const 
 static enum nst_status compare(struct nst_diff_ctx *d, struct line *l, size_t n,
 			       struct nst_error *err)
 {
-	struct diff_shift *s = malloc((n ? n : 1) * sizeof *s);
-	int rc = s ? 0 : -1;
+	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++)
-		rc = diff_shift_of(l[i].a, l[i].na, l[i].b, l[i].nb, &s[i]);
+		rc = diff_shift_of(l[i].a, l[i].na, l[i].b, l[i].nb, &l[i].shift);
 	if (rc == 0)
-		rc = diff_shift_adjust(s, n);
+		rc = diff_shift_adjust(l, n, sizeof *l, offsetof(struct line, shift));
 	for (size_t i = 0; rc == 0 && i < n; i++) {
-		l[i].shift = s[i];
-		l[i].status = diff_shift_status(&s[i], l[i].na > 0, l[i].nb > 0, diff_alpha(d),
-						nst_diff_tolerance(d));
+		l[i].status = diff_shift_status(&l[i].shift, l[i].na > 0, l[i].nb > 0,
+						diff_alpha(d), nst_diff_tolerance(d));
 		rank(&l[i]);
 	}
-	free(s);
 	return rc == 0 ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 }
 

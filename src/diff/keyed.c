@@ -1,6 +1,7 @@
 /* The shape of most comparisons: one or two `nstats stats` reports on each
  * side, their rows matched by key, and for each measure the A and B value,
  * B - A and the change in percent of A. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,8 +208,7 @@ static enum nst_status test_lines(const struct diff_keyed *k, const struct side 
 				  struct line *l, size_t n, struct nst_error *err)
 {
 	struct nst_arena arena = { 0 };
-	struct diff_shift *s = malloc((n ? n : 1) * sizeof *s);
-	int rc = s ? 0 : -1;
+	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		const char *key = key_text(k, &l[i], &arena);
 		if (!key) {
@@ -218,13 +218,10 @@ static enum nst_status test_lines(const struct diff_keyed *k, const struct side 
 		size_t na = 0, nb = 0;
 		const int64_t *a = diff_samples_of(&sd[0].smp, key, &na);
 		const int64_t *b = diff_samples_of(&sd[1].smp, key, &nb);
-		rc = diff_shift_of(a, l[i].p.a >= 0 ? na : 0, b, l[i].p.b >= 0 ? nb : 0, &s[i]);
+		rc = diff_shift_of(a, l[i].p.a >= 0 ? na : 0, b, l[i].p.b >= 0 ? nb : 0, &l[i].shift);
 	}
 	if (rc == 0)
-		rc = diff_shift_adjust(s, n);
-	for (size_t i = 0; rc == 0 && i < n; i++)
-		l[i].shift = s[i];
-	free(s);
+		rc = diff_shift_adjust(l, n, sizeof *l, offsetof(struct line, shift));
 	nst_arena_release(&arena);
 	return rc == 0 ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 }

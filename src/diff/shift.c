@@ -81,16 +81,23 @@ int diff_shift_of(const int64_t *a, size_t na, const int64_t *b, size_t nb,
 	return rc;
 }
 
-int diff_shift_adjust(struct diff_shift *s, size_t n)
+static struct diff_shift *shift_at(void *rows, size_t i, size_t size, size_t offset)
+{
+	return (struct diff_shift *)((char *)rows + i * size + offset);
+}
+
+int diff_shift_adjust(void *rows, size_t n, size_t size, size_t offset)
 {
 	double *p = calloc(n ? n : 1, sizeof *p), *adj = calloc(n ? n : 1, sizeof *adj);
 	int rc = p && adj ? 0 : -1;
-	for (size_t i = 0; rc == 0 && i < n; i++)
-		p[i] = s[i].tested ? s[i].p : NAN;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const struct diff_shift *s = shift_at(rows, i, size, offset);
+		p[i] = s->tested ? s->p : NAN;
+	}
 	if (rc == 0)
 		rc = nst_holm(p, n, adj);
 	for (size_t i = 0; rc == 0 && i < n; i++)
-		s[i].p_adj = adj[i];
+		shift_at(rows, i, size, offset)->p_adj = adj[i];
 	free(p);
 	free(adj);
 	return rc;

@@ -14,6 +14,7 @@
  * one that moved up the most), then the verdict. */
 #include <math.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,18 +204,10 @@ static enum nst_status per_iteration(struct item *it, size_t n, const struct dif
 /* The p-values of the kernels and devices tested, adjusted together. */
 static enum nst_status adjust(struct item *it, size_t n, struct nst_error *err)
 {
-	struct diff_shift *s = malloc((n ? n : 1) * sizeof *s);
-	int rc = s ? 0 : -1;
+	int rc = diff_shift_adjust(it, n, sizeof *it, offsetof(struct item, shift));
 	for (size_t i = 0; rc == 0 && i < n; i++)
-		s[i] = it[i].shift;
-	if (rc == 0)
-		rc = diff_shift_adjust(s, n);
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		it[i].shift = s[i];
-		if (s[i].tested)
-			it[i].growth = s[i].pct;
-	}
-	free(s);
+		if (it[i].shift.tested)
+			it[i].growth = it[i].shift.pct;
 	return rc == 0 ? NST_OK : nst_fail(err, NST_ERR_NOMEM, "out of memory");
 }
 
