@@ -23,13 +23,16 @@ struct nst_diff_ctx {
 	struct nst_export *side[2];
 	const struct nst_run *run;   /* names, output */
 	struct nst_filter filter;    /* the run's and the job's, each side on its own clock */
-	/* A side's events under the filter, as a report's context has them;
-	 * NST_ERR_NODATA when the filter's NVTX range is not on that side. */
+	/* A side's events under the filter, as a report's context has them,
+	 * with the side's own arena as scratch (the two sides may be read on
+	 * two threads: diff_both_sides); NST_ERR_NODATA when the filter's NVTX
+	 * range is not on that side. */
 	enum nst_status (*events)(struct nst_diff_ctx *d, int side, struct nst_ctx *ctx,
 				  struct nst_error *err);
 	const struct nst_arg *args;  /* the diff report's own */
 	size_t nargs;
 	struct nst_arena *arena;     /* text of this diff's rows */
+	struct nst_arena side_arena[2]; /* each side's scratch (events), until the diff ends */
 	struct nst_diff_result *res; /* the verdict's outcome */
 };
 
@@ -143,7 +146,6 @@ struct diff_samples {
 	size_t *start;          /* key k's values: val[start[k] .. start[k + 1]) */
 	int64_t *val;
 	struct diff_table keep; /* the report the texts are from, if any */
-	struct nst_arena arena; /* the side's scratch while reading */
 };
 
 /* The durations of each kernel, by name (the diff's --names), from the

@@ -603,7 +603,7 @@ enum nst_status diff_iterations(struct nst_diff_ctx *d, int side, struct diff_it
 		return NST_OK; /* the filter's range is not on this side: no iterations */
 	if (s != NST_OK)
 		return s;
-	/* the two sides are read at once: this side's scratch is its own */
+	/* the ranges' names are scratch: freed here, not with the diff */
 	struct nst_arena arena = { 0 };
 	struct windows w = { 0 };
 	ctx.arena = &arena;

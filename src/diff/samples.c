@@ -96,8 +96,6 @@ enum nst_status diff_kernel_samples(struct nst_diff_ctx *d, int side, struct dif
 	enum nst_status st = d->events(d, side, &ctx, err);
 	if (st == NST_ERR_NODATA)
 		return NST_OK; /* the filter's range is not on this side: no kernels */
-	/* the two sides are read at once: this side's scratch is its own */
-	ctx.arena = &out->arena;
 	size_t n = 0;
 	struct row_values v = { NULL, NULL };
 	const struct nst_col *name = NULL;
@@ -181,7 +179,6 @@ enum nst_status diff_range_samples(struct nst_diff_ctx *d, int side, struct diff
 	enum nst_status st = d->events(d, side, &ctx, err);
 	if (st == NST_ERR_NODATA)
 		return NST_OK; /* the filter's range is not on this side: no ranges */
-	ctx.arena = &out->arena;
 	struct nst_nvtx nv;
 	struct nst_nvtx_named named;
 	if (st == NST_OK && nst_nvtx_check(&ctx, err) == NST_ERR_NODATA)
@@ -280,6 +277,5 @@ void diff_samples_release(struct diff_samples *s)
 	free(s->start);
 	free(s->val);
 	diff_table_release(&s->keep);
-	nst_arena_release(&s->arena);
 	memset(s, 0, sizeof *s);
 }

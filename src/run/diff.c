@@ -14,7 +14,7 @@ static enum nst_status side_events(struct nst_diff_ctx *d, int side, struct nst_
 {
 	struct nst_export *x = d->side[side];
 	const struct nst_filter none = { 0 };
-	*ctx = (struct nst_ctx){ .db = x->db, .arena = d->arena };
+	*ctx = (struct nst_ctx){ .db = x->db, .arena = &d->side_arena[side] };
 	enum nst_status s = run_views_get(x->views, &none, &ctx->ev_all, &ctx->shared_all, err);
 	if (s == NST_OK)
 		s = run_views_get(x->views, &d->filter, &ctx->ev, &ctx->shared, err);
@@ -51,5 +51,7 @@ enum nst_status nst_diff(struct nst_export *a, struct nst_export *b, const struc
 	run_filter_of(run->filter, run->job, &d.filter);
 	enum nst_status s = run_output(run, diff_body, &(struct diff_call){ r, &d }, NULL, err);
 	nst_arena_release(&arena);
+	nst_arena_release(&d.side_arena[0]);
+	nst_arena_release(&d.side_arena[1]);
 	return s;
 }
