@@ -12,14 +12,15 @@
 #include "reports/nvtx.h"
 #include "reports/tables.h"
 
-/* The value of row r: end[r] - start[r], or end[r] alone. */
+/* Where the value of each row comes from. */
 struct row_values {
-	const int64_t *start, *end;
+	const struct nst_span *span; /* the durations of the rows, or */
+	const int64_t *val;          /* their values */
 };
 
 static int64_t value_at(const struct row_values *v, uint32_t r)
 {
-	return v->start ? v->end[r] - v->start[r] : v->end[r];
+	return v->span ? nst_span_at(v->span, r) : v->val[r];
 }
 
 struct named_group {
@@ -97,16 +98,16 @@ enum nst_status diff_kernel_samples(struct nst_diff_ctx *d, int side, struct dif
 	if (st == NST_ERR_NODATA)
 		return NST_OK; /* the filter's range is not on this side: no kernels */
 	size_t n = 0;
-	struct row_values v = { NULL, NULL };
+	struct nst_span span;
 	const struct nst_col *name = NULL;
 	if (st == NST_OK)
 		st = nst_ev_rows(ctx.ev, KERNEL, &n, err);
 	if (st != NST_OK || n == 0)
 		return st;
-	st = nst_ev_i64(ctx.ev, KERNEL, "start", &v.start, err);
-	if (st == NST_OK)
-		st = nst_ev_i64(ctx.ev, KERNEL, "end", &v.end, err);
-	if (st == NST_OK && (!v.start || !v.end))
+	/* as the kernel summaries read them: no start and end widened to
+	 * 16 bytes a row where the run holds their difference in 4 */
+	st = nst_ev_durations(ctx.ev, KERNEL, &span, err);
+	if (st == NST_OK && nst_span_none(&span))
 		st = nst_fail(err, NST_ERR_DB, "%s lacks start or end", KERNEL);
 	if (st == NST_OK)
 		st = nst_kernel_name_ids(&ctx, diff_names_base(d) ? NST_KNAME_SHORT
@@ -118,7 +119,7 @@ enum nst_status diff_kernel_samples(struct nst_diff_ctx *d, int side, struct dif
 	if (st == NST_OK && !text)
 		st = nst_fail(err, NST_ERR_NOMEM, "out of memory");
 	if (st == NST_OK)
-		st = fill(&g, text, &v, out, err);
+		st = fill(&g, text, &(struct row_values){ &span, NULL }, out, err);
 	free(text);
 	nst_groups_release(&g);
 	return st;
